@@ -1,0 +1,63 @@
+import path from 'node:path';
+
+/** Every environment variable the platform reads, in one place (README documents each). */
+export interface PlatformConfig {
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  stompUrl: string | undefined;
+  stompLogin: string | undefined;
+  stompPasscode: string | undefined;
+  adminPassword: string | undefined;
+  adminClientSecret: string | undefined;
+  masterKey: string | undefined;
+  specOpenEndpoints: boolean;
+  throttleAccount: number;
+  throttleAddress: number;
+  tokenLifeSeconds: number;
+  refreshTokenLifeSeconds: number;
+  tokenIssuer: string;
+  maxBodyBytes: number;
+  subgraphUrls: Record<string, string>;
+  shutdownGraceMs: number;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function subgraphUrls(env: NodeJS.ProcessEnv): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const match = /^SUBGRAPH_([A-Z0-9]+)_URL$/.exec(key);
+    if (match?.[1] && value) urls[match[1].toLowerCase()] = value;
+  }
+  return urls;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  return {
+    port: int(env, 'PORT', 8080),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.PLATFORM_DATA_DIR || './data'),
+    stompUrl: env.STOMP_URL || undefined,
+    stompLogin: env.STOMP_LOGIN || undefined,
+    stompPasscode: env.STOMP_PASSCODE || undefined,
+    adminPassword: env.PLATFORM_ADMIN_PASSWORD || undefined,
+    adminClientSecret: env.PLATFORM_ADMIN_CLIENT_SECRET || undefined,
+    masterKey: env.PLATFORM_MASTER_KEY || undefined,
+    specOpenEndpoints: env.PLATFORM_SPEC_OPEN_ENDPOINTS === 'true',
+    throttleAccount: int(env, 'PLATFORM_THROTTLE_ACCOUNT', 10),
+    throttleAddress: int(env, 'PLATFORM_THROTTLE_ADDRESS', 120),
+    tokenLifeSeconds: int(env, 'PLATFORM_TOKEN_LIFE_SECONDS', 3600),
+    refreshTokenLifeSeconds: int(env, 'PLATFORM_REFRESH_TOKEN_LIFE_SECONDS', 86400),
+    tokenIssuer: env.PLATFORM_TOKEN_ISSUER || 'identity-platform',
+    maxBodyBytes: int(env, 'PLATFORM_MAX_BODY_BYTES', 1024 * 1024),
+    subgraphUrls: subgraphUrls(env),
+    shutdownGraceMs: int(env, 'PLATFORM_SHUTDOWN_GRACE_MS', 10000),
+  };
+}
