@@ -1,0 +1,81 @@
+import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
+import { execute, parse, validate, specifiedRules, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import fetchHappen from 'make-fetch-happen';
+import type { RequestContext } from '../lib/context.js';
+import { isCallerVisible, maskedError } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
+
+type Parsed = { document: DocumentNode } | { errors: readonly GraphQLError[] };
+
+/**
+ * In-process subgraph. Unlike the stock LocalGraphQLDataSource it parses and
+ * validates each distinct fetch once (the gateway sends the same few
+ * documents over and over), and it masks anything that is not a catalogue
+ * error so no internal detail crosses to the caller.
+ */
+export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> {
+  private readonly documents = new Map<string, Parsed>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly logger: Logger,
+    private readonly maxCached = 1000,
+  ) {}
+
+  private prepare(query: string): Parsed {
+    let parsed = this.documents.get(query);
+    if (!parsed) {
+      try {
+        const document = parse(query);
+        const errors = validate(this.schema, document, specifiedRules);
+        parsed = errors.length ? { errors } : { document };
+      } catch (error) {
+        parsed = { errors: [error as GraphQLError] };
+      }
+      if (this.documents.size >= this.maxCached) this.documents.clear();
+      this.documents.set(query, parsed);
+    }
+    return parsed;
+  }
+
+  async process(options: GraphQLDataSourceProcessOptions<RequestContext>): Promise<GatewayGraphQLResponse> {
+    const { request } = options;
+    const parsed = this.prepare(request.query ?? '');
+    if ('errors' in parsed) return { errors: parsed.errors.map((e) => e.toJSON()) };
+    const result = await execute({
+      schema: this.schema,
+      document: parsed.document,
+      variableValues: request.variables,
+      operationName: request.operationName,
+      contextValue: options.context,
+    });
+    if (!result.errors?.length) return { data: result.data };
+    return { data: result.data, errors: result.errors.map((error) => this.visible(error, options.context as RequestContext)) };
+  }
+
+  private visible(error: GraphQLError, context: RequestContext) {
+    if (isCallerVisible(error)) return error.toJSON();
+    this.logger.error({ err: error.originalError ?? error, requestId: context?.requestId, path: error.path }, 'resolver failed');
+    return { ...maskedError().toJSON(), path: error.path };
+  }
+}
+
+/** A fetcher with a finite socket pool, so a slow subgraph cannot exhaust the process. */
+const fetcher = fetchHappen.defaults({ maxSockets: 64, retry: false });
+
+/** A subgraph running as its own service; each call carries the caller's credentials, which the subgraph checks itself. */
+export function remoteDataSource(url: string): GraphQLDataSource<RequestContext> {
+  return new RemoteGraphQLDataSource<RequestContext>({
+    url,
+    fetcher,
+    willSendRequest({ request, context }) {
+      const headers = request.http?.headers;
+      if (!headers || !context) return;
+      if (context.credentialHeaders.cookie) headers.set('cookie', context.credentialHeaders.cookie);
+      if (context.credentialHeaders.authorization) headers.set('authorization', context.credentialHeaders.authorization);
+      headers.set('x-request-id', context.requestId);
+      headers.set('x-forwarded-for', context.clientAddress);
+    },
+  });
+}

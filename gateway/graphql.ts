@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../lib/context.js';
+import type { Logger } from '../lib/log.js';
+import { SUPERGRAPH_FILE } from './compose.js';
+import { errorFormatter } from './format-error.js';
+import { CachedLocalDataSource, remoteDataSource } from './data-sources.js';
+
+export interface GatewayOptions {
+  /** schemas of the subgraphs that run in this process, by name */
+  localSchemas: ReadonlyMap<string, GraphQLSchema>;
+  /** SUBGRAPH_<NAME>_URL values, by lower-case name */
+  remoteUrls: Readonly<Record<string, string>>;
+  logger: Logger;
+  plugins?: ApolloServerPlugin<RequestContext>[];
+}
+
+/** The federated gateway over the checked-in supergraph; each subgraph in-process or remote. */
+export async function createGatewayServer(options: GatewayOptions): Promise<ApolloServer<RequestContext>> {
+  // @apollo/gateway reports telemetry and probes cloud metadata unless told not to.
+  process.env.APOLLO_TELEMETRY_DISABLED = '1';
+  const gateway = new ApolloGateway({
+    supergraphSdl: readFileSync(SUPERGRAPH_FILE, 'utf8'),
+    buildService: ({ name }) => {
+      const remote = options.remoteUrls[name];
+      if (remote) return remoteDataSource(remote);
+      const schema = options.localSchemas.get(name);
+      if (!schema) throw new Error(`subgraph ${name} has neither a local schema nor SUBGRAPH_${name.toUpperCase()}_URL`);
+      return new CachedLocalDataSource(schema, options.logger);
+    },
+    logger: quietLogger(options.logger),
+  });
+  const server = new ApolloServer<RequestContext>({
+    gateway,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    plugins: options.plugins ?? [],
+    formatError: errorFormatter(options.logger),
+  });
+  await server.start();
+  return server;
+}
+
+/** Apollo's logger interface on pino, at one level lower so gateway chatter stays out of info logs. */
+function quietLogger(logger: Logger) {
+  return {
+    debug: (message: unknown) => logger.trace({ gateway: true }, String(message)),
+    info: (message: unknown) => logger.debug({ gateway: true }, String(message)),
+    warn: (message: unknown) => logger.warn({ gateway: true }, String(message)),
+    error: (message: unknown) => logger.error({ gateway: true }, String(message)),
+  };
+}

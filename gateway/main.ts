@@ -1,0 +1,27 @@
+// npm start: the whole platform in one process.
+import { loadConfig } from '../lib/config.js';
+import { log } from '../lib/log.js';
+import { createPlatform } from './platform.js';
+
+const config = loadConfig();
+const platform = await createPlatform({ config });
+const address = await platform.listen();
+log.info({
+  port: address.port,
+  database: platform.database.description,
+  queue: config.stompUrl ? config.stompUrl.replace(/\/\/[^@/]*@/, '//') : 'disabled (STOMP_URL not set)',
+  subgraphs: Object.keys(config.subgraphUrls).length ? config.subgraphUrls : 'all in-process',
+}, `identity platform listening on http://localhost:${address.port} (GraphQL /graphql, REST /v1/..., health /health)`);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: draining requests');
+    platform.close().then(
+      () => { log.info('stopped'); process.exit(0); },
+      (error: unknown) => { log.error({ err: error }, 'shutdown failed'); process.exit(1); },
+    );
+  });
+}

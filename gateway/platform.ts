@@ -1,0 +1,101 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApolloServer } from '@apollo/server';
+import type { Express, Request } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { PlatformConfig } from '../lib/config.js';
+import { createRequestContext, type RequestContext } from '../lib/context.js';
+import type { Database } from '../lib/db/client.js';
+import type { PlatformDeps } from '../lib/deps.js';
+import type { Logger } from '../lib/log.js';
+import { StompConnection } from '../lib/queue/stomp.js';
+import type { OperationExecutor } from '../rest-compat/handler.js';
+import { COMPONENTS } from '../subgraphs/index.js';
+import { createDeps, type DepsOptions } from './deps.js';
+import { createGatewayServer } from './graphql.js';
+import { createHttpApp, type HealthReport } from './http.js';
+
+export const PLATFORM_VERSION = '0.1.0';
+
+export type PlatformOptions = DepsOptions;
+
+export interface Platform {
+  app: Express;
+  deps: PlatformDeps;
+  database: Database;
+  graphql: ApolloServer<RequestContext>;
+  queue: StompConnection | undefined;
+  execute: OperationExecutor;
+  listen(port?: number): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+
+/** The queue is optional: without STOMP_URL, ABIS traffic is not sent and /health says DISABLED. */
+function startQueue(config: PlatformConfig, logger: Logger): StompConnection | undefined {
+  if (!config.stompUrl) return undefined;
+  const queue = new StompConnection({ url: config.stompUrl, login: config.stompLogin, passcode: config.stompPasscode, logger: logger.child({ component: 'stomp' }) });
+  queue.connect().catch((error: unknown) => logger.warn({ err: error }, 'ActiveMQ not reachable yet; reconnecting in the background'));
+  return queue;
+}
+
+/** Builds the whole platform in one process: database, keys, every subgraph, the gateway, REST and health. */
+export async function createPlatform(options: PlatformOptions): Promise<Platform> {
+  const { config } = options;
+  const { deps, database } = await createDeps(options);
+  const { logger, clock, tokens } = deps;
+
+  const localSchemas = new Map<string, GraphQLSchema>();
+  for (const component of COMPONENTS) {
+    if (!config.subgraphUrls[component.name]) localSchemas.set(component.name, await component.build(deps));
+  }
+  const graphql = await createGatewayServer({ localSchemas, remoteUrls: config.subgraphUrls, logger });
+  const queue = startQueue(config, logger);
+
+  const execute: OperationExecutor = async (operation, variables, contextValue) => {
+    const result = await graphql.executeOperation({ query: operation.query, operationName: operation.name, variables }, { contextValue });
+    if (result.body.kind !== 'single') throw new Error('incremental delivery is not used by the REST layer');
+    return result.body.singleResult as Awaited<ReturnType<OperationExecutor>>;
+  };
+  const contextFor = (req: Request) =>
+    createRequestContext({ headers: { cookie: req.headers.cookie, authorization: req.headers.authorization }, clientAddress: req.ip ?? 'unknown', requestId: req.requestId }, tokens);
+
+  const health = async (): Promise<HealthReport> => {
+    const databaseUp = await database.ping().then(() => true, () => false);
+    const queueState = queue ? queue.state : 'DISABLED';
+    return {
+      status: databaseUp && (queueState === 'UP' || queueState === 'DISABLED') ? 'UP' : 'DOWN',
+      components: {
+        database: { status: databaseUp ? 'UP' : 'DOWN', details: { kind: database.kind } },
+        queue: { status: queueState },
+      },
+    };
+  };
+
+  const app = createHttpApp({
+    server: graphql, logger, health, trustProxy: process.env.PLATFORM_TRUST_PROXY || 'loopback',
+    maxBodyBytes: config.maxBodyBytes, version: PLATFORM_VERSION,
+    rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes },
+  });
+
+  let http: Server | undefined;
+  return {
+    app, deps, database, graphql, queue, execute,
+    listen: (port = config.port) =>
+      new Promise((resolve, reject) => {
+        const server = app.listen(port, '0.0.0.0', (error?: Error) => (error ? reject(error) : resolve(server.address() as AddressInfo)));
+        http = server;
+      }),
+    close: async () => {
+      // Stop accepting, let in-flight requests finish (bounded), then release the database and the broker.
+      if (http) {
+        const server = http;
+        const timer = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs).unref();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        clearTimeout(timer);
+      }
+      await graphql.stop();
+      await queue?.close();
+      if (!options.database) await database.close();
+    },
+  };
+}

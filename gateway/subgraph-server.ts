@@ -1,0 +1,52 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import express from 'express';
+import { createRequestContext, type RequestContext } from '../lib/context.js';
+import type { PlatformDeps } from '../lib/deps.js';
+import type { Component } from '../subgraphs/component.js';
+import { errorFormatter } from './format-error.js';
+
+export interface SubgraphServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * One component as its own GraphQL service. It verifies the caller's token
+ * itself from the forwarded headers, so it is safe to reach without the gateway.
+ */
+export async function startSubgraphServer(component: Component, deps: PlatformDeps, port: number, host = '127.0.0.1'): Promise<SubgraphServer> {
+  const schema = await component.build(deps);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  const http: Server = await new Promise((resolve) => {
+    const server = app.listen(port, host, () => resolve(server));
+  });
+  const server = new ApolloServer<RequestContext>({
+    schema,
+    formatError: errorFormatter(deps.logger),
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: http })],
+  });
+  await server.start();
+  app.use(
+    '/graphql',
+    express.json({ limit: deps.config.maxBodyBytes }),
+    expressMiddleware(server, {
+      context: async ({ req }) => createRequestContext({
+        headers: { cookie: req.headers.cookie, authorization: req.headers.authorization },
+        clientAddress: req.ip ?? 'unknown',
+        requestId: typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined,
+      }, deps.tokens),
+    }),
+  );
+  const { port: actual } = http.address() as AddressInfo;
+  return {
+    url: `http://${host}:${actual}/graphql`,
+    close: () => server.stop(),
+  };
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { readCredentials, type Credentials } from './credentials.js';
+import type { Principal, TokenService } from './tokens.js';
+
+/** The headers that carry credentials; forwarded as they are to remote subgraphs. */
+export interface CredentialHeaders {
+  cookie?: string | undefined;
+  authorization?: string | undefined;
+}
+
+/** Per-request state every resolver sees, in-process or in a remote subgraph. */
+export interface RequestContext {
+  requestId: string;
+  clientAddress: string;
+  credentialHeaders: CredentialHeaders;
+  credentials: Credentials;
+  /** The verified caller; checked once per request, whichever subgraphs it touches. */
+  principal(): Promise<Principal>;
+}
+
+export function createRequestContext(
+  input: { headers: CredentialHeaders; clientAddress: string; requestId?: string | undefined },
+  tokens: Pick<TokenService, 'verify'>,
+): RequestContext {
+  const credentials = readCredentials(input.headers);
+  let verified: Promise<Principal> | undefined;
+  return {
+    requestId: input.requestId ?? randomUUID(),
+    clientAddress: input.clientAddress,
+    credentialHeaders: { cookie: input.headers.cookie, authorization: input.headers.authorization },
+    credentials,
+    principal: () => (verified ??= tokens.verify(credentials)),
+  };
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { tokenCookie } from '../../lib/credentials.js';
+import { operation } from '../operations.js';
+import { defineRoute, type RestRoute } from '../route.js';
+
+const op = (name: string) => operation('auth', name);
+
+/** Input codes of the login paths: a bad appId is a realm error, a bad user name a user error. */
+function loginCodeFor(credentialCode: string) {
+  return (field: string) => (field === 'appId' ? 'KER-ATH-026' : field === 'userName' ? 'KER-ATH-003' : credentialCode);
+}
+
+const text = z.string().max(256);
+
+const passwordLogin = z.object({
+  userName: text,
+  password: text,
+  appId: text,
+  clientId: text.optional(),
+  clientSecret: text.optional(),
+});
+
+interface PasswordLoginData {
+  loginWithPassword: { token: string; refreshToken: string; expiryTime: number; refreshExpiryTime: number; userId: string | null; status: string; message: string };
+}
+
+interface ClientLoginData {
+  loginWithClientSecret: { token: string; expiryTime: number; status: string; message: string };
+}
+
+const identity = z.object({
+  userId: z.string(), mobile: z.string().nullable(), mail: z.string().nullable(), langCode: z.string().nullable(),
+  userPassword: z.string().nullable(), name: z.string().nullable(), role: z.string(), token: z.string(), rid: z.string().nullable(),
+});
+
+/** Token checks read the cookie; anything malformed about the call itself is an authentication failure. */
+const tokenCodeFor = () => 'KER-ATH-401';
+
+export const authRoutes: RestRoute[] = [
+  defineRoute<z.infer<typeof passwordLogin>, PasswordLoginData>({
+    method: 'post',
+    path: '/v1/authmanager/authenticate/internal/useridPwd',
+    summary: 'Log in with user name and password; the token is returned in the body and as the Authorization cookie',
+    id: 'platform.authentication.useridPwd',
+    input: { from: 'envelope', schema: passwordLogin },
+    operation: op('LoginWithPassword'),
+    variables: ({ userName, password, appId }) => ({ userName, password, appId }),
+    response: z.object({
+      token: z.string(), refreshToken: z.string(), expiryTime: z.number().int(), refreshExpiryTime: z.number().int(),
+      userId: z.string().nullable(), status: z.string(), message: z.string(),
+    }),
+    result: ({ loginWithPassword: login }, { res }) => {
+      res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
+      return login;
+    },
+    codeFor: loginCodeFor('KER-ATH-023'),
+    internalErrorCode: 'KER-ATH-500',
+  }),
+  defineRoute<{ clientId: string; secretKey: string; appId: string }, ClientLoginData>({
+    method: 'post',
+    path: '/v1/authmanager/authenticate/clientidsecretkey',
+    summary: 'Log an application in with client id and secret key; the token is set as the Authorization cookie',
+    id: 'platform.authentication.clientidsecretkey',
+    input: { from: 'envelope', schema: z.object({ clientId: text, secretKey: text, appId: text }) },
+    operation: op('LoginWithClientSecret'),
+    variables: (input) => input,
+    response: z.object({ status: z.string(), message: z.string() }),
+    result: ({ loginWithClientSecret: login }, { res }) => {
+      res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
+      return { status: login.status, message: login.message };
+    },
+    codeFor: (field) => (field === 'appId' ? 'KER-ATH-026' : '500'),
+    internalErrorCode: '500',
+  }),
+  defineRoute<Record<string, never>, { validateToken: z.infer<typeof identity> }>({
+    method: 'get',
+    path: '/v1/authmanager/authorize/admin/validateToken',
+    summary: "Validate the caller's token (Authorization cookie) and return its identity record",
+    id: 'platform.authentication.validateToken',
+    input: { from: 'none' },
+    operation: op('ValidateToken'),
+    variables: () => ({}),
+    response: identity,
+    result: (data, { res }) => {
+      // MOSIP sends the result in a response header too.
+      res.setHeader('X-Validated-User', data.validateToken.userId);
+      return data.validateToken;
+    },
+    codeFor: tokenCodeFor,
+    internalErrorCode: 'KER-ATH-500',
+  }),
+  defineRoute<Record<string, never>, { invalidateToken: { message: string } }>({
+    method: 'post',
+    path: '/v1/authmanager/authorize/invalidateToken',
+    summary: "Invalidate the caller's token (Authorization cookie) everywhere at once",
+    id: 'platform.authorize.invalidatetoken',
+    versionKey: 'ver',
+    input: { from: 'none' },
+    operation: op('InvalidateToken'),
+    variables: () => ({}),
+    response: z.object({ message: z.string() }),
+    result: (data) => data.invalidateToken,
+    codeFor: tokenCodeFor,
+    internalErrorCode: 'KER-ATH-500',
+  }),
+];

@@ -1,0 +1,106 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express from 'express';
+import type { z } from 'zod';
+import type { RequestContext } from '../lib/context.js';
+import { INTERNAL_ERROR } from '../lib/errors.js';
+import { parseTimestamp, type Clock } from '../lib/time.js';
+import { envelope, type ErrorItem } from './envelope.js';
+import type { Operation } from './operations.js';
+import type { RestRoute } from './route.js';
+
+/** Runs a named operation on the gateway in-process (no HTTP hop). */
+export type OperationExecutor = (
+  operation: Operation,
+  variables: Record<string, unknown>,
+  context: RequestContext,
+) => Promise<{ data?: Record<string, unknown> | null; errors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> }>;
+
+export interface HandlerDeps {
+  execute: OperationExecutor;
+  contextFor: (req: Request) => RequestContext;
+  clock: Clock;
+  maxBodyBytes: number;
+}
+
+/** A caller mistake found at the edge: answered with the route's code, before anything runs. */
+class EdgeError {
+  constructor(readonly item: ErrorItem) {}
+}
+
+const GRAPHQL_INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
+
+function readJson(parser: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => parser(req, res, ((error?: unknown) => (error ? reject(error) : resolve())) as NextFunction));
+}
+
+function describeIssue(route: RestRoute, issue: z.core.$ZodIssue): ErrorItem {
+  const field = issue.path.map(String).join('.') || 'request';
+  const missing = issue.code === 'invalid_type' && !('input' in issue);
+  const message = missing ? `${field} is required` : `${field} is invalid: ${issue.message}`;
+  return { errorCode: route.codeFor(field, missing), message };
+}
+
+function validate(route: RestRoute, schema: z.ZodType, value: unknown): unknown {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw new EdgeError(describeIssue(route, parsed.error.issues[0]!));
+}
+
+async function readInput(route: RestRoute, req: Request, res: Response, parser: RequestHandler, maxBodyBytes: number): Promise<{ input: unknown; version: unknown }> {
+  const { input } = route;
+  if (input.from === 'none') return { input: {}, version: undefined };
+  if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
+  try {
+    await readJson(parser, req, res);
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    const message = type === 'entity.too.large' ? `request body exceeds ${maxBodyBytes} bytes` : 'request body is not valid JSON';
+    throw new EdgeError({ errorCode: route.codeFor('request', false), message });
+  }
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
+  }
+  const { request, requesttime, version } = body as Record<string, unknown>;
+  if (requesttime === undefined ? input.requestTime === 'required' : typeof requesttime !== 'string' || !parseTimestamp(requesttime)) {
+    throw new EdgeError({ errorCode: route.codeFor('requesttime', requesttime === undefined), message: "requesttime must be yyyy-MM-dd'T'HH:mm:ss.SSS'Z'" });
+  }
+  if (request === undefined || request === null) throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request is required' });
+  return { input: validate(route, input.schema, request), version };
+}
+
+function errorItems(route: RestRoute, errors: NonNullable<Awaited<ReturnType<OperationExecutor>>['errors']>): ErrorItem[] {
+  return errors.map((error) => {
+    const code = error.extensions?.code;
+    if (typeof code !== 'string' || code === INTERNAL_ERROR) return { errorCode: route.internalErrorCode, message: 'Internal server error' };
+    if (GRAPHQL_INPUT_CODES.has(code)) return { errorCode: route.codeFor('request', false), message: error.message };
+    return { errorCode: code, message: error.message };
+  });
+}
+
+/** The Express handler of one route: envelope in, named operation, envelope out. */
+export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandler {
+  const parser = express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
+  const reply = (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) =>
+    res.status(200).json(envelope({
+      id: route.id,
+      version: typeof version === 'string' ? version : '1.0',
+      versionKey: route.versionKey,
+      now: deps.clock.now(),
+    }, { ...body, emptyErrors: route.emptyErrors ?? null }));
+
+  return async (req, res) => {
+    let version: unknown;
+    try {
+      const read = await readInput(route, req, res, parser, deps.maxBodyBytes);
+      version = read.version;
+      const result = await deps.execute(route.operation, route.variables(read.input, req), deps.contextFor(req));
+      if (result.errors?.length) return void reply(res, version, { response: null, errors: errorItems(route, result.errors) });
+      reply(res, version, { response: route.result(result.data ?? {}, { res }) });
+    } catch (error) {
+      if (error instanceof EdgeError) return void reply(res, version, { response: null, errors: [error.item] });
+      req.log?.error({ err: error }, 'REST handler failed');
+      reply(res, version, { response: null, errors: [{ errorCode: route.internalErrorCode, message: 'Internal server error' }] });
+    }
+  };
+}

@@ -1,0 +1,26 @@
+// npm run subgraph -- <name>: one component as its own GraphQL service on SUBGRAPH_PORT (default 4001).
+import { createDeps } from '../gateway/deps.js';
+import { startSubgraphServer } from '../gateway/subgraph-server.js';
+import { loadConfig } from '../lib/config.js';
+import { log } from '../lib/log.js';
+import { COMPONENTS, componentNamed } from '../subgraphs/index.js';
+
+const name = process.argv[2];
+const component = name ? componentNamed(name) : undefined;
+if (!component) {
+  console.error(`usage: npm run subgraph -- <${COMPONENTS.map((c) => c.name).join('|')}>`);
+  process.exit(2);
+}
+const config = loadConfig();
+if (!config.databaseUrl) {
+  // Embedded PGlite belongs to one process; a separate subgraph and the gateway must share a server.
+  console.error('a subgraph running as its own service needs the shared PostgreSQL database: set DATABASE_URL');
+  process.exit(2);
+}
+const { deps, database } = await createDeps({ config });
+const server = await startSubgraphServer(component, deps, Number(process.env.SUBGRAPH_PORT ?? 4001), process.env.SUBGRAPH_HOST ?? '127.0.0.1');
+log.info({ subgraph: component.name, url: server.url, database: database.description },
+  `subgraph ${component.name} listening; point the gateway at it with SUBGRAPH_${component.name.toUpperCase()}_URL=${server.url}`);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => void server.close().then(() => database.close()).then(() => process.exit(0)));
+}

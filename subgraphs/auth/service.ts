@@ -1,0 +1,155 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Credentials } from '../../lib/credentials.js';
+import type { PlatformDeps } from '../../lib/deps.js';
+import { ROLES } from '../../lib/roles.js';
+import { hashClientSecret, hashPassword, randomSecret, verifyClientSecret, verifyPassword } from '../../lib/secrets.js';
+import type { Principal, TokenService } from '../../lib/tokens.js';
+import { authErrors } from './errors.js';
+import { APP_IDS, isAppId } from './realms.js';
+import { LoginThrottle } from './throttle.js';
+
+const CLIENT_SECRET_PURPOSE = 'auth/client-secret-hmac';
+export const ADMIN_USER = 'admin';
+export const ADMIN_CLIENT = 'admin-client';
+
+export interface PasswordLoginInput { userName: string; password: string; appId: string }
+export interface ClientLoginInput { clientId: string; secretKey: string; appId: string }
+
+export interface TokenIdentity {
+  userId: string;
+  mobile: string | null;
+  mail: string | null;
+  langCode: string | null;
+  userPassword: null;
+  name: string | null;
+  role: string;
+  token: string;
+  rid: string | null;
+}
+
+/** The authentication manager's rules: logins, token validation and invalidation, bootstrap accounts. */
+export class AuthService {
+  private readonly prisma: PrismaClient;
+  private readonly tokens: TokenService;
+  private readonly throttle: LoginThrottle;
+  private readonly secretKey: Buffer;
+
+  constructor(private readonly deps: PlatformDeps) {
+    this.prisma = deps.prisma;
+    this.tokens = deps.tokens;
+    this.secretKey = deps.masterKey.derive(CLIENT_SECRET_PURPOSE);
+    this.throttle = new LoginThrottle(deps.prisma, deps.clock, {
+      account: deps.config.throttleAccount,
+      address: deps.config.throttleAddress,
+    });
+  }
+
+  private requireRealm(appId: string): void {
+    if (!isAppId(appId)) throw authErrors.unknownRealm(appId);
+  }
+
+  async loginWithPassword(input: PasswordLoginInput, clientAddress: string) {
+    this.requireRealm(input.appId);
+    const userName = input.userName.trim();
+    if (!userName) throw authErrors.missingUser();
+    const account = `user:${userName.toLowerCase()}`;
+    if (!(await this.throttle.allows(account, clientAddress))) throw authErrors.throttled();
+    const user = await this.prisma.user.findUnique({ where: { userId: userName } });
+    // The hash is checked even for an unknown user, so timing does not tell which names exist.
+    const passwordOk = await verifyPassword(input.password, user?.passwordHash);
+    const ok = passwordOk && user !== null && !user.isLocked && user.appIds.includes(input.appId);
+    await this.throttle.record(account, clientAddress, !ok);
+    if (!ok || !user) throw authErrors.invalidCredentials();
+    const issued = await this.tokens.issue({ id: user.userId, type: 'user', appId: input.appId, roles: user.roles });
+    return {
+      token: issued.token,
+      refreshToken: issued.refreshToken,
+      expiryTime: issued.expiresIn,
+      refreshExpiryTime: issued.refreshExpiresIn,
+      userId: user.userId,
+      status: 'success',
+      message: 'Username and password combination had been validated successfully',
+    };
+  }
+
+  async loginWithClientSecret(input: ClientLoginInput, clientAddress: string) {
+    this.requireRealm(input.appId);
+    const account = `client:${input.clientId}`;
+    if (!(await this.throttle.allows(account, clientAddress))) throw authErrors.clientThrottled();
+    const client = input.clientId ? await this.prisma.client.findUnique({ where: { clientId: input.clientId } }) : null;
+    const secretOk = verifyClientSecret(input.secretKey, client?.secretHash ?? '', this.secretKey);
+    const ok = secretOk && client !== null && client.isActive && client.appIds.includes(input.appId);
+    await this.throttle.record(account, clientAddress, !ok);
+    if (!ok || !client) throw authErrors.clientUnauthorized();
+    const issued = await this.tokens.issue({ id: client.clientId, type: 'client', appId: input.appId, roles: client.roles });
+    return {
+      token: issued.token,
+      expiryTime: issued.expiresIn,
+      status: 'Success',
+      message: 'Clientid and Token combination had been validated successfully',
+    };
+  }
+
+  /** The identity record of a verified token; a client's record carries its client id as user id. */
+  async identityOf(principal: Principal): Promise<TokenIdentity> {
+    const user = principal.subjectType === 'user' ? await this.prisma.user.findUnique({ where: { userId: principal.subject } }) : null;
+    return {
+      userId: principal.subject,
+      mobile: user?.mobile ?? null,
+      mail: user?.mail ?? null,
+      langCode: user?.langCode ?? null,
+      userPassword: null,
+      name: user?.name ?? null,
+      role: principal.roles.join(','),
+      token: principal.token,
+      rid: user?.rid ?? null,
+    };
+  }
+
+  async invalidateToken(credentials: Credentials): Promise<{ message: string }> {
+    const principal = await this.tokens.verify(credentials);
+    await this.tokens.revoke(principal.tokenId);
+    return { message: 'Token has been invalidated successfully' };
+  }
+
+  realms(): string[] {
+    return [...APP_IDS];
+  }
+
+  /**
+   * Creates the bootstrap accounts of CONTRACT.md: `admin` and `admin-client`
+   * from the environment, or a generated admin password on a first start.
+   */
+  async bootstrap(): Promise<void> {
+    const { config, logger } = this.deps;
+    const everything = { roles: [...ROLES], appIds: [...APP_IDS] };
+    let password = config.adminPassword;
+    let generated = false;
+    if (!password && !config.adminClientSecret && (await this.prisma.user.count()) === 0) {
+      password = randomSecret(18);
+      generated = true;
+    }
+    if (password && !(await this.prisma.user.findUnique({ where: { userId: ADMIN_USER } }))) {
+      await this.prisma.user.create({ data: { userId: ADMIN_USER, name: 'Platform administrator', passwordHash: await hashPassword(password), ...everything } });
+      logger.info({ userId: ADMIN_USER }, 'created the bootstrap admin user');
+      if (generated) this.reportGeneratedPassword(password);
+    }
+    const secret = config.adminClientSecret;
+    if (secret && !(await this.prisma.client.findUnique({ where: { clientId: ADMIN_CLIENT } }))) {
+      if (secret.length < 32) logger.warn('PLATFORM_ADMIN_CLIENT_SECRET is shorter than 32 characters; use a long random secret');
+      await this.prisma.client.create({ data: { clientId: ADMIN_CLIENT, secretHash: hashClientSecret(secret, this.secretKey), ...everything } });
+      logger.info({ clientId: ADMIN_CLIENT }, 'created the bootstrap admin client');
+    }
+  }
+
+  /** Shown once on the console (not through the logger) and kept in a 0600 file. */
+  private reportGeneratedPassword(password: string): void {
+    const dir = this.deps.config.dataDir;
+    const file = path.join(dir, 'bootstrap-credentials.json');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, JSON.stringify({ userName: ADMIN_USER, password, appIds: APP_IDS }, null, 2) + '\n', { mode: 0o600 });
+    process.stdout.write(`\nGenerated the first admin account: user "${ADMIN_USER}", password "${password}" (also in ${file}, mode 0600).\n\n`);
+  }
+}

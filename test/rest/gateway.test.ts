@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSubgraphServer, type SubgraphServer } from '../../gateway/subgraph-server.js';
+import { expressPath } from '../../rest-compat/route.js';
+import { REST_ROUTES } from '../../rest-compat/index.js';
+import { auth } from '../../subgraphs/auth/index.js';
+import { ADMIN_PASSWORD, cookieHeader, envelopeOf, freshDatabase, startTestPlatform, type TestDatabase, type TestPlatform } from '../support/platform.js';
+
+describe('health and API documents', () => {
+  let t: TestPlatform;
+  beforeAll(async () => { t = await startTestPlatform(); });
+  afterAll(async () => { await t?.close(); });
+
+  it('reports UP with the database up and the queue disabled when STOMP_URL is unset', async () => {
+    const { status, json } = await t.request('GET', '/health');
+    expect(status).toBe(200);
+    expect(json).toEqual({ status: 'UP', components: { database: { status: 'UP', details: { kind: expect.stringMatching(/pglite|postgresql/) } }, queue: { status: 'DISABLED' } } });
+  });
+
+  it('serves an OpenAPI 3.1 document listing exactly the REST routes the app has', async () => {
+    const { json } = await t.request('GET', '/v3/api-docs');
+    expect(json.openapi).toBe('3.1.0');
+    const documented = Object.entries(json.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`)).sort();
+    const declared = REST_ROUTES.map((route) => `${route.method} ${route.path}`).sort();
+    expect(documented).toEqual(declared);
+    // and the Express router really has each of them
+    const stack = (t.platform.app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack;
+    const mounted = stack.flatMap((layer) => (layer.route ? Object.keys(layer.route.methods).map((m) => `${m} ${layer.route!.path}`) : []));
+    for (const route of REST_ROUTES) expect(mounted).toContain(`${route.method} ${expressPath(route.path)}`);
+    const login = json.paths['/v1/authmanager/authenticate/internal/useridPwd'].post;
+    expect(login.requestBody.content['application/json'].schema.properties.request.required).toEqual(['userName', 'password', 'appId']);
+  });
+
+  it('answers a GraphQL request with a malformed JSON body cleanly', async () => {
+    const { status, json } = await t.request('POST', '/graphql', { raw: '{"query": ' });
+    expect(status).toBe(400);
+    expect(json.errors[0].errorCode).toBe('KER-REQ-400');
+    expect(JSON.stringify(json)).not.toMatch(/<html|at \w+ \(/);
+  });
+});
+
+describe('a subgraph running as its own service', () => {
+  let db: TestDatabase;
+  let subgraph: SubgraphServer;
+  let local: TestPlatform;
+  let remote: TestPlatform;
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    local = await startTestPlatform({}, { database: db.database });
+    subgraph = await startSubgraphServer(auth, local.platform.deps, 0);
+    remote = await startTestPlatform({ SUBGRAPH_AUTH_URL: subgraph.url }, { database: db.database });
+  });
+  afterAll(async () => {
+    await remote?.close();
+    await subgraph?.close();
+    await local?.close();
+    await db?.drop();
+  });
+
+  it('answers the same REST calls through the remote route as in-process, with the caller token forwarded', async () => {
+    const body = envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' });
+    const viaLocal = await local.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', { body });
+    const viaRemote = await remote.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', { body });
+    expect(viaRemote.json.errors).toBeNull();
+    const shape = (json: any) => ({ ...json, responsetime: 'T', response: { ...json.response, token: 'T', refreshToken: 'T' } });
+    expect(shape(viaRemote.json)).toEqual(shape(viaLocal.json));
+
+    const token = viaRemote.json.response.token;
+    const validLocal = await local.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) });
+    const validRemote = await remote.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) });
+    expect({ ...validRemote.json, responsetime: 'T' }).toEqual({ ...validLocal.json, responsetime: 'T' });
+    expect(validRemote.json.response.userId).toBe('admin');
+
+    for (const target of [remote, local]) {
+      const noCookie = await target.request('GET', '/v1/authmanager/authorize/admin/validateToken');
+      expect(noCookie.json.errors[0].errorCode).toBe('KER-ATH-006');
+    }
+    await remote.request('POST', '/v1/authmanager/authorize/invalidateToken', { headers: cookieHeader(token) });
+    for (const target of [remote, local]) {
+      const after = await target.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) });
+      expect(after.json.errors[0].errorCode).toBe('KER-ATH-008');
+    }
+  });
+});

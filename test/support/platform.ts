@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPlatform, type Platform } from '../../gateway/platform.js';
+import { loadConfig } from '../../lib/config.js';
+import { openDatabase, type Database } from '../../lib/db/client.js';
+import { createLogger } from '../../lib/log.js';
+import { MasterKey } from '../../lib/master-key.js';
+import { ManualClock } from '../../lib/time.js';
+import { createTestDatabase } from './postgres.js';
+
+export const ADMIN_PASSWORD = 'Admin-password-for-tests-1';
+export const ADMIN_CLIENT_SECRET = 'admin-client-secret-for-tests-0123456789abcdef';
+export const TEST_MASTER_KEY = 'test-master-key';
+
+/** One master key object for every test platform: derivation from a passphrase is deliberately slow. */
+export const testMasterKey = MasterKey.fromPassphrase(TEST_MASTER_KEY);
+
+export interface TestDatabase {
+  database: Database;
+  drop(): Promise<void>;
+}
+
+/** A fresh database of the kind PLATFORM_TEST_DB names: an in-memory PGlite, or a new database on the local PostgreSQL. */
+export async function freshDatabase(): Promise<TestDatabase> {
+  if (process.env.PLATFORM_TEST_DB === 'postgres') {
+    const server = await createTestDatabase();
+    const database = await openDatabase({ url: server.url });
+    return { database, drop: async () => { await database.close(); await server.drop(); } };
+  }
+  const database = await openDatabase({ dataDir: 'memory://' });
+  return { database, drop: () => database.close() };
+}
+
+export interface TestPlatform {
+  platform: Platform;
+  clock: ManualClock;
+  baseUrl: string;
+  request(method: string, path: string, options?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; json: any }>;
+  graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any>;
+  /** Logs the bootstrap admin in through REST and returns the raw JWT. */
+  adminToken(): Promise<string>;
+  /** Row counts of every table, to prove a rejected request changed nothing. */
+  snapshot(): Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+export async function startTestPlatform(env: Record<string, string> = {}, shared?: { database: Database }): Promise<TestPlatform> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-test-'));
+  const config = loadConfig({
+    PLATFORM_DATA_DIR: dataDir,
+    PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    PLATFORM_ADMIN_CLIENT_SECRET: ADMIN_CLIENT_SECRET,
+    PLATFORM_MASTER_KEY: TEST_MASTER_KEY,
+    ...env,
+  });
+  const owned = shared ? undefined : await freshDatabase();
+  const database = shared?.database ?? owned!.database;
+  const clock = new ManualClock();
+  const platform = await createPlatform({ config, database, clock, masterKey: testMasterKey, logger: createLogger('silent') });
+  const address = await platform.listen(0);
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+
+  const request: TestPlatform['request'] = async (method, urlPath, options = {}) => {
+    const hasBody = options.body !== undefined || options.raw !== undefined;
+    const response = await fetch(baseUrl + urlPath, {
+      method,
+      headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...options.headers },
+      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
+  };
+
+  return {
+    platform, clock, baseUrl, request,
+    graphql: async (query, variables, headers) => (await request('POST', '/graphql', { body: { query, variables }, headers })).json,
+    adminToken: async () => {
+      const { json } = await request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
+        body: envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }),
+      });
+      if (!json.response?.token) throw new Error(`admin login failed: ${JSON.stringify(json.errors)}`);
+      return json.response.token as string;
+    },
+    snapshot: async () => {
+      const rows = await database.prisma.$queryRawUnsafe<{ relname: string }[]>(
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = 'public' ORDER BY 1",
+      );
+      const counts: Record<string, number> = {};
+      for (const { relname } of rows) {
+        const [row] = await database.prisma.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT count(*) AS n FROM "${relname}"`);
+        counts[relname] = Number(row?.n ?? 0);
+      }
+      return counts;
+    },
+    close: async () => {
+      await platform.close();
+      if (owned) await owned.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A request envelope as registration clients send it. */
+export function envelopeOf(request: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id: 'platform.test', version: '1.0', requesttime: new Date().toISOString(), metadata: {}, request, ...extra };
+}
+
+export const cookieHeader = (token: string) => ({ cookie: `Authorization=Platform-Token${token}` });
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,48 @@
+import { parse, Kind, type ObjectTypeDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { ROLE_TABLE, ROLES } from '../../lib/roles.js';
+import { componentTypeDefs } from '../../lib/subgraph.js';
+import { REST_ROUTES } from '../../rest-compat/index.js';
+import { COMPONENTS } from '../../subgraphs/index.js';
+
+function rootFields(sdl: string): string[] {
+  const fields: string[] = [];
+  for (const definition of parse(sdl).definitions) {
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+    const node = definition as ObjectTypeDefinitionNode | ObjectTypeExtensionNode;
+    if (node.name.value !== 'Query' && node.name.value !== 'Mutation') continue;
+    for (const field of node.fields ?? []) fields.push(`${node.name.value}.${field.name.value}`);
+  }
+  return fields;
+}
+
+const allRootFields = COMPONENTS.flatMap((component) => rootFields(componentTypeDefs(component.name)));
+
+describe('the role table', () => {
+  it('has a row for every GraphQL root field of every subgraph', () => {
+    expect(allRootFields.filter((field) => !(field in ROLE_TABLE))).toEqual([]);
+  });
+
+  it('has no row for a field that does not exist', () => {
+    expect(Object.keys(ROLE_TABLE).filter((operation) => !allRootFields.includes(operation))).toEqual([]);
+  });
+
+  it('names only known roles', () => {
+    for (const access of Object.values(ROLE_TABLE)) {
+      if (access.kind === 'roles') for (const role of access.roles) expect(ROLES).toContain(role);
+    }
+  });
+
+  it('covers every REST route: each route runs an operation whose root fields all have a row', () => {
+    for (const route of REST_ROUTES) {
+      const document = parse(route.operation.query);
+      const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === route.operation.name);
+      expect(operation, `${route.path} runs ${route.operation.name}`).toBeDefined();
+      if (operation?.kind !== Kind.OPERATION_DEFINITION) continue;
+      const type = operation.operation === 'mutation' ? 'Mutation' : 'Query';
+      for (const selection of operation.selectionSet.selections) {
+        if (selection.kind === Kind.FIELD) expect(ROLE_TABLE, route.path).toHaveProperty([`${type}.${selection.name.value}`]);
+      }
+    }
+  });
+});
