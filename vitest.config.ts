@@ -1,8 +1,14 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
 
 // The REST suites run twice: on embedded PGlite and on the local PostgreSQL
 // server (test/support/platform.ts reads PLATFORM_TEST_DB).
 export default defineConfig({
+  // Vite would load graphql's ESM build for our code while the Apollo packages
+  // require its CommonJS build: two copies that reject each other's schemas.
+  resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
   test: {
     env: { LOG_LEVEL: 'silent', APOLLO_TELEMETRY_DISABLED: '1' },
     testTimeout: 30000,

@@ -1,6 +1,6 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { execute, parse, validate, specifiedRules, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, parse, validate, specifiedRules, type DocumentNode, type GraphQLSchema } from 'graphql';
 import fetchHappen from 'make-fetch-happen';
 import type { RequestContext } from '../lib/context.js';
 import { isCallerVisible, maskedError } from '../lib/errors.js';
@@ -31,7 +31,7 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
         const errors = validate(this.schema, document, specifiedRules);
         parsed = errors.length ? { errors } : { document };
       } catch (error) {
-        parsed = { errors: [error as GraphQLError] };
+        parsed = { errors: [error instanceof GraphQLError ? error : new GraphQLError(String(error))] };
       }
       if (this.documents.size >= this.maxCached) this.documents.clear();
       this.documents.set(query, parsed);

@@ -28,7 +28,7 @@ export async function startSubgraphServer(component: Component, deps: PlatformDe
   });
   const server = new ApolloServer<RequestContext>({
     schema,
-    formatError: errorFormatter(deps.logger),
+    formatError: errorFormatter(deps.logger, { keepCatalogueMark: true }),
     includeStacktraceInErrorResponses: false,
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer: http })],
   });

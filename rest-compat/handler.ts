@@ -35,7 +35,7 @@ function readJson(parser: RequestHandler, req: Request, res: Response): Promise<
 
 function describeIssue(route: RestRoute, issue: z.core.$ZodIssue): ErrorItem {
   const field = issue.path.map(String).join('.') || 'request';
-  const missing = issue.code === 'invalid_type' && !('input' in issue);
+  const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
   const message = missing ? `${field} is required` : `${field} is invalid: ${issue.message}`;
   return { errorCode: route.codeFor(field, missing), message };
 }

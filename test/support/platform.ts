@@ -57,7 +57,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, shared
   const owned = shared ? undefined : await freshDatabase();
   const database = shared?.database ?? owned!.database;
   const clock = new ManualClock();
-  const platform = await createPlatform({ config, database, clock, masterKey: testMasterKey, logger: createLogger('silent') });
+  const platform = await createPlatform({ config, database, clock, masterKey: testMasterKey, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
   const address = await platform.listen(0);
   const baseUrl = `http://127.0.0.1:${address.port}`;
 
