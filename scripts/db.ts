@@ -9,7 +9,6 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { loadConfig } from '../lib/config.js';
-import { openDatabase } from '../lib/db/client.js';
 import { createMigration, diffMigrationsToSchema } from '../lib/db/migrate.js';
 
 const [command, name] = process.argv.slice(2);
@@ -30,6 +29,8 @@ switch (command) {
     break;
   }
   case 'migrate': {
+    // Imported here: `generate` must run before the generated client exists.
+    const { openDatabase } = await import('../lib/db/client.js');
     const config = loadConfig();
     const started = Date.now();
     const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'pglite') });
