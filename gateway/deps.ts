@@ -17,7 +17,7 @@ export interface DepsOptions {
 }
 
 /** Opens the database (migrating it), loads the master key and the token signing key. */
-export async function createDeps(options: DepsOptions): Promise<{ deps: PlatformDeps; database: Database }> {
+export async function createDeps(options: DepsOptions): Promise<{ deps: PlatformDeps; database: Database; runCloseTasks(): Promise<void> }> {
   const { config } = options;
   const logger = options.logger ?? defaultLogger;
   const clock = options.clock ?? systemClock;
@@ -32,5 +32,9 @@ export async function createDeps(options: DepsOptions): Promise<{ deps: Platform
     refreshLifeSeconds: config.refreshTokenLifeSeconds,
   }, clock);
   await tokens.init();
-  return { deps: { config, prisma: database.prisma, masterKey, tokens, clock, logger }, database };
+  const closeTasks: (() => Promise<void> | void)[] = [];
+  const runCloseTasks = async () => {
+    for (const task of closeTasks.splice(0).reverse()) await task();
+  };
+  return { deps: { config, prisma: database.prisma, masterKey, tokens, clock, logger, onClose: (task) => void closeTasks.push(task) }, database, runCloseTasks };
 }

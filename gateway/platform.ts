@@ -41,7 +41,7 @@ function startQueue(config: PlatformConfig, logger: Logger): StompConnection | u
 /** Builds the whole platform in one process: database, keys, every subgraph, the gateway, REST and health. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const { config } = options;
-  const { deps, database } = await createDeps(options);
+  const { deps, database, runCloseTasks } = await createDeps(options);
   const { logger, clock, tokens } = deps;
 
   const localSchemas = new Map<string, GraphQLSchema>();
@@ -94,6 +94,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
         clearTimeout(timer);
       }
       await graphql.stop();
+      await runCloseTasks();
       await queue?.close();
       if (!options.database) await database.close();
     },

@@ -20,6 +20,28 @@ export interface PlatformConfig {
   maxBodyBytes: number;
   subgraphUrls: Record<string, string>;
   shutdownGraceMs: number;
+  otp: OtpSettings;
+  notify: NotifySettings;
+}
+
+/** The spec's platform.kernel.otp.* keys, from PLATFORM_OTP_* variables (MOSIP's defaults). */
+export interface OtpSettings {
+  length: number;
+  expirySeconds: number;
+  attemptThreshold: number;
+  freezeSeconds: number;
+  keyMinLength: number;
+  keyMaxLength: number;
+}
+
+export interface NotifySettings {
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  smsGatewayUrl: string | undefined;
+  /** platform.kernel.sms.number.length */
+  smsNumberLength: number;
+  maxAttempts: number;
+  retryBaseSeconds: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -59,5 +81,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     maxBodyBytes: int(env, 'PLATFORM_MAX_BODY_BYTES', 1024 * 1024),
     subgraphUrls: subgraphUrls(env),
     shutdownGraceMs: int(env, 'PLATFORM_SHUTDOWN_GRACE_MS', 10000),
+    otp: {
+      length: int(env, 'PLATFORM_OTP_LENGTH', 6),
+      expirySeconds: int(env, 'PLATFORM_OTP_EXPIRY_SECONDS', 180),
+      attemptThreshold: int(env, 'PLATFORM_OTP_ATTEMPT_THRESHOLD', 10),
+      freezeSeconds: int(env, 'PLATFORM_OTP_FREEZE_SECONDS', 1800),
+      keyMinLength: 3,
+      keyMaxLength: 64,
+    },
+    notify: {
+      smtpUrl: env.SMTP_URL || undefined,
+      mailFrom: env.MAIL_FROM || 'identity-platform@localhost',
+      smsGatewayUrl: env.SMS_GATEWAY_URL || undefined,
+      smsNumberLength: int(env, 'PLATFORM_SMS_NUMBER_LENGTH', 10),
+      maxAttempts: int(env, 'PLATFORM_NOTIFY_MAX_ATTEMPTS', 5),
+      retryBaseSeconds: int(env, 'PLATFORM_NOTIFY_RETRY_SECONDS', 30),
+    },
   };
 }

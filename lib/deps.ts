@@ -13,4 +13,6 @@ export interface PlatformDeps {
   tokens: TokenService;
   clock: Clock;
   logger: Logger;
+  /** work to finish before the database closes (timers, transports), run at shutdown in reverse order */
+  onClose(task: () => Promise<void> | void): void;
 }

@@ -13,10 +13,20 @@ export type Role = (typeof ROLES)[number];
  * as logins and token validation do), any valid token, or a token holding one
  * of the listed roles.
  */
-export type Access = { kind: 'public' } | { kind: 'authenticated' } | { kind: 'roles'; roles: readonly Role[] };
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'authenticated' }
+  /** `specOpen`: the spec flags it "no authentication"; open only with PLATFORM_SPEC_OPEN_ENDPOINTS=true (CONTRACT.md) */
+  | { kind: 'roles'; roles: readonly Role[]; specOpen?: boolean };
 
 const PUBLIC: Access = { kind: 'public' };
 const roles = (...list: Role[]): Access => ({ kind: 'roles', roles: list });
+const specOpen = (...list: Role[]): Access => ({ kind: 'roles', roles: list, specOpen: true });
+const ADMIN = roles('GLOBAL_ADMIN');
+/** MOSIP's callers of the OTP manager: authentication, resident and pre-registration services. */
+const OTP_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'RESIDENT', 'INDIVIDUAL', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_PROCESSOR'];
+/** MOSIP's notifier callers: kernel services and admins. */
+const NOTIFY_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'RESIDENT', 'REGISTRATION_PROCESSOR', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_ADMIN', 'PARTNER_ADMIN'];
 
 /**
  * Every GraphQL root field, as "<Type>.<field>", with its access rule. The one
@@ -28,7 +38,30 @@ export const ROLE_TABLE: Readonly<Record<string, Access>> = {
   'Mutation.loginWithClientSecret': PUBLIC,
   'Mutation.invalidateToken': PUBLIC,
   'Query.validateToken': PUBLIC,
-  'Query.authRealms': roles('GLOBAL_ADMIN'),
+  'Query.authRealms': ADMIN,
+  'Mutation.sendOtp': PUBLIC,
+  'Mutation.loginWithOtp': PUBLIC,
+  // auth: users and clients administration
+  'Query.users': ADMIN,
+  'Query.user': ADMIN,
+  'Query.clients': ADMIN,
+  'Mutation.createUser': ADMIN,
+  'Mutation.updateUser': ADMIN,
+  'Mutation.resetPassword': ADMIN,
+  'Mutation.lockUser': ADMIN,
+  'Mutation.unlockUser': ADMIN,
+  'Mutation.createClient': ADMIN,
+  'Mutation.updateClient': ADMIN,
+  'Mutation.rotateClientSecret': ADMIN,
+  // otp
+  'Mutation.generateOtp': specOpen(...OTP_CALLERS),
+  'Mutation.validateOtp': specOpen(...OTP_CALLERS),
+  // notify
+  'Mutation.sendSms': roles(...NOTIFY_CALLERS),
+  'Mutation.sendEmail': roles(...NOTIFY_CALLERS),
+  'Query.outbox': ADMIN,
+  'Query.notificationTemplates': ADMIN,
+  'Mutation.saveNotificationTemplate': ADMIN,
 };
 
 export function accessFor(operation: string): Access | undefined {

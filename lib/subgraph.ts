@@ -18,17 +18,17 @@ export function componentTypeDefs(name: string): string {
 type Resolver = (parent: unknown, args: Record<string, unknown>, context: RequestContext, info: unknown) => unknown;
 
 /** Checks the role table before a root field runs; a field missing from the table is denied. */
-export async function authorize(operation: string, context: RequestContext): Promise<void> {
+export async function authorize(operation: string, context: RequestContext, specOpenEndpoints = false): Promise<void> {
   const access = accessFor(operation);
   if (!access) throw new PlatformError('KER-ATH-403', `Forbidden: ${operation} is not open to any role`);
-  if (access.kind === 'public') return;
+  if (access.kind === 'public' || (access.kind === 'roles' && access.specOpen && specOpenEndpoints)) return;
   const principal = await context.principal();
   if (access.kind === 'roles' && !principal.roles.some((role) => (access.roles as readonly string[]).includes(role))) {
     throw new PlatformError('KER-ATH-403', 'Forbidden: the token has no role allowed for this operation');
   }
 }
 
-function guardRootFields(resolvers: Record<string, Record<string, unknown>>): GraphQLResolverMap<unknown> {
+function guardRootFields(resolvers: Record<string, Record<string, unknown>>, specOpenEndpoints: boolean): GraphQLResolverMap<unknown> {
   const guarded: Record<string, Record<string, unknown>> = {};
   for (const [typeName, fields] of Object.entries(resolvers)) {
     if (typeName !== 'Query' && typeName !== 'Mutation') {
@@ -39,7 +39,7 @@ function guardRootFields(resolvers: Record<string, Record<string, unknown>>): Gr
       Object.entries(fields).map(([field, resolve]) => {
         const operation = `${typeName}.${field}`;
         const wrapped: Resolver = async (parent, args, context, info) => {
-          await authorize(operation, context);
+          await authorize(operation, context, specOpenEndpoints);
           return (resolve as Resolver)(parent, args, context, info);
         };
         return [field, wrapped];
@@ -50,6 +50,6 @@ function guardRootFields(resolvers: Record<string, Record<string, unknown>>): Gr
 }
 
 /** A component's federated schema with every root field behind the role table. */
-export function buildComponentSchema(name: string, resolvers: Record<string, Record<string, unknown>>): GraphQLSchema {
-  return buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(name)), resolvers: guardRootFields(resolvers) });
+export function buildComponentSchema(name: string, resolvers: Record<string, Record<string, unknown>>, specOpenEndpoints = false): GraphQLSchema {
+  return buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(name)), resolvers: guardRootFields(resolvers, specOpenEndpoints) });
 }

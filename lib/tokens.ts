@@ -144,6 +144,12 @@ export class TokenService {
     }
   }
 
+  /** Revokes every live token of a subject (locked user, reset password). */
+  async revokeSubject(subject: string): Promise<number> {
+    const { count } = await this.prisma.accessToken.updateMany({ where: { subject, revokedAt: null }, data: { revokedAt: this.clock.now() } });
+    return count;
+  }
+
   /** Marks the access token and its refresh token revoked; answers whether the access token was live. */
   async revoke(tokenId: string): Promise<boolean> {
     const { count } = await this.prisma.accessToken.updateMany({

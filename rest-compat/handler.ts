@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
+import multer from 'multer';
 import type { z } from 'zod';
 import type { RequestContext } from '../lib/context.js';
 import { INTERNAL_ERROR } from '../lib/errors.js';
@@ -46,10 +47,37 @@ function validate(route: RestRoute, schema: z.ZodType, value: unknown): unknown 
   throw new EdgeError(describeIssue(route, parsed.error.issues[0]!));
 }
 
+/** An uploaded file of a multipart request, as routes receive it. */
+export interface UploadedFile {
+  fieldname: string;
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+async function readForm(route: RestRoute, req: Request, res: Response, parser: RequestHandler): Promise<{ input: unknown; version: unknown }> {
+  const input = route.input as Extract<RestRoute['input'], { from: 'form' }>;
+  try {
+    await readJson(parser, req, res);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    const message = code === 'LIMIT_FILE_SIZE' ? `a file exceeds ${input.maxFileBytes} bytes`
+      : code === 'LIMIT_FILE_COUNT' || code === 'LIMIT_UNEXPECTED_FILE' ? `at most ${input.maxFiles} files, in field ${input.fileField}`
+        : 'malformed multipart form data';
+    throw new EdgeError({ errorCode: route.codeFor(input.fileField, false), message });
+  }
+  const fields = validate(route, input.schema, { ...(req.body as object | undefined) }) as Record<string, unknown>;
+  const files = ((req.files as Express.Multer.File[] | undefined) ?? []).map((file): UploadedFile => ({
+    fieldname: file.fieldname, filename: file.originalname, contentType: file.mimetype, content: file.buffer,
+  }));
+  return { input: { ...fields, files }, version: undefined };
+}
+
 async function readInput(route: RestRoute, req: Request, res: Response, parser: RequestHandler, maxBodyBytes: number): Promise<{ input: unknown; version: unknown }> {
   const { input } = route;
   if (input.from === 'none') return { input: {}, version: undefined };
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
+  if (input.from === 'form') return readForm(route, req, res, parser);
   try {
     await readJson(parser, req, res);
   } catch (error) {
@@ -80,7 +108,10 @@ function errorItems(route: RestRoute, errors: NonNullable<Awaited<ReturnType<Ope
 
 /** The Express handler of one route: envelope in, named operation, envelope out. */
 export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandler {
-  const parser = express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
+  const { input } = route;
+  const parser = input.from === 'form'
+    ? multer({ storage: multer.memoryStorage(), limits: { fileSize: input.maxFileBytes, files: input.maxFiles, fieldSize: deps.maxBodyBytes } }).array(input.fileField, input.maxFiles)
+    : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
   const reply = (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) =>
     res.status(200).json(envelope({
       id: route.id,

@@ -37,6 +37,11 @@ function requestParts(route: RestRoute): JsonSchema {
     return { parameters: [...pathParams, ...params] };
   }
   if (input.from === 'none') return pathParams.length ? { parameters: pathParams } : {};
+  if (input.from === 'form') {
+    const fields = schemaOf(input.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const properties = { ...fields.properties, [input.fileField]: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } };
+    return { requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties, required: fields.required ?? [] } } } } };
+  }
   return {
     ...(pathParams.length ? { parameters: pathParams } : {}),
     requestBody: {

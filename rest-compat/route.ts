@@ -9,6 +9,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type RouteInput =
   | { from: 'envelope'; schema: z.ZodType; requestTime?: 'required' | 'optional' }
   | { from: 'query'; schema: z.ZodType }
+  /** multipart/form-data: text fields validated by `schema`; uploaded files arrive as `files` beside them */
+  | { from: 'form'; schema: z.ZodType; fileField: string; maxFileBytes: number; maxFiles: number }
   | { from: 'none' };
 
 export interface ResultHelpers {

@@ -17,10 +17,10 @@ if (!config.databaseUrl) {
   console.error('a subgraph running as its own service needs the shared PostgreSQL database: set DATABASE_URL');
   process.exit(2);
 }
-const { deps, database } = await createDeps({ config });
+const { deps, database, runCloseTasks } = await createDeps({ config });
 const server = await startSubgraphServer(component, deps, Number(process.env.SUBGRAPH_PORT ?? 4001), process.env.SUBGRAPH_HOST ?? '127.0.0.1');
 log.info({ subgraph: component.name, url: server.url, database: database.description },
   `subgraph ${component.name} listening; point the gateway at it with SUBGRAPH_${component.name.toUpperCase()}_URL=${server.url}`);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => void server.close().then(() => database.close()).then(() => process.exit(0)));
+  process.once(signal, () => void server.close().then(runCloseTasks).then(() => database.close()).then(() => process.exit(0)));
 }

@@ -1,8 +1,10 @@
 import { auth } from './auth/index.js';
 import type { Component } from './component.js';
+import { notify } from './notify/index.js';
+import { otp } from './otp/index.js';
 
 /** Every component of the platform, in start-up order. */
-export const COMPONENTS: readonly Component[] = [auth];
+export const COMPONENTS: readonly Component[] = [auth, otp, notify];
 
 export function componentNamed(name: string): Component | undefined {
   return COMPONENTS.find((component) => component.name === name);

@@ -36,7 +36,60 @@ const identity = z.object({
 /** Token checks read the cookie; anything malformed about the call itself is an authentication failure. */
 const tokenCodeFor = () => 'KER-ATH-401';
 
+const sendOtp = z.object({
+  userId: text,
+  otpChannel: z.array(z.string().max(16)).max(4),
+  useridtype: text,
+  appId: text,
+  context: text.optional(),
+  templateVariables: z.record(z.string().max(64), z.string().max(1024)).optional(),
+});
+
+/** MOSIP's wire name is userId; the spec's userid is accepted too. */
+const otpLogin = z.preprocess(
+  (value) => (value && typeof value === 'object' && !('userId' in value) && 'userid' in value ? { ...value, userId: (value as { userid: unknown }).userid } : value),
+  z.object({ userId: text, otp: z.string().max(16), appId: text }),
+);
+
+const sendOtpCodeFor = (field: string) =>
+  field === 'appId' ? 'KER-ATH-026' : field.startsWith('otpChannel') ? 'KER-AUTH-CHANNEL_INVALID' : 'AUTH_ERR_USER_NOT_FOUND';
+const otpLoginCodeFor = (field: string) => (field === 'appId' ? 'KER-ATH-026' : field === 'userId' ? 'KER-ATH-003' : 'AUTH_ERR_INVALIDOTP');
+
 export const authRoutes: RestRoute[] = [
+  defineRoute<z.infer<typeof sendOtp>, { sendOtp: { status: string; message: string } }>({
+    method: 'post',
+    path: '/v1/authmanager/authenticate/sendotp',
+    summary: "Send a login OTP to the user's e-mail or phone",
+    id: 'platform.authentication.sendotp',
+    versionKey: 'ver',
+    input: { from: 'envelope', schema: sendOtp },
+    operation: op('SendOtp'),
+    variables: ({ templateVariables, ...input }) => ({
+      ...input,
+      templateVariables: Object.entries(templateVariables ?? {}).map(([name, value]) => ({ name, value })),
+    }),
+    response: z.object({ status: z.string(), message: z.string() }),
+    result: (data) => data.sendOtp,
+    codeFor: sendOtpCodeFor,
+    internalErrorCode: 'KER-ATH-500',
+  }),
+  defineRoute<z.infer<typeof otpLogin>, { loginWithOtp: { token: string; expiryTime: number; userId: string; status: string; message: string } }>({
+    method: 'post',
+    path: '/v1/authmanager/authenticate/useridOTP',
+    summary: 'Log in with user id and OTP; the token is set as the Authorization cookie',
+    id: 'platform.authentication.useridOTP',
+    versionKey: 'ver',
+    input: { from: 'envelope', schema: otpLogin },
+    operation: op('LoginWithOtp'),
+    variables: (input) => input,
+    response: z.object({ status: z.string(), message: z.string() }),
+    result: ({ loginWithOtp: login }, { res }) => {
+      res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
+      return { status: login.status, message: login.message };
+    },
+    codeFor: otpLoginCodeFor,
+    internalErrorCode: 'KER-ATH-500',
+  }),
   defineRoute<z.infer<typeof passwordLogin>, PasswordLoginData>({
     method: 'post',
     path: '/v1/authmanager/authenticate/internal/useridPwd',

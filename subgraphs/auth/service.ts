@@ -33,8 +33,10 @@ export interface TokenIdentity {
 export class AuthService {
   private readonly prisma: PrismaClient;
   private readonly tokens: TokenService;
-  private readonly throttle: LoginThrottle;
-  private readonly secretKey: Buffer;
+  /** shared with the OTP login, so every login path counts in one place */
+  readonly throttle: LoginThrottle;
+  /** the HMAC key of client secrets, shared with client administration */
+  readonly secretKey: Buffer;
 
   constructor(private readonly deps: PlatformDeps) {
     this.prisma = deps.prisma;

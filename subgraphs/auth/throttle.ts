@@ -41,7 +41,10 @@ export class LoginThrottle {
     });
   }
 
-  /** Records an attempt; a success clears the account's failures. */
+  /**
+   * Records an attempt from an address; `failed` ones count against the
+   * account (for OTP sending every send does), and a success clears them.
+   */
   async record(account: string, address: string, failed: boolean): Promise<void> {
     const createdAt = this.clock.now();
     const rows = [];

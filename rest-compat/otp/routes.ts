@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { operation } from '../operations.js';
+import { defineRoute, type HttpMethod, type RestRoute } from '../route.js';
+
+const op = (name: string) => operation('otp', name);
+
+const validateQuery = z.object({ key: z.string(), otp: z.string() });
+type ValidateQuery = z.infer<typeof validateQuery>;
+type Validation = { validateOtp: { status: string; message: string } };
+
+const validateCodes = (field: string, missing: boolean) => {
+  if (field === 'otp') return missing ? 'KER-OTV-003' : 'KER-OTV-004';
+  return missing ? 'KER-OTV-001' : 'KER-OTV-002';
+};
+
+/** MOSIP serves validation as GET; POST with the same query parameters is accepted too. */
+const validateRoute = (method: HttpMethod) => defineRoute<ValidateQuery, Validation>({
+  method,
+  path: '/v1/otpmanager/otp/validate',
+  summary: 'Validate and consume an OTP (query parameters key and otp)',
+  id: 'platform.otp.validateOTP',
+  input: { from: 'query', schema: validateQuery },
+  operation: op('ValidateOtp'),
+  variables: (input) => input,
+  response: z.object({ status: z.string(), message: z.string() }),
+  result: (data) => data.validateOtp,
+  codeFor: validateCodes,
+  internalErrorCode: 'KER-OTV-500',
+});
+
+export const otpRoutes: RestRoute[] = [
+  defineRoute<{ key: string }, { generateOtp: { otp: string | null; status: string } }>({
+    method: 'post',
+    path: '/v1/otpmanager/otp/generate',
+    summary: 'Generate an OTP for a key',
+    id: 'platform.otp.generateOTP',
+    input: { from: 'envelope', schema: z.object({ key: z.string() }) },
+    operation: op('GenerateOtp'),
+    variables: (input) => ({ key: input.key }),
+    // MOSIP answers a frozen key with the string "null" as the OTP.
+    response: z.object({ otp: z.string(), status: z.string() }),
+    result: (data) => ({ otp: data.generateOtp.otp ?? 'null', status: data.generateOtp.status }),
+    codeFor: () => 'KER-OTG-001',
+    internalErrorCode: 'KER-OTG-500',
+  }),
+  validateRoute('get'),
+  validateRoute('post'),
+];

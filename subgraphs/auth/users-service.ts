@@ -1,0 +1,143 @@
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { PlatformDeps } from '../../lib/deps.js';
+import { ROLES } from '../../lib/roles.js';
+import { hashClientSecret, hashPassword, randomSecret } from '../../lib/secrets.js';
+import type { TokenService } from '../../lib/tokens.js';
+import { NotificationService } from '../notify/service.js';
+import { authErrors } from './errors.js';
+import { APP_IDS } from './realms.js';
+
+export interface UserInput {
+  userId?: string;
+  name?: string | null;
+  mail?: string | null;
+  mobile?: string | null;
+  langCode?: string | null;
+  password?: string | null;
+  roles?: string[] | null;
+  appIds?: string[] | null;
+  rid?: string | null;
+}
+
+export interface ClientInput {
+  clientId?: string;
+  roles?: string[] | null;
+  appIds?: string[] | null;
+  isActive?: boolean | null;
+}
+
+const USER_ID = /^[\w.@+-]{1,64}$/;
+const MIN_PASSWORD = 8;
+
+/** Users and clients administration: who may log in, with which roles, to which applications. */
+export class UsersService {
+  private readonly prisma: PrismaClient;
+  private readonly tokens: TokenService;
+
+  constructor(deps: PlatformDeps, private readonly secretKey: Buffer) {
+    this.prisma = deps.prisma;
+    this.tokens = deps.tokens;
+  }
+
+  private checkRolesAndApps(input: { roles?: string[] | null; appIds?: string[] | null }): void {
+    const badRole = input.roles?.find((role) => !(ROLES as readonly string[]).includes(role));
+    if (badRole) throw authErrors.invalidInput(`unknown role ${badRole}`);
+    const badApp = input.appIds?.find((appId) => !(APP_IDS as readonly string[]).includes(appId));
+    if (badApp) throw authErrors.invalidInput(`unknown appId ${badApp}`);
+  }
+
+  private checkProfile(input: UserInput): void {
+    if (input.mail && !NotificationService.isEmail(input.mail)) throw authErrors.invalidInput('mail is not an e-mail address');
+    if (input.mobile && !/^\+?\d{6,15}$/.test(input.mobile)) throw authErrors.invalidInput('mobile is 6 to 15 digits');
+    if (input.langCode && !/^[a-z]{3}$/.test(input.langCode)) throw authErrors.invalidInput('langCode is a three-letter ISO 639-2 code');
+    if (input.password != null && input.password.length < MIN_PASSWORD) throw authErrors.invalidInput(`password has at least ${MIN_PASSWORD} characters`);
+    this.checkRolesAndApps(input);
+  }
+
+  private async requireUser(userId: string) {
+    const user = await this.prisma.user.findUnique({ where: { userId } });
+    if (!user) throw authErrors.noSuchUser(userId);
+    return user;
+  }
+
+  users(limit?: number | null, offset?: number | null) {
+    return this.prisma.user.findMany({ orderBy: { userId: 'asc' }, take: Math.min(Math.max(limit ?? 100, 1), 1000), skip: Math.max(offset ?? 0, 0) });
+  }
+
+  user(userId: string) {
+    return this.prisma.user.findUnique({ where: { userId } });
+  }
+
+  async createUser(input: UserInput & { userId: string }) {
+    if (!USER_ID.test(input.userId)) throw authErrors.invalidInput('userId is 1 to 64 letters, digits or . @ + - _');
+    this.checkProfile(input);
+    if (await this.user(input.userId)) throw authErrors.alreadyExists(`User ${input.userId}`);
+    return this.prisma.user.create({
+      data: {
+        userId: input.userId, name: input.name ?? null, mail: input.mail ?? null, mobile: input.mobile ?? null,
+        langCode: input.langCode ?? 'eng', rid: input.rid ?? null, roles: input.roles ?? [], appIds: input.appIds ?? [],
+        passwordHash: input.password ? await hashPassword(input.password) : null,
+      },
+    });
+  }
+
+  async updateUser(userId: string, input: UserInput) {
+    this.checkProfile({ ...input, password: null });
+    await this.requireUser(userId);
+    const data = Object.fromEntries(Object.entries({
+      name: input.name, mail: input.mail, mobile: input.mobile, langCode: input.langCode, rid: input.rid, roles: input.roles, appIds: input.appIds,
+    }).filter(([, value]) => value !== undefined && value !== null));
+    const user = await this.prisma.user.update({ where: { userId }, data });
+    // New roles or realms take effect at the next login.
+    if (input.roles || input.appIds) await this.tokens.revokeSubject(userId);
+    return user;
+  }
+
+  async resetPassword(userId: string, password: string) {
+    this.checkProfile({ password });
+    await this.requireUser(userId);
+    const user = await this.prisma.user.update({ where: { userId }, data: { passwordHash: await hashPassword(password) } });
+    await this.tokens.revokeSubject(userId);
+    return user;
+  }
+
+  async setLocked(userId: string, isLocked: boolean) {
+    await this.requireUser(userId);
+    const user = await this.prisma.user.update({ where: { userId }, data: { isLocked } });
+    if (isLocked) await this.tokens.revokeSubject(userId);
+    return user;
+  }
+
+  clients() {
+    return this.prisma.client.findMany({ orderBy: { clientId: 'asc' } });
+  }
+
+  /** A new client with a platform-issued secret, shown only in this answer. */
+  async createClient(input: ClientInput & { clientId: string }) {
+    if (!USER_ID.test(input.clientId)) throw authErrors.invalidInput('clientId is 1 to 64 letters, digits or . @ + - _');
+    this.checkRolesAndApps(input);
+    if (await this.prisma.client.findUnique({ where: { clientId: input.clientId } })) throw authErrors.alreadyExists(`Client ${input.clientId}`);
+    const secretKey = randomSecret(32);
+    await this.prisma.client.create({
+      data: { clientId: input.clientId, secretHash: hashClientSecret(secretKey, this.secretKey), roles: input.roles ?? [], appIds: input.appIds ?? [], isActive: input.isActive ?? true },
+    });
+    return { clientId: input.clientId, secretKey };
+  }
+
+  async updateClient(clientId: string, input: ClientInput) {
+    this.checkRolesAndApps(input);
+    if (!(await this.prisma.client.findUnique({ where: { clientId } }))) throw authErrors.noSuchClient(clientId);
+    const data = Object.fromEntries(Object.entries({ roles: input.roles, appIds: input.appIds, isActive: input.isActive }).filter(([, v]) => v !== undefined && v !== null));
+    const client = await this.prisma.client.update({ where: { clientId }, data });
+    await this.tokens.revokeSubject(clientId);
+    return client;
+  }
+
+  async rotateClientSecret(clientId: string) {
+    if (!(await this.prisma.client.findUnique({ where: { clientId } }))) throw authErrors.noSuchClient(clientId);
+    const secretKey = randomSecret(32);
+    await this.prisma.client.update({ where: { clientId }, data: { secretHash: hashClientSecret(secretKey, this.secretKey) } });
+    await this.tokens.revokeSubject(clientId);
+    return { clientId, secretKey };
+  }
+}

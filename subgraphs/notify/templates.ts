@@ -1,0 +1,29 @@
+/** Built-in templates; rows of notification_template override them per code, language and channel. */
+export interface Template {
+  subject: string | null;
+  body: string;
+}
+
+const OTP_EMAIL = { subject: 'Your one-time password', body: 'Dear $user,\n\nYour one-time password is $otp. It is valid for $validMinutes minutes. Do not share it with anyone.\n' };
+const OTP_SMS = { subject: null, body: 'Dear $user, your OTP is $otp, valid for $validMinutes minutes. Do not share it.' };
+
+export const BUILT_IN_TEMPLATES: Record<string, Record<string, Record<'email' | 'sms', Template>>> = {
+  'auth-otp': {
+    eng: { email: OTP_EMAIL, sms: OTP_SMS },
+    fra: {
+      email: { subject: 'Votre mot de passe à usage unique', body: 'Bonjour $user,\n\nVotre mot de passe à usage unique est $otp. Il est valable $validMinutes minutes. Ne le communiquez à personne.\n' },
+      sms: { subject: null, body: 'Bonjour $user, votre code est $otp, valable $validMinutes minutes. Ne le communiquez pas.' },
+    },
+  },
+  'auth-login-otp': {
+    eng: { email: { ...OTP_EMAIL, subject: 'Your login one-time password' }, sms: OTP_SMS },
+  },
+};
+
+/** Replaces $name by its value; longer names first so $otpExpiry is not read as $otp. */
+export function render(text: string, variables: Record<string, string>): string {
+  const names = Object.keys(variables).sort((a, b) => b.length - a.length);
+  if (!names.length) return text;
+  const pattern = new RegExp(`\\$(${names.map((n) => n.replace(/[^\w]/g, '')).join('|')})`, 'g');
+  return text.replace(pattern, (_, name: string) => variables[name] ?? '');
+}
