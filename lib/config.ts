@@ -42,6 +42,8 @@ export interface NotifySettings {
   smsNumberLength: number;
   maxAttempts: number;
   retryBaseSeconds: number;
+  /** how often (real time) due retries are looked for */
+  retrySweepMs: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       smsNumberLength: int(env, 'PLATFORM_SMS_NUMBER_LENGTH', 10),
       maxAttempts: int(env, 'PLATFORM_NOTIFY_MAX_ATTEMPTS', 5),
       retryBaseSeconds: int(env, 'PLATFORM_NOTIFY_RETRY_SECONDS', 30),
+      retrySweepMs: int(env, 'PLATFORM_NOTIFY_SWEEP_MS', 5000),
     },
   };
 }

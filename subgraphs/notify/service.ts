@@ -23,7 +23,6 @@ export type Channel = 'email' | 'sms';
 
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
 const LEASE_MS = 60_000;
-const RETRY_SWEEP_MS = 5_000;
 
 /**
  * E-mail and SMS. Every message is recorded before delivery: with no gateway
@@ -123,7 +122,7 @@ export class NotificationService {
   startRetries(): void {
     this.timer ??= setInterval(() => {
       this.retryDue().catch((error: unknown) => this.logger.error({ err: error }, 'notification retry sweep failed'));
-    }, RETRY_SWEEP_MS).unref();
+    }, this.settings.retrySweepMs).unref();
   }
 
   stop(): void {
