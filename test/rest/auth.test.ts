@@ -1,13 +1,13 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { ADMIN_CLIENT_SECRET, ADMIN_PASSWORD, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 const PWD = '/v1/authmanager/authenticate/internal/useridPwd';
 const CLIENT = '/v1/authmanager/authenticate/clientidsecretkey';
 const VALIDATE = '/v1/authmanager/authorize/admin/validateToken';
 const INVALIDATE = '/v1/authmanager/authorize/invalidateToken';
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let t: TestPlatform;
 beforeAll(async () => { t = await startTestPlatform(); });
@@ -17,22 +17,7 @@ const login = (request: Record<string, unknown>) => t.request('POST', PWD, { bod
 const clientLogin = (request: Record<string, unknown>) => t.request('POST', CLIENT, { body: envelopeOf(request) });
 const tokenFromCookie = (setCookie: string | null) => /Authorization=Platform-Token([^;]+)/.exec(setCookie ?? '')?.[1];
 
-function expectError(json: any, code: string, message?: RegExp) {
-  expect(json.response).toBeNull();
-  expect(json.errors).toHaveLength(1);
-  expect(json.errors[0].errorCode).toBe(code);
-  if (message) expect(json.errors[0].message).toMatch(message);
-  expect(json.responsetime).toMatch(TIMESTAMP);
-}
 
-/** Sends a request and asserts it is refused with `code` and changes no row anywhere. */
-async function expectRejected(send: () => Promise<{ status: number; json: any }>, code: string, message?: RegExp) {
-  const before = await t.snapshot();
-  const { status, json } = await send();
-  expect(status).toBe(200);
-  expectError(json, code, message);
-  expect(await t.snapshot()).toEqual(before);
-}
 
 describe('password login, token validation and invalidation (REST)', () => {
   it('logs the bootstrap admin in, validates, invalidates, and refuses the token afterwards with KER-ATH-008', async () => {
@@ -88,51 +73,51 @@ describe('password login, token validation and invalidation (REST)', () => {
   });
 
   it('refuses an unknown appId with KER-ATH-026 naming the realm, changing nothing', async () => {
-    await expectRejected(() => login({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'no-such-app' }), 'KER-ATH-026', /no-such-app/);
-    await expectRejected(() => clientLogin({ clientId: 'admin-client', secretKey: ADMIN_CLIENT_SECRET, appId: 'no-such-app' }), 'KER-ATH-026', /no-such-app/);
+    await expectRejected(t, () => login({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'no-such-app' }), 'KER-ATH-026', /no-such-app/);
+    await expectRejected(t, () => clientLogin({ clientId: 'admin-client', secretKey: ADMIN_CLIENT_SECRET, appId: 'no-such-app' }), 'KER-ATH-026', /no-such-app/);
   });
 
   it('rejects bad input at the edge with the documented codes and changes nothing', async () => {
-    await expectRejected(() => login({ password: ADMIN_PASSWORD, appId: 'admin' }), 'KER-ATH-003', /userName is required/);
-    await expectRejected(() => login({ userName: '  ', password: ADMIN_PASSWORD, appId: 'admin' }), 'KER-ATH-003');
-    await expectRejected(() => login({ userName: 42, password: ADMIN_PASSWORD, appId: 'admin' }), 'KER-ATH-003', /userName is invalid/);
-    await expectRejected(() => login({ userName: 'admin', appId: 'admin' }), 'KER-ATH-023', /password is required/);
-    await expectRejected(() => login({ userName: 'admin', password: ['x'], appId: 'admin' }), 'KER-ATH-023', /password is invalid/);
-    await expectRejected(() => login({ userName: 'admin', password: ADMIN_PASSWORD }), 'KER-ATH-026', /appId is required/);
-    await expectRejected(() => login({ userName: 'admin', password: ADMIN_PASSWORD, appId: 7 }), 'KER-ATH-026');
-    await expectRejected(() => t.request('POST', PWD, { body: { id: 'x', version: '1.0' } }), 'KER-ATH-023', /request is required/);
-    await expectRejected(() => t.request('POST', PWD, { body: envelopeOf({ userName: 'admin', password: 'x', appId: 'admin' }, { requesttime: 'yesterday' }) }), 'KER-ATH-023', /requesttime/);
-    await expectRejected(() => t.request('POST', PWD, { raw: '{"request": {"userName": "admin",' }), 'KER-ATH-023', /not valid JSON/);
-    await expectRejected(() => t.request('POST', PWD, { raw: '[1,2]' }), 'KER-ATH-023', /envelope/);
-    await expectRejected(() => clientLogin({ clientId: 'admin-client', appId: 'admin' }), '500', /secretKey is required/);
-    await expectRejected(() => clientLogin({ clientId: { a: 1 }, secretKey: 'x', appId: 'admin' }), '500', /clientId is invalid/);
+    await expectRejected(t, () => login({ password: ADMIN_PASSWORD, appId: 'admin' }), 'KER-ATH-003', /userName is required/);
+    await expectRejected(t, () => login({ userName: '  ', password: ADMIN_PASSWORD, appId: 'admin' }), 'KER-ATH-003');
+    await expectRejected(t, () => login({ userName: 42, password: ADMIN_PASSWORD, appId: 'admin' }), 'KER-ATH-003', /userName is invalid/);
+    await expectRejected(t, () => login({ userName: 'admin', appId: 'admin' }), 'KER-ATH-023', /password is required/);
+    await expectRejected(t, () => login({ userName: 'admin', password: ['x'], appId: 'admin' }), 'KER-ATH-023', /password is invalid/);
+    await expectRejected(t, () => login({ userName: 'admin', password: ADMIN_PASSWORD }), 'KER-ATH-026', /appId is required/);
+    await expectRejected(t, () => login({ userName: 'admin', password: ADMIN_PASSWORD, appId: 7 }), 'KER-ATH-026');
+    await expectRejected(t, () => t.request('POST', PWD, { body: { id: 'x', version: '1.0' } }), 'KER-ATH-023', /request is required/);
+    await expectRejected(t, () => t.request('POST', PWD, { body: envelopeOf({ userName: 'admin', password: 'x', appId: 'admin' }, { requesttime: 'yesterday' }) }), 'KER-ATH-023', /requesttime/);
+    await expectRejected(t, () => t.request('POST', PWD, { raw: '{"request": {"userName": "admin",' }), 'KER-ATH-023', /not valid JSON/);
+    await expectRejected(t, () => t.request('POST', PWD, { raw: '[1,2]' }), 'KER-ATH-023', /envelope/);
+    await expectRejected(t, () => clientLogin({ clientId: 'admin-client', appId: 'admin' }), '500', /secretKey is required/);
+    await expectRejected(t, () => clientLogin({ clientId: { a: 1 }, secretKey: 'x', appId: 'admin' }), '500', /clientId is invalid/);
   });
 
   it('refuses a 2 MB body with a clean envelope and changes nothing', async () => {
     const big = 'x'.repeat(2 * 1024 * 1024);
-    await expectRejected(() => login({ userName: 'admin', password: big, appId: 'admin' }), 'KER-ATH-023', /exceeds 1048576 bytes/);
-    await expectRejected(() => clientLogin({ clientId: big, secretKey: 'x', appId: 'admin' }), '500', /exceeds/);
+    await expectRejected(t, () => login({ userName: 'admin', password: big, appId: 'admin' }), 'KER-ATH-023', /exceeds 1048576 bytes/);
+    await expectRejected(t, () => clientLogin({ clientId: big, secretKey: 'x', appId: 'admin' }), '500', /exceeds/);
   });
 
   it('tells an empty cookie header (KER-ATH-006) from a missing token (KER-ATH-007) and a bad token (KER-ATH-401)', async () => {
-    await expectRejected(() => t.request('GET', VALIDATE), 'KER-ATH-006', /Cookies are empty/);
-    await expectRejected(() => t.request('POST', INVALIDATE), 'KER-ATH-006');
-    await expectRejected(() => t.request('GET', VALIDATE, { headers: { cookie: 'theme=dark' } }), 'KER-ATH-007');
-    await expectRejected(() => t.request('POST', INVALIDATE, { headers: { cookie: 'theme=dark' } }), 'KER-ATH-007');
-    await expectRejected(() => t.request('GET', VALIDATE, { headers: cookieHeader('not-a-jwt') }), 'KER-ATH-401');
+    await expectRejected(t, () => t.request('GET', VALIDATE), 'KER-ATH-006', /Cookies are empty/);
+    await expectRejected(t, () => t.request('POST', INVALIDATE), 'KER-ATH-006');
+    await expectRejected(t, () => t.request('GET', VALIDATE, { headers: { cookie: 'theme=dark' } }), 'KER-ATH-007');
+    await expectRejected(t, () => t.request('POST', INVALIDATE, { headers: { cookie: 'theme=dark' } }), 'KER-ATH-007');
+    await expectRejected(t, () => t.request('GET', VALIDATE, { headers: cookieHeader('not-a-jwt') }), 'KER-ATH-401');
     const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     const forged = jwt.sign({ sub: 'admin', jti: randomUUID(), typ: 'access', sty: 'user', appId: 'admin', roles: ['GLOBAL_ADMIN'] },
       foreignKey, { algorithm: 'RS256', issuer: 'identity-platform', audience: 'identity-platform', expiresIn: 60 });
-    await expectRejected(() => t.request('GET', VALIDATE, { headers: cookieHeader(forged) }), 'KER-ATH-401');
+    await expectRejected(t, () => t.request('GET', VALIDATE, { headers: cookieHeader(forged) }), 'KER-ATH-401');
     const unsigned = jwt.sign({ sub: 'admin', jti: randomUUID(), typ: 'access' }, '', { algorithm: 'none' });
-    await expectRejected(() => t.request('GET', VALIDATE, { headers: cookieHeader(unsigned) }), 'KER-ATH-401');
+    await expectRejected(t, () => t.request('GET', VALIDATE, { headers: cookieHeader(unsigned) }), 'KER-ATH-401');
   });
 
   it('refuses an expired token with KER-ATH-401', async () => {
     const token = await t.adminToken();
     t.clock.advance(3601_000);
     try {
-      await expectRejected(() => t.request('GET', VALIDATE, { headers: cookieHeader(token) }), 'KER-ATH-401');
+      await expectRejected(t, () => t.request('GET', VALIDATE, { headers: cookieHeader(token) }), 'KER-ATH-401');
     } finally {
       t.clock.advance(-3601_000);
     }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 const SEND = '/v1/authmanager/authenticate/sendotp';
@@ -28,13 +29,6 @@ async function lastMessage(to: string) {
 }
 const otpIn = (body: string) => /\b(\d{6})\b/.exec(body)?.[1] ?? '';
 
-async function expectRejected(send: () => Promise<{ json: any }>, code: string) {
-  const before = await t.snapshot();
-  const { json } = await send();
-  expect(json.response).toBeNull();
-  expect(json.errors[0].errorCode).toBe(code);
-  expect(await t.snapshot()).toEqual(before);
-}
 
 describe('OTP login end to end', () => {
   it('sendotp → OTP from the outbox → useridOTP → cookie → validateToken; the pre-registration user is created on first login', async () => {
@@ -111,23 +105,23 @@ describe('OTP login end to end', () => {
 describe('OTP login errors', () => {
   it('gives every documented sendotp code and changes nothing', async () => {
     const base = { userId: 'officer7', otpChannel: ['email'], useridtype: 'USERID', appId: 'registrationclient' };
-    await expectRejected(() => sendOtp({ ...base, otpChannel: ['fax'] }), 'KER-AUTH-CHANNEL_INVALID');
-    await expectRejected(() => sendOtp({ ...base, otpChannel: [] }), 'KER-AUTH-CHANNEL_INVALID');
-    await expectRejected(() => sendOtp({ ...base, otpChannel: 'email' }), 'KER-AUTH-CHANNEL_INVALID');
-    await expectRejected(() => sendOtp({ ...base, appId: 'preregistration', userId: 'a@example.org', otpChannel: ['email', 'phone'] }), 'AUTH_ERR_MULTIPLE_CHANNELS');
-    await expectRejected(() => sendOtp({ ...base, userId: 'nobody' }), 'AUTH_ERR_USER_NOT_FOUND');
-    await expectRejected(() => sendOtp({ ...base, appId: 'admin' }), 'AUTH_ERR_USER_NOT_FOUND');
-    await expectRejected(() => sendOtp({ ...base, useridtype: 'UIN', userId: '2345678901' }), 'AUTH_ERR_USER_NOT_FOUND');
-    await expectRejected(() => sendOtp({ ...base, userId: undefined }), 'AUTH_ERR_USER_NOT_FOUND');
-    await expectRejected(() => sendOtp({ ...base, userId: 'mailonly', appId: 'resident', otpChannel: ['phone'] }), 'AUTH_ERR_CHANNELPATH_NOT_FOUND');
-    await expectRejected(() => sendOtp({ ...base, appId: 'preregistration', userId: 'not-an-email', otpChannel: ['email'] }), 'AUTH_ERR_CHANNELPATH_NOT_FOUND');
-    await expectRejected(() => sendOtp({ ...base, appId: 'nope' }), 'KER-ATH-026');
+    await expectRejected(t, () => sendOtp({ ...base, otpChannel: ['fax'] }), 'KER-AUTH-CHANNEL_INVALID');
+    await expectRejected(t, () => sendOtp({ ...base, otpChannel: [] }), 'KER-AUTH-CHANNEL_INVALID');
+    await expectRejected(t, () => sendOtp({ ...base, otpChannel: 'email' }), 'KER-AUTH-CHANNEL_INVALID');
+    await expectRejected(t, () => sendOtp({ ...base, appId: 'preregistration', userId: 'a@example.org', otpChannel: ['email', 'phone'] }), 'AUTH_ERR_MULTIPLE_CHANNELS');
+    await expectRejected(t, () => sendOtp({ ...base, userId: 'nobody' }), 'AUTH_ERR_USER_NOT_FOUND');
+    await expectRejected(t, () => sendOtp({ ...base, appId: 'admin' }), 'AUTH_ERR_USER_NOT_FOUND');
+    await expectRejected(t, () => sendOtp({ ...base, useridtype: 'UIN', userId: '2345678901' }), 'AUTH_ERR_USER_NOT_FOUND');
+    await expectRejected(t, () => sendOtp({ ...base, userId: undefined }), 'AUTH_ERR_USER_NOT_FOUND');
+    await expectRejected(t, () => sendOtp({ ...base, userId: 'mailonly', appId: 'resident', otpChannel: ['phone'] }), 'AUTH_ERR_CHANNELPATH_NOT_FOUND');
+    await expectRejected(t, () => sendOtp({ ...base, appId: 'preregistration', userId: 'not-an-email', otpChannel: ['email'] }), 'AUTH_ERR_CHANNELPATH_NOT_FOUND');
+    await expectRejected(t, () => sendOtp({ ...base, appId: 'nope' }), 'KER-ATH-026');
   });
 
   it('gives every documented useridOTP code and changes nothing for malformed input', async () => {
-    await expectRejected(() => otpLogin({ userId: 'officer7', appId: 'registrationclient' }), 'AUTH_ERR_INVALIDOTP');
-    await expectRejected(() => otpLogin({ otp: '123456', appId: 'registrationclient' }), 'KER-ATH-003');
-    await expectRejected(() => otpLogin({ userId: 'officer7', otp: '123456', appId: 'nope' }), 'KER-ATH-026');
+    await expectRejected(t, () => otpLogin({ userId: 'officer7', appId: 'registrationclient' }), 'AUTH_ERR_INVALIDOTP');
+    await expectRejected(t, () => otpLogin({ otp: '123456', appId: 'registrationclient' }), 'KER-ATH-003');
+    await expectRejected(t, () => otpLogin({ userId: 'officer7', otp: '123456', appId: 'nope' }), 'KER-ATH-026');
     const wrong = await otpLogin({ userId: 'officer7', otp: '000000', appId: 'registrationclient' });
     expect(wrong.json.errors[0].errorCode).toBe('AUTH_ERR_INVALIDOTP');
     expect(wrong.headers.get('set-cookie')).toBeNull();

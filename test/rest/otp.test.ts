@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 const GENERATE = '/v1/otpmanager/otp/generate';
@@ -15,13 +16,6 @@ afterAll(async () => { await t?.close(); });
 const generate = (key: unknown) => t.request('POST', GENERATE, { body: envelopeOf({ key }, { id: 'platform.otp.generateOTP' }), headers: auth });
 const validate = (key: string, otp: string, method = 'GET') => t.request(method, validatePath(key, otp), { headers: auth });
 
-async function expectRejected(send: () => Promise<{ json: any }>, code: string) {
-  const before = await t.snapshot();
-  const { json } = await send();
-  expect(json.response).toBeNull();
-  expect(json.errors[0].errorCode).toBe(code);
-  expect(await t.snapshot()).toEqual(before);
-}
 
 describe('OTP manager (REST)', () => {
   it('generates a numeric OTP of the configured length, validates it once, and deletes it', async () => {
@@ -77,26 +71,26 @@ describe('OTP manager (REST)', () => {
   });
 
   it('gives every documented error code for bad input and changes nothing', async () => {
-    await expectRejected(() => generate('ab'), 'KER-OTG-001');
-    await expectRejected(() => generate('k'.repeat(65)), 'KER-OTG-001');
-    await expectRejected(() => generate(undefined), 'KER-OTG-001');
-    await expectRejected(() => generate(12345), 'KER-OTG-001');
-    await expectRejected(() => t.request('GET', '/v1/otpmanager/otp/validate?otp=123456', { headers: auth }), 'KER-OTV-001');
-    await expectRejected(() => validate('', '123456'), 'KER-OTV-001');
-    await expectRejected(() => validate('ab', '123456'), 'KER-OTV-002');
-    await expectRejected(() => t.request('GET', '/v1/otpmanager/otp/validate?key=abc&key=def&otp=1', { headers: auth }), 'KER-OTV-002');
-    await expectRejected(() => t.request('GET', '/v1/otpmanager/otp/validate?key=abcdef', { headers: auth }), 'KER-OTV-003');
-    await expectRejected(() => validate('abcdef', ''), 'KER-OTV-003');
-    await expectRejected(() => validate('abcdef', '12a456'), 'KER-OTV-004');
-    await expectRejected(() => validate('never-generated', '123456'), 'KER-OTV-005');
+    await expectRejected(t, () => generate('ab'), 'KER-OTG-001');
+    await expectRejected(t, () => generate('k'.repeat(65)), 'KER-OTG-001');
+    await expectRejected(t, () => generate(undefined), 'KER-OTG-001');
+    await expectRejected(t, () => generate(12345), 'KER-OTG-001');
+    await expectRejected(t, () => t.request('GET', '/v1/otpmanager/otp/validate?otp=123456', { headers: auth }), 'KER-OTV-001');
+    await expectRejected(t, () => validate('', '123456'), 'KER-OTV-001');
+    await expectRejected(t, () => validate('ab', '123456'), 'KER-OTV-002');
+    await expectRejected(t, () => t.request('GET', '/v1/otpmanager/otp/validate?key=abc&key=def&otp=1', { headers: auth }), 'KER-OTV-002');
+    await expectRejected(t, () => t.request('GET', '/v1/otpmanager/otp/validate?key=abcdef', { headers: auth }), 'KER-OTV-003');
+    await expectRejected(t, () => validate('abcdef', ''), 'KER-OTV-003');
+    await expectRejected(t, () => validate('abcdef', '12a456'), 'KER-OTV-004');
+    await expectRejected(t, () => validate('never-generated', '123456'), 'KER-OTV-005');
   });
 
   it('requires a token with an OTP role by default (CONTRACT: spec-open endpoints are guarded)', async () => {
-    await expectRejected(() => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }) }), 'KER-ATH-006');
-    await expectRejected(() => t.request('GET', validatePath('abcdef', '123456')), 'KER-ATH-006');
+    await expectRejected(t, () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }) }), 'KER-ATH-006');
+    await expectRejected(t, () => t.request('GET', validatePath('abcdef', '123456')), 'KER-ATH-006');
     await t.graphql('mutation { createUser(input: {userId: "officer-otp", password: "officer-pass-1", roles: ["REGISTRATION_OFFICER"], appIds: ["registrationclient"]}) { userId } }', {}, auth);
     const officer = await t.graphql('mutation { loginWithPassword(userName: "officer-otp", password: "officer-pass-1", appId: "registrationclient") { token } }');
-    await expectRejected(() => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }), headers: cookieHeader(officer.data.loginWithPassword.token) }), 'KER-ATH-403');
+    await expectRejected(t, () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }), headers: cookieHeader(officer.data.loginWithPassword.token) }), 'KER-ATH-403');
   });
 
   it('works through GraphQL with the same answers and codes', async () => {
