@@ -25,6 +25,7 @@ const specOpen = (...list: Role[]): Access => ({ kind: 'roles', roles: list, spe
 const ADMIN = roles('GLOBAL_ADMIN');
 /** MOSIP's callers of the OTP manager: authentication, resident and pre-registration services. */
 const OTP_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'RESIDENT', 'INDIVIDUAL', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_PROCESSOR'];
+const LICENSE_ADMINS = roles('GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER');
 /** MOSIP's notifier callers: kernel services and admins. */
 const NOTIFY_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'RESIDENT', 'REGISTRATION_PROCESSOR', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_ADMIN', 'PARTNER_ADMIN'];
 
@@ -61,6 +62,13 @@ export const ROLE_TABLE: Readonly<Record<string, Access>> = {
   'Mutation.sendEmail': roles(...NOTIFY_CALLERS),
   'Query.outbox': ADMIN,
   'Query.notificationTemplates': ADMIN,
+  // license key manager: MOSIP's partner and admin roles; IDA reads permissions
+  'Mutation.generateLicenseKey': LICENSE_ADMINS,
+  'Mutation.mapLicensePermissions': LICENSE_ADMINS,
+  'Mutation.updateLicenseStatus': LICENSE_ADMINS,
+  'Query.licensePermissions': roles('GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER', 'MISP', 'ID_AUTHENTICATION'),
+  'Query.licenseKeys': LICENSE_ADMINS,
+  'Query.licensePermissionValues': { kind: 'authenticated' },
   'Mutation.saveNotificationTemplate': ADMIN,
 };
 
