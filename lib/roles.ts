@@ -25,6 +25,10 @@ const specOpen = (...list: Role[]): Access => ({ kind: 'roles', roles: list, spe
 const ADMIN = roles('GLOBAL_ADMIN');
 /** MOSIP's callers of the OTP manager: authentication, resident and pre-registration services. */
 const OTP_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'RESIDENT', 'INDIVIDUAL', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_PROCESSOR'];
+/** Services that encrypt, decrypt and sign through the crypto manager. */
+const CRYPTO_USERS: Role[] = ['GLOBAL_ADMIN', 'KEY_MAKER', 'REGISTRATION_PROCESSOR', 'ID_AUTHENTICATION', 'ID_REPOSITORY', 'RESIDENT', 'PRE_REGISTRATION_ADMIN', 'PARTNER_ADMIN', 'REGISTRATION_ADMIN'];
+/** Everyone who may read public certificates: the crypto users, registration staff and partners. */
+const KEY_READERS: Role[] = [...CRYPTO_USERS, 'REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER', 'PARTNER', 'MISP', 'PARTNERMANAGER', 'INDIVIDUAL'];
 const LICENSE_ADMINS = roles('GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER');
 /** MOSIP's notifier callers: kernel services and admins. */
 const NOTIFY_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'RESIDENT', 'REGISTRATION_PROCESSOR', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_ADMIN', 'PARTNER_ADMIN'];
@@ -62,6 +66,19 @@ export const ROLE_TABLE: Readonly<Record<string, Access>> = {
   'Mutation.sendEmail': roles(...NOTIFY_CALLERS),
   'Query.outbox': ADMIN,
   'Query.notificationTemplates': ADMIN,
+  // key manager, crypto manager, signature, sync data keys (MOSIP's keymanager roles)
+  'Query.certificate': roles(...KEY_READERS),
+  'Query.syncPublicKey': roles(...KEY_READERS),
+  'Mutation.generateMasterKey': roles('GLOBAL_ADMIN', 'KEY_MAKER'),
+  'Mutation.generateCsr': specOpen('GLOBAL_ADMIN', 'KEY_MAKER'),
+  'Mutation.uploadCertificate': specOpen('GLOBAL_ADMIN', 'KEY_MAKER'),
+  'Mutation.uploadOtherDomainCertificate': specOpen('GLOBAL_ADMIN', 'KEY_MAKER', 'PARTNER_ADMIN', 'PARTNERMANAGER'),
+  'Mutation.encrypt': roles(...CRYPTO_USERS),
+  'Mutation.decrypt': roles(...CRYPTO_USERS),
+  'Mutation.sign': roles(...CRYPTO_USERS),
+  'Mutation.validateSignature': roles(...KEY_READERS),
+  'Mutation.uploadMachinePublicKey': roles('GLOBAL_ADMIN', 'REGISTRATION_ADMIN', 'REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER'),
+  'Mutation.verifyMachinePublicKey': roles('GLOBAL_ADMIN', 'REGISTRATION_ADMIN', 'REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER'),
   // license key manager: MOSIP's partner and admin roles; IDA reads permissions
   'Mutation.generateLicenseKey': LICENSE_ADMINS,
   'Mutation.mapLicensePermissions': LICENSE_ADMINS,

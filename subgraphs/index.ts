@@ -1,11 +1,12 @@
 import { auth } from './auth/index.js';
 import type { Component } from './component.js';
+import { keys } from './keys/index.js';
 import { license } from './license/index.js';
 import { notify } from './notify/index.js';
 import { otp } from './otp/index.js';
 
 /** Every component of the platform, in start-up order. */
-export const COMPONENTS: readonly Component[] = [auth, otp, notify, license];
+export const COMPONENTS: readonly Component[] = [auth, otp, notify, keys, license];
 
 export function componentNamed(name: string): Component | undefined {
   return COMPONENTS.find((component) => component.name === name);

@@ -1,0 +1,18 @@
+import type { PlatformDeps } from '../../lib/deps.js';
+import { buildComponentSchema } from '../../lib/subgraph.js';
+import type { Component } from '../component.js';
+import { KeyStore } from './key-store.js';
+import { loadKeyPolicy } from './policy.js';
+import { keysResolvers } from './resolvers.js';
+import { KeysService } from './service.js';
+
+export const keysServiceOf = (deps: PlatformDeps) =>
+  new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, loadKeyPolicy(process.env.PLATFORM_KEY_POLICY)), deps.clock);
+
+/** Key manager, crypto manager, signature service and the sync data key endpoints. */
+export const keys: Component = {
+  name: 'keys',
+  async build(deps: PlatformDeps) {
+    return buildComponentSchema('keys', keysResolvers(keysServiceOf(deps)), deps.config.specOpenEndpoints);
+  },
+};

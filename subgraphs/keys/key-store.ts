@@ -1,0 +1,193 @@
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import type { KeyStoreEntry, PrismaClient } from '../../generated/prisma/client.js';
+import { createCsr, generateRsaKeyPair, issueCertificate, parseCertificate, samePublicKey, type Subject } from '../../lib/crypto/certificates.js';
+import { decodeBase64Any, decryptVerR2, encryptVerR2, thumbprintOf, type RecipientKey } from '../../lib/crypto/envelope.js';
+import type { MasterKey } from '../../lib/master-key.js';
+import type { Clock } from '../../lib/time.js';
+import { keyErrors } from './errors.js';
+import { ROOT_APPLICATION, type KeyPolicy } from './policy.js';
+
+const MODULE_KEY_PURPOSE = 'keys/module-key';
+const BASE_KEY_PREFIX = 'env1.';
+const DAY_MS = 86_400_000;
+
+export interface CertificateRecord {
+  certSignRequest: string | null;
+  certificate: string;
+  issuedAt: string;
+  expiryAt: string;
+  timestamp: string;
+}
+
+/**
+ * MOSIP's key hierarchy in the database: a self-signed root, a master key per
+ * application id signed by the root, base keys per reference id signed by
+ * their master. Root and master private keys are wrapped under the platform
+ * master key; base keys under their master key (two layers, as MOSIP's HSM
+ * and key store). Rotated keys stay, so what they encrypted still decrypts.
+ */
+export class KeyStore {
+  private readonly privateKeys = new Map<string, KeyObject>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly masterKey: MasterKey,
+    private readonly clock: Clock,
+    private readonly policies: KeyPolicy[],
+  ) {}
+
+  policyOf(applicationId: string | null | undefined): KeyPolicy {
+    if (!applicationId) throw keyErrors.missingApplication();
+    const policy = this.policies.find((p) => p.applicationId === applicationId);
+    if (!policy) throw keyErrors.unknownApplication(applicationId);
+    return policy;
+  }
+
+  /** Checks the pair against the policy; '' means the application's master key. */
+  checkReference(applicationId: string, referenceId: string | null | undefined): { policy: KeyPolicy; referenceId: string } {
+    const policy = this.policyOf(applicationId);
+    const ref = referenceId?.trim() ?? '';
+    if (ref && (!policy.referenceIds || applicationId === ROOT_APPLICATION)) throw keyErrors.referenceNotSupported(applicationId);
+    return { policy, referenceId: ref };
+  }
+
+  /** The key (or another domain's certificate) in force at `at` for the pair, if any. */
+  async find(applicationId: string, referenceId: string, at: Date): Promise<KeyStoreEntry | null> {
+    return this.prisma.keyStoreEntry.findFirst({
+      where: {
+        applicationId, referenceId, validFrom: { lte: at }, validTo: { gt: at },
+        OR: [{ retiredAt: null }, { retiredAt: { gt: at } }],
+      },
+      orderBy: { validFrom: 'desc' },
+    });
+  }
+
+  /** The key in force now, generated first where the policy says so; else KER-KMS-012. */
+  async current(applicationId: string, referenceId: string | null | undefined, at: Date = this.clock.now()): Promise<KeyStoreEntry> {
+    const { policy, referenceId: ref } = this.checkReference(applicationId, referenceId);
+    const found = await this.find(applicationId, ref, at);
+    if (found) return found;
+    const automatic = ref ? policy.autoReferenceIds?.includes(ref) : policy.autoGenerate;
+    if (!automatic || at > this.clock.now()) throw keyErrors.notGenerated(ref ? `${applicationId}/${ref}` : applicationId);
+    return this.generate(applicationId, ref, undefined, false);
+  }
+
+  private defaultSubject(applicationId: string, referenceId: string): Subject {
+    return { commonName: referenceId ? `${applicationId}-${referenceId}` : applicationId, organization: 'Identity Platform', organizationUnit: applicationId };
+  }
+
+  /** Generates the pair's key (root, master or base); with `force`, retires the one in force (rotation). */
+  async generate(applicationId: string, referenceId: string, subject: Subject | undefined, force: boolean): Promise<KeyStoreEntry> {
+    const { policy, referenceId: ref } = this.checkReference(applicationId, referenceId);
+    const now = this.clock.now();
+    const existing = await this.find(applicationId, ref, now);
+    if (existing && !force) return existing;
+    const kind = applicationId === ROOT_APPLICATION ? 'ROOT' : ref ? 'BASE' : 'MASTER';
+    const issuer = kind === 'ROOT' ? undefined : await this.issuerFor(applicationId, ref);
+    const pair = await generateRsaKeyPair();
+    const validTo = new Date(now.getTime() + policy.validityDays * DAY_MS);
+    const certificate = issueCertificate({
+      publicKeyPem: pair.publicKey, subject: subject ?? this.defaultSubject(applicationId, ref), validFrom: now, validTo,
+      ca: kind !== 'BASE', selfPrivateKeyPem: pair.privateKey,
+      issuer: issuer ? { certificatePem: issuer.certificate, privateKeyPem: (await this.privateKeyOf(issuer)).export({ type: 'pkcs8', format: 'pem' }).toString() } : undefined,
+    });
+    const privateKey = kind === 'BASE' ? await this.wrapUnder(issuer!, pair.privateKey) : this.masterKey.wrap(pair.privateKey, MODULE_KEY_PURPOSE);
+    if (existing) await this.prisma.keyStoreEntry.update({ where: { id: existing.id }, data: { retiredAt: now } });
+    return this.prisma.keyStoreEntry.create({
+      data: { applicationId, referenceId: ref, kind, privateKey, certificate, thumbprint: thumbprintOf(certificate).toString('hex'), validFrom: now, validTo },
+    });
+  }
+
+  /** Root signs masters; a master signs its base keys. */
+  private async issuerFor(applicationId: string, referenceId: string): Promise<KeyStoreEntry> {
+    return referenceId ? this.current(applicationId, '') : this.current(ROOT_APPLICATION, '');
+  }
+
+  private async wrapUnder(master: KeyStoreEntry, pem: string): Promise<string> {
+    return BASE_KEY_PREFIX + encryptVerR2(this.recipient(master), Buffer.from(pem, 'utf8')).toString('base64');
+  }
+
+  recipient(entry: KeyStoreEntry): RecipientKey {
+    const certificate = new X509Certificate(entry.certificate);
+    return { certificate, publicKey: certificate.publicKey };
+  }
+
+  /** The private key of an entry, unwrapped once per process. */
+  async privateKeyOf(entry: KeyStoreEntry): Promise<KeyObject> {
+    const cached = this.privateKeys.get(entry.id);
+    if (cached) return cached;
+    if (!entry.privateKey) throw keyErrors.notGenerated(`${entry.applicationId}/${entry.referenceId}: no private key here (another domain's certificate)`);
+    const pem = entry.privateKey.startsWith(BASE_KEY_PREFIX)
+      ? await decryptVerR2(decodeBase64Any(entry.privateKey.slice(BASE_KEY_PREFIX.length)), (thumbprint) => this.privateKeyByThumbprint(thumbprint))
+      : this.masterKey.unwrap(entry.privateKey, MODULE_KEY_PURPOSE);
+    const key = createPrivateKey(pem.toString('utf8'));
+    this.privateKeys.set(entry.id, key);
+    return key;
+  }
+
+  /** Any key this platform ever held with that certificate thumbprint, rotated ones included. */
+  async privateKeyByThumbprint(thumbprint: Buffer): Promise<KeyObject | undefined> {
+    const entry = await this.prisma.keyStoreEntry.findFirst({ where: { thumbprint: thumbprint.toString('hex'), privateKey: { not: null } } });
+    return entry ? this.privateKeyOf(entry) : undefined;
+  }
+
+  async entryByThumbprint(thumbprint: string): Promise<KeyStoreEntry | null> {
+    return this.prisma.keyStoreEntry.findFirst({ where: { thumbprint } });
+  }
+
+  record(entry: KeyStoreEntry): CertificateRecord {
+    return {
+      certSignRequest: entry.csr, certificate: entry.certificate, issuedAt: entry.validFrom.toISOString(), expiryAt: entry.validTo.toISOString(),
+      timestamp: this.clock.now().toISOString(),
+    };
+  }
+
+  /** A CSR for the key in force, with the caller's subject; kept with the key until a certificate is uploaded. */
+  async generateCsr(applicationId: string, referenceId: string | null | undefined, subject: Subject): Promise<KeyStoreEntry> {
+    const entry = await this.current(applicationId, referenceId);
+    const privateKey = await this.privateKeyOf(entry);
+    const csr = createCsr({
+      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      publicKey: new X509Certificate(entry.certificate).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    }, subject);
+    return this.prisma.keyStoreEntry.update({ where: { id: entry.id }, data: { csr } });
+  }
+
+  /** Replaces a generated certificate by one signed by a CA, for the same key. */
+  async uploadCertificate(applicationId: string, referenceId: string | null | undefined, data: string): Promise<KeyStoreEntry> {
+    const { referenceId: ref } = this.checkReference(applicationId, referenceId);
+    const certificate = parseCertificate(data);
+    if (!certificate) throw keyErrors.certificateParsing('certificateData is not an X.509 certificate');
+    const entry = await this.find(applicationId, ref, this.clock.now());
+    if (!entry || !entry.privateKey) throw keyErrors.notGenerated(ref ? `${applicationId}/${ref}` : applicationId);
+    if (!samePublicKey(certificate.publicKey, new X509Certificate(entry.certificate).publicKey)) {
+      throw keyErrors.certificateParsing('the certificate is not for the key generated for this application and reference id');
+    }
+    return this.prisma.keyStoreEntry.update({
+      where: { id: entry.id },
+      data: { certificate: certificate.toString(), thumbprint: thumbprintOf(certificate).toString('hex'), validTo: new Date(certificate.validTo), csr: null },
+    });
+  }
+
+  /** Stores another domain's certificate (e.g. the ABIS partner's) to encrypt towards it. */
+  async uploadOtherDomainCertificate(applicationId: string, referenceId: string | null | undefined, data: string): Promise<KeyStoreEntry> {
+    const { referenceId: ref } = this.checkReference(applicationId, referenceId);
+    if (!ref) throw keyErrors.missingParameter('referenceId');
+    const certificate = parseCertificate(data);
+    if (!certificate) throw keyErrors.certificateParsing('certificateData is not an X.509 certificate');
+    if (certificate.publicKey.asymmetricKeyType !== 'rsa') throw keyErrors.certificateParsing('only RSA certificates are supported');
+    const thumbprint = thumbprintOf(certificate).toString('hex');
+    const same = await this.prisma.keyStoreEntry.findFirst({ where: { applicationId, referenceId: ref, thumbprint } });
+    if (same) return same;
+    const now = this.clock.now();
+    const current = await this.find(applicationId, ref, now);
+    if (current && current.privateKey) throw keyErrors.noUniqueAlias(`${applicationId}/${ref} already has a key of this platform`);
+    if (current) await this.prisma.keyStoreEntry.update({ where: { id: current.id }, data: { retiredAt: now } });
+    return this.prisma.keyStoreEntry.create({
+      data: {
+        applicationId, referenceId: ref, kind: 'OTHER_DOMAIN', certificate: certificate.toString(), thumbprint,
+        validFrom: new Date(Math.min(new Date(certificate.validFrom).getTime(), now.getTime())), validTo: new Date(certificate.validTo),
+      },
+    });
+  }
+}

@@ -1,0 +1,205 @@
+import { createHash, createPublicKey, createSign, createVerify, X509Certificate } from 'node:crypto';
+import type { KeyStoreEntry, PrismaClient } from '../../generated/prisma/client.js';
+import type { Subject } from '../../lib/crypto/certificates.js';
+import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, UnknownKeyError } from '../../lib/crypto/envelope.js';
+import { PlatformError } from '../../lib/errors.js';
+import { parseTimestamp, type Clock } from '../../lib/time.js';
+import { keyErrors } from './errors.js';
+import type { KeyStore } from './key-store.js';
+
+export interface CryptoInput {
+  applicationId?: string | null;
+  referenceId?: string | null;
+  data?: string | null;
+  aad?: string | null;
+  salt?: string | null;
+  timeStamp?: string | null;
+}
+
+/** The application and reference of the platform's signing key (MOSIP: KERNEL / SIGN). */
+export const SIGNING_KEY = { applicationId: 'KERNEL', referenceId: 'SIGN' };
+
+const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
+
+/** Key manager, crypto manager and signature service rules over the key store. */
+export class KeysService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    readonly store: KeyStore,
+    private readonly clock: Clock,
+  ) {}
+
+  private uploaded() {
+    return { status: 'success', timestamp: this.clock.now().toISOString() };
+  }
+
+  async certificate(applicationId: string, referenceId?: string | null) {
+    return this.store.record(await this.store.current(applicationId, referenceId));
+  }
+
+  async generateMasterKey(objectType: string, applicationId: string, referenceId: string | null | undefined, force: boolean, subject?: Subject | null) {
+    if (objectType !== 'Certificate' && objectType !== 'CSR') throw keyErrors.invalidInput('objectType is Certificate or CSR');
+    const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);
+    let entry = await this.store.generate(applicationId, ref, subject?.commonName ? subject : undefined, force);
+    if (objectType === 'CSR') entry = await this.store.generateCsr(applicationId, ref, subject?.commonName ? subject : { commonName: applicationId });
+    const record = this.store.record(entry);
+    return objectType === 'CSR' ? record : { ...record, certSignRequest: null };
+  }
+
+  async generateCsr(applicationId: string, referenceId: string | null | undefined, subject: Subject) {
+    if (!subject.commonName?.trim()) throw keyErrors.invalidInput('commonName is required');
+    if (subject.country && !/^[A-Za-z]{2}$/.test(subject.country)) throw keyErrors.invalidInput('country is a two-letter ISO code');
+    return this.store.record(await this.store.generateCsr(applicationId, referenceId, subject));
+  }
+
+  async uploadCertificate(applicationId: string, referenceId: string | null | undefined, certificateData: string) {
+    await this.store.uploadCertificate(applicationId, referenceId, certificateData);
+    return this.uploaded();
+  }
+
+  async uploadOtherDomainCertificate(applicationId: string, referenceId: string | null | undefined, certificateData: string) {
+    await this.store.uploadOtherDomainCertificate(applicationId, referenceId, certificateData);
+    return this.uploaded();
+  }
+
+  /** Key manager failures seen from the crypto manager are KER-CRY-006, as MOSIP's services report them. */
+  private async keyFor<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof PlatformError && error.code.startsWith('KER-KMS')) throw keyErrors.keyManager(error.message);
+      throw error;
+    }
+  }
+
+  private cryptoParameters(input: CryptoInput) {
+    if (!input.applicationId?.trim()) throw keyErrors.emptyInput('applicationId');
+    if (!input.data) throw keyErrors.emptyInput('data');
+    let at = this.clock.now();
+    if (input.timeStamp) {
+      const parsed = parseTimestamp(input.timeStamp) ?? (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$/.test(input.timeStamp) ? new Date(input.timeStamp + 'Z') : undefined);
+      if (!parsed || Number.isNaN(parsed.getTime())) throw keyErrors.badTimestamp();
+      at = parsed;
+    }
+    const decode = (name: string, value?: string | null) => {
+      if (!value) return undefined;
+      try {
+        return decodeBase64Any(value);
+      } catch {
+        throw keyErrors.badData(`${name} is not base64 encoded`);
+      }
+    };
+    return { applicationId: input.applicationId.trim(), referenceId: input.referenceId?.trim() ?? '', at, aad: decode('aad', input.aad), salt: decode('salt', input.salt) };
+  }
+
+  async encrypt(input: CryptoInput): Promise<{ data: string }> {
+    const p = this.cryptoParameters(input);
+    const entry = await this.keyFor(() => this.store.current(p.applicationId, p.referenceId, p.at));
+    const sealed = encryptVerR2(this.store.recipient(entry), Buffer.from(input.data!, 'utf8'), { aad: p.aad, salt: p.salt });
+    return { data: encodeBase64Url(sealed) };
+  }
+
+  async decrypt(input: CryptoInput): Promise<{ data: string }> {
+    const p = this.cryptoParameters(input);
+    this.store.checkReference(p.applicationId, p.referenceId);
+    let sealed: Buffer;
+    try {
+      sealed = decodeBase64Any(input.data!);
+    } catch {
+      throw keyErrors.badData('data is not base64 encoded');
+    }
+    // Only keys of the named application and reference may open it, whatever thumbprint it carries.
+    const lookup = async (thumbprint: Buffer) => {
+      const entry = await this.store.entryByThumbprint(thumbprint.toString('hex'));
+      return entry && entry.applicationId === p.applicationId && entry.referenceId === p.referenceId && entry.privateKey ? this.store.privateKeyOf(entry) : undefined;
+    };
+    try {
+      const fallback = await this.store.find(p.applicationId, p.referenceId, p.at);
+      const plain = await decryptVerR2(sealed, lookup, { aad: p.aad, salt: p.salt, fallback: fallback?.privateKey ? await this.store.privateKeyOf(fallback) : undefined });
+      return { data: plain.toString('utf8') };
+    } catch (error) {
+      if (error instanceof UnknownKeyError) throw keyErrors.keyManager(`no key of ${p.applicationId}${p.referenceId ? '/' + p.referenceId : ''} matches the data`);
+      if (error instanceof CryptoFormatError) throw keyErrors.badData(error.message);
+      throw error;
+    }
+  }
+
+  private signingKey(): Promise<KeyStoreEntry> {
+    return this.store.current(SIGNING_KEY.applicationId, SIGNING_KEY.referenceId);
+  }
+
+  /** A JWS (RS256) over the data, with the signing certificate in x5c and its thumbprint as kid. */
+  async sign(data: string | null | undefined): Promise<{ signature: string; timestamp: string }> {
+    if (!data) throw keyErrors.signatureInput('data should not be null or empty');
+    const entry = await this.signingKey();
+    const certificate = new X509Certificate(entry.certificate);
+    const header = base64url(JSON.stringify({ alg: 'RS256', x5c: [certificate.raw.toString('base64')], kid: entry.thumbprint }));
+    const input = `${header}.${base64url(data)}`;
+    const signature = createSign('RSA-SHA256').update(input).sign(await this.store.privateKeyOf(entry)).toString('base64url');
+    return { signature: `${input}.${signature}`, timestamp: this.clock.now().toISOString() };
+  }
+
+  /** Valid only when signed by one of this platform's signing keys (rotated ones too); a detached JWS needs `data`. */
+  async validateSignature(jws: string | null | undefined, data?: string | null): Promise<{ status: string; message: string }> {
+    const parts = jws?.split('.');
+    if (!parts || parts.length !== 3 || !parts[0] || !parts[2]) throw keyErrors.signatureInput('signature is not a compact JWS');
+    let header: { alg?: string; kid?: string };
+    try {
+      header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as typeof header;
+    } catch {
+      throw keyErrors.signatureInput('the JWS header is not JSON');
+    }
+    const payload = parts[1] ? Buffer.from(parts[1], 'base64url').toString('utf8') : data;
+    if (payload === undefined || payload === null) throw keyErrors.signatureInput('a detached signature needs data');
+    if (header.alg !== 'RS256' || !header.kid) throw keyErrors.signatureInvalid();
+    const entry = await this.store.entryByThumbprint(header.kid);
+    if (!entry || entry.applicationId !== SIGNING_KEY.applicationId || entry.referenceId !== SIGNING_KEY.referenceId) throw keyErrors.signatureInvalid();
+    const ok = createVerify('RSA-SHA256').update(`${parts[0]}.${base64url(payload)}`).verify(new X509Certificate(entry.certificate).publicKey, Buffer.from(parts[2], 'base64url'));
+    if (!ok || (data != null && data !== payload)) throw keyErrors.signatureInvalid();
+    return { status: 'success', message: 'Validation Successful' };
+  }
+
+  /** The Response-Signature header value: a detached JWS over the body (MOSIP's convention). */
+  async responseSignature(body: string): Promise<string> {
+    const [header, , signature] = (await this.sign(body)).signature.split('.');
+    return `${header}..${signature}`;
+  }
+
+  /** Sync data: the public key of an application (or reference) in force at a time. */
+  async syncPublicKey(applicationId: string, referenceId: string | null | undefined, timeStamp: string) {
+    const at = parseTimestamp(timeStamp);
+    if (!at) throw keyErrors.badTimestamp();
+    const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);
+    const entry = at <= this.clock.now() ? await this.store.find(applicationId, ref, at) ?? (await this.store.current(applicationId, ref)) : await this.store.current(applicationId, ref);
+    const publicKey = new X509Certificate(entry.certificate).publicKey.export({ type: 'spki', format: 'der' });
+    return { publicKey: encodeBase64Url(publicKey), issuedAt: entry.validFrom.toISOString(), expiryAt: entry.validTo.toISOString(), profile: 'default' };
+  }
+
+  private machineKey(publicKey: string): { der: Buffer; keyIndex: string } {
+    try {
+      const key = publicKey.includes('-----BEGIN') ? createPublicKey(publicKey) : createPublicKey({ key: decodeBase64Any(publicKey), format: 'der', type: 'spki' });
+      const der = key.export({ type: 'spki', format: 'der' });
+      return { der, keyIndex: createHash('sha256').update(der).digest('hex') };
+    } catch {
+      throw keyErrors.badPublicKey('publicKey is not a base64 SPKI (X.509) public key');
+    }
+  }
+
+  async uploadMachinePublicKey(machineName: string, publicKey: string) {
+    if (!machineName?.trim()) throw keyErrors.emptyInput('machineName');
+    const { der, keyIndex } = this.machineKey(publicKey);
+    const other = await this.prisma.machinePublicKey.findUnique({ where: { keyIndex } });
+    if (other && other.machineName !== machineName) throw keyErrors.badPublicKey(`the key is already mapped to machine ${other.machineName}`);
+    await this.prisma.machinePublicKey.upsert({
+      where: { machineName }, create: { machineName, publicKey: der.toString('base64'), keyIndex }, update: { publicKey: der.toString('base64'), keyIndex },
+    });
+    return { machineName, keyIndex, verified: null };
+  }
+
+  async verifyMachinePublicKey(machineName: string, publicKey: string) {
+    if (!machineName?.trim()) throw keyErrors.emptyInput('machineName');
+    const { keyIndex } = this.machineKey(publicKey);
+    const mapped = await this.prisma.machinePublicKey.findUnique({ where: { machineName } });
+    return { machineName, keyIndex, verified: mapped?.keyIndex === keyIndex };
+  }
+}
