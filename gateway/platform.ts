@@ -11,6 +11,7 @@ import type { Logger } from '../lib/log.js';
 import { StompConnection } from '../lib/queue/stomp.js';
 import type { OperationExecutor } from '../rest-compat/handler.js';
 import { COMPONENTS } from '../subgraphs/index.js';
+import { keysServiceOf } from '../subgraphs/keys/index.js';
 import { createDeps, type DepsOptions } from './deps.js';
 import { createGatewayServer } from './graphql.js';
 import { createHttpApp, type HealthReport } from './http.js';
@@ -50,6 +51,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   }
   const graphql = await createGatewayServer({ localSchemas, remoteUrls: config.subgraphUrls, logger });
   const queue = startQueue(config, logger);
+  const signer = keysServiceOf(deps);
 
   const execute: OperationExecutor = async (operation, variables, contextValue) => {
     const result = await graphql.executeOperation({ query: operation.query, operationName: operation.name, variables }, { contextValue });
@@ -74,7 +76,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const app = createHttpApp({
     server: graphql, logger, health, trustProxy: process.env.PLATFORM_TRUST_PROXY || 'loopback',
     maxBodyBytes: config.maxBodyBytes, version: PLATFORM_VERSION,
-    rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes },
+    rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes, signResponse: (body) => signer.responseSignature(body) },
   });
 
   let http: Server | undefined;

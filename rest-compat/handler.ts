@@ -21,6 +21,8 @@ export interface HandlerDeps {
   contextFor: (req: Request) => RequestContext;
   clock: Clock;
   maxBodyBytes: number;
+  /** the signature service's detached JWS over a response body */
+  signResponse: (body: string) => Promise<string>;
 }
 
 /** A caller mistake found at the edge: answered with the route's code, before anything runs. */
@@ -112,13 +114,16 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
   const parser = input.from === 'form'
     ? multer({ storage: multer.memoryStorage(), limits: { fileSize: input.maxFileBytes, files: input.maxFiles, fieldSize: deps.maxBodyBytes } }).array(input.fileField, input.maxFiles)
     : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
-  const reply = (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) =>
-    res.status(200).json(envelope({
+  const reply = async (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) => {
+    const text = JSON.stringify(envelope({
       id: route.id,
       version: typeof version === 'string' ? version : '1.0',
       versionKey: route.versionKey,
       now: deps.clock.now(),
     }, { ...body, emptyErrors: route.emptyErrors ?? null }));
+    if (route.signResponse) res.setHeader('Response-Signature', await deps.signResponse(text));
+    res.status(200).type('application/json').send(text);
+  };
 
   return async (req, res) => {
     let version: unknown;
@@ -126,12 +131,14 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
       const read = await readInput(route, req, res, parser, deps.maxBodyBytes);
       version = read.version;
       const result = await deps.execute(route.operation, route.variables(read.input, req), deps.contextFor(req));
-      if (result.errors?.length) return void reply(res, version, { response: null, errors: errorItems(route, result.errors) });
-      reply(res, version, { response: route.result(result.data ?? {}, { res }) });
+      if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
+      await reply(res, version, { response: route.result(result.data ?? {}, { res }) });
     } catch (error) {
-      if (error instanceof EdgeError) return void reply(res, version, { response: null, errors: [error.item] });
+      if (error instanceof EdgeError) return void (await reply(res, version, { response: null, errors: [error.item] }));
       req.log?.error({ err: error }, 'REST handler failed');
-      reply(res, version, { response: null, errors: [{ errorCode: route.internalErrorCode, message: 'Internal server error' }] });
+      if (!res.headersSent) res.status(200).json(envelope({ id: route.id, version: '1.0', versionKey: route.versionKey, now: deps.clock.now() }, {
+        response: null, errors: [{ errorCode: route.internalErrorCode, message: 'Internal server error' }], emptyErrors: route.emptyErrors ?? null,
+      }));
     }
   };
 }

@@ -44,6 +44,8 @@ export interface RestRoute<Input = any, Data = any> {
   codeFor: (field: string, missing: boolean) => string;
   /** the code for a failure that is not the caller's */
   internalErrorCode: string;
+  /** add MOSIP's Response-Signature header: a detached JWS over the response body */
+  signResponse?: boolean;
 }
 
 export const defineRoute = <Input, Data>(route: RestRoute<Input, Data>): RestRoute<Input, Data> => route;

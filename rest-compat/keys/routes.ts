@@ -79,14 +79,14 @@ export const keysRoutes: RestRoute[] = [
     id: 'io.platform.signature.sign',
     input: { from: 'envelope', schema: z.object({ data: z.string() }) }, operation: op('Sign'),
     variables: (input) => input, response: z.object({ signature: z.string(), timestamp: z.string() }), result: (data) => data.sign,
-    codeFor: () => 'KER-CSS-999', internalErrorCode: 'KER-CSS-102',
+    codeFor: () => 'KER-CSS-999', internalErrorCode: 'KER-CSS-102', signResponse: true,
   }),
   defineRoute<{ signature: string; data?: string | null }, { validateSignature: { status: string; message: string } }>({
     method: 'post', path: '/v1/signature/validate', summary: 'Validate a JWS made by sign',
     id: 'io.platform.signature.validate',
     input: { from: 'envelope', schema: z.object({ signature: z.string(), data: z.string().nullish(), timestamp: z.string().nullish() }) }, operation: op('ValidateSignature'),
     variables: ({ signature, data }) => ({ signature, data }), response: z.object({ status: z.string(), message: z.string() }), result: (data) => data.validateSignature,
-    codeFor: () => 'KER-CSS-999', internalErrorCode: 'KER-CSS-102',
+    codeFor: () => 'KER-CSS-999', internalErrorCode: 'KER-CSS-102', signResponse: true,
   }),
   defineRoute<{ referenceId?: string | null; timeStamp: string }, { syncPublicKey: { publicKey: string; issuedAt: string; expiryAt: string; profile: string } }>({
     method: 'get', path: '/v1/syncdata/publickey/{applicationId}', summary: 'The public key of an application (or machine/partner reference) in force at timeStamp',

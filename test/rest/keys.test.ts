@@ -238,3 +238,48 @@ describe('roles', () => {
     await expectRejected(t, () => t.request('POST', '/v1/keymanager/generateMasterKey/CSR', { body: envelopeOf({ applicationId: 'IDA', force: true, ...SUBJECT }), headers: resident }), 'KER-ATH-403');
   });
 });
+
+describe('Response-Signature', () => {
+  it('signs the signature service responses with a detached JWS that the service validates against the body', async () => {
+    const response = await fetch(`${t.baseUrl}/v1/signature/sign`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(envelopeOf({ data: 'anything' })),
+    });
+    const body = await response.text();
+    const header = response.headers.get('response-signature');
+    expect(header).toMatch(/^[\w-]+\.\.[\w-]+$/);
+    expect((await call('POST', '/v1/signature/validate', { signature: header, data: body })).json.response.status).toBe('success');
+    await expectRejected(t, () => call('POST', '/v1/signature/validate', { signature: header, data: body.replace('"errors":null', '"errors":[]') }), 'KER-CSS-101');
+  });
+});
+
+describe('logs', () => {
+  it('never carry a private key, even at trace level', async () => {
+    const { pino } = await import('pino');
+    const lines: string[] = [];
+    const logger = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
+    const traced = await startTestPlatform({}, undefined, { logger });
+    try {
+      const headers = cookieHeader(await traced.adminToken());
+      const send = (p: string, body: unknown) => traced.request('POST', p, { body: envelopeOf(body), headers });
+      await send('/v1/keymanager/generateMasterKey/CSR', { applicationId: 'REGISTRATION', force: true, ...SUBJECT });
+      const sealed = await send('/v1/cryptomanager/encrypt', { applicationId: 'REGISTRATION', data: 'secret' });
+      await send('/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: sealed.json.response.data });
+      await send('/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: 'AAAA' });
+      await send('/v1/signature/sign', { data: 'x' });
+      expect(lines.length).toBeGreaterThan(0);
+      const rows = await traced.platform.deps.prisma.keyStoreEntry.findMany();
+      const pems = await Promise.all(rows.filter((r) => r.privateKey).map(async (r) => {
+        const { KeyStore } = await import('../../subgraphs/keys/key-store.js');
+        const store = new KeyStore(traced.platform.deps.prisma, traced.platform.deps.masterKey, traced.clock, (await import('../../subgraphs/keys/policy.js')).DEFAULT_KEY_POLICY);
+        return (await store.privateKeyOf(r)).export({ type: 'pkcs8', format: 'der' }).toString('base64');
+      }));
+      const logged = lines.join('');
+      expect(logged).not.toMatch(/PRIVATE KEY/);
+      for (const der of pems) expect(logged).not.toContain(der.slice(100, 160));
+      // at rest too: the database holds no private key in the clear
+      expect(JSON.stringify(rows)).not.toMatch(/PRIVATE KEY/);
+    } finally {
+      await traced.close();
+    }
+  });
+});

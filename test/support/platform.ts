@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createPlatform, type Platform } from '../../gateway/platform.js';
 import { loadConfig } from '../../lib/config.js';
 import { openDatabase, type Database } from '../../lib/db/client.js';
-import { createLogger } from '../../lib/log.js';
+import { createLogger, type Logger } from '../../lib/log.js';
 import { MasterKey } from '../../lib/master-key.js';
 import { ManualClock } from '../../lib/time.js';
 import { createTestDatabase } from './postgres.js';
@@ -45,7 +45,7 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-export async function startTestPlatform(env: Record<string, string> = {}, shared?: { database: Database }): Promise<TestPlatform> {
+export async function startTestPlatform(env: Record<string, string> = {}, shared?: { database: Database }, options: { logger?: Logger } = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-test-'));
   const config = loadConfig({
     PLATFORM_DATA_DIR: dataDir,
@@ -57,7 +57,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, shared
   const owned = shared ? undefined : await freshDatabase();
   const database = shared?.database ?? owned!.database;
   const clock = new ManualClock();
-  const platform = await createPlatform({ config, database, clock, masterKey: testMasterKey, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const platform = await createPlatform({ config, database, clock, masterKey: testMasterKey, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
   const address = await platform.listen(0);
   const baseUrl = `http://127.0.0.1:${address.port}`;
 
