@@ -83,3 +83,18 @@ describe('a subgraph running as its own service', () => {
     }
   });
 });
+
+describe('health with the queue down', () => {
+  it('answers 503 with the queue DOWN while the broker cannot be reached', async () => {
+    const t = await startTestPlatform({ STOMP_URL: 'stomp://127.0.0.1:1' });
+    try {
+      const { status, json } = await t.request('GET', '/health');
+      expect(status).toBe(503);
+      expect(json.status).toBe('DOWN');
+      expect(json.components.database.status).toBe('UP');
+      expect(['DOWN', 'CONNECTING']).toContain(json.components.queue.status);
+    } finally {
+      await t.close();
+    }
+  });
+});
