@@ -22,7 +22,17 @@ export interface PlatformConfig {
   shutdownGraceMs: number;
   otp: OtpSettings;
   notify: NotifySettings;
+  license: LicenseSettings;
 }
+
+export interface LicenseSettings {
+  keyLength: number;
+  /** the accepted permission values */
+  permissions: string[];
+}
+
+/** MOSIP's TSP license permissions. */
+const DEFAULT_LICENSE_PERMISSIONS = 'OTP Trigger,OTP Authentication,Demo Authentication,Biometric Authentication - FMR,Biometric Authentication - IIR,Biometric Authentication - FID,Static Pin Authentication,eKYC';
 
 /** The spec's platform.kernel.otp.* keys, from PLATFORM_OTP_* variables (MOSIP's defaults). */
 export interface OtpSettings {
@@ -99,6 +109,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       maxAttempts: int(env, 'PLATFORM_NOTIFY_MAX_ATTEMPTS', 5),
       retryBaseSeconds: int(env, 'PLATFORM_NOTIFY_RETRY_SECONDS', 30),
       retrySweepMs: int(env, 'PLATFORM_NOTIFY_SWEEP_MS', 5000),
+    },
+    license: {
+      keyLength: int(env, 'PLATFORM_LICENSE_KEY_LENGTH', 16),
+      permissions: (env.PLATFORM_LICENSE_PERMISSIONS || DEFAULT_LICENSE_PERMISSIONS).split(',').map((p) => p.trim()).filter(Boolean),
     },
   };
 }

@@ -1,0 +1,108 @@
+import { createHmac, randomInt } from 'node:crypto';
+import type { LicenseKey as LicenseRow, PrismaClient } from '../../generated/prisma/client.js';
+import type { LicenseSettings } from '../../lib/config.js';
+import type { MasterKey } from '../../lib/master-key.js';
+import type { Clock } from '../../lib/time.js';
+import { licenseErrors } from './errors.js';
+
+export const LICENSE_STATUSES = ['ACTIVE', 'SUSPENDED', 'BLOCKED'] as const;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const HMAC_PURPOSE = 'license/key-hmac';
+
+export interface LicenseView {
+  licenseKey: string | null;
+  keyHint: string;
+  MISPId: string;
+  licenseExpiryTime: string;
+  status: string;
+  permissions: string[];
+}
+
+/**
+ * License keys for MISPs. A key is shown once, at generation; the database
+ * keeps only its HMAC. Expiry is checked whenever a key is used. A suspended
+ * or blocked key keeps its permissions but cannot be mapped or read until it
+ * is made ACTIVE again (KER-LKM-012), so a MISP cut off stays cut off.
+ */
+export class LicenseService {
+  private readonly hmacKey: Buffer;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    masterKey: MasterKey,
+    private readonly clock: Clock,
+    private readonly settings: LicenseSettings,
+  ) {
+    this.hmacKey = masterKey.derive(HMAC_PURPOSE);
+  }
+
+  private hash(key: string): string {
+    return createHmac('sha256', this.hmacKey).update(key).digest('base64url');
+  }
+
+  private view(row: LicenseRow, licenseKey: string | null = null): LicenseView {
+    return { licenseKey, keyHint: row.keyHint, MISPId: row.mispId, licenseExpiryTime: row.expiresAt.toISOString(), status: row.status, permissions: row.permissions };
+  }
+
+  private newKey(): string {
+    const key = Array.from({ length: this.settings.keyLength }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+    if (key.length !== this.settings.keyLength) throw licenseErrors.wrongLength(this.settings.keyLength);
+    return key;
+  }
+
+  async generate(mispId: string, licenseExpiryTime: string): Promise<LicenseView> {
+    if (!mispId?.trim()) throw licenseErrors.emptyMisp();
+    const expiresAt = new Date(licenseExpiryTime);
+    if (!licenseExpiryTime || Number.isNaN(expiresAt.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(licenseExpiryTime)) throw licenseErrors.badExpiry();
+    if (expiresAt <= this.clock.now()) throw licenseErrors.expiryInPast();
+    const licenseKey = this.newKey();
+    const row = await this.prisma.licenseKey.create({
+      data: { keyHash: this.hash(licenseKey), keyHint: licenseKey.slice(-4), mispId: mispId.trim(), expiresAt, status: 'ACTIVE', permissions: [] },
+    });
+    return this.view(row, licenseKey);
+  }
+
+  /** The MISP's key, usable now: found, the MISP's own, not expired, ACTIVE. */
+  private async usable(licenseKey: string, mispId: string): Promise<LicenseRow> {
+    if (!licenseKey?.trim()) throw licenseErrors.emptyKey();
+    if (!mispId?.trim()) throw licenseErrors.emptyMisp();
+    const row = await this.prisma.licenseKey.findUnique({ where: { keyHash: this.hash(licenseKey.trim()) } });
+    if (!row || row.mispId !== mispId.trim()) throw licenseErrors.notFound();
+    if (row.expiresAt <= this.clock.now()) throw licenseErrors.expired();
+    if (row.status !== 'ACTIVE') throw licenseErrors.notUsable(row.status);
+    return row;
+  }
+
+  async mapPermissions(licenseKey: string, mispId: string, permissions: string[]): Promise<LicenseView> {
+    for (const permission of permissions) {
+      if (!permission.trim()) throw licenseErrors.emptyPermission();
+      if (!this.settings.permissions.includes(permission.trim())) throw licenseErrors.permissionNotAccepted(permission);
+    }
+    const row = await this.usable(licenseKey, mispId);
+    const merged = [...new Set([...row.permissions, ...permissions.map((p) => p.trim())])];
+    return this.view(await this.prisma.licenseKey.update({ where: { keyHash: row.keyHash }, data: { permissions: merged } }));
+  }
+
+  async permissions(licenseKey: string, mispId: string): Promise<string[]> {
+    const row = await this.usable(licenseKey, mispId);
+    if (!row.permissions.length) throw licenseErrors.noPermissions();
+    return row.permissions;
+  }
+
+  async updateStatus(licenseKey: string, status: string): Promise<LicenseView> {
+    if (!licenseKey?.trim()) throw licenseErrors.emptyKey();
+    if (!(LICENSE_STATUSES as readonly string[]).includes(status)) throw licenseErrors.badStatus(status);
+    const row = await this.prisma.licenseKey.findUnique({ where: { keyHash: this.hash(licenseKey.trim()) } });
+    if (!row) throw licenseErrors.notFound();
+    return this.view(await this.prisma.licenseKey.update({ where: { keyHash: row.keyHash }, data: { status } }));
+  }
+
+  async list(mispId?: string | null): Promise<LicenseView[]> {
+    const rows = await this.prisma.licenseKey.findMany({ where: mispId ? { mispId } : {}, orderBy: { createdAt: 'desc' } });
+    return rows.map((row) => this.view(row));
+  }
+
+  permissionValues(): string[] {
+    return this.settings.permissions;
+  }
+}
