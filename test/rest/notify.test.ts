@@ -14,7 +14,7 @@ async function outbox(t: TestPlatform, to: string) {
 function emailForm(fields: Record<string, string | string[]>, files: { name: string; content: string | Buffer; type?: string }[] = []) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
-  for (const file of files) form.append('attachments', new Blob([file.content], { type: file.type ?? 'text/plain' }), file.name);
+  for (const file of files) form.append('attachments', new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], { type: file.type ?? 'text/plain' }), file.name);
   return form;
 }
 
