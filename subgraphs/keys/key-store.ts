@@ -28,6 +28,15 @@ export interface CertificateRecord {
  */
 export class KeyStore {
   private readonly privateKeys = new Map<string, KeyObject>();
+  /** Entries by thumbprint: a thumbprint always names the same key, so this never goes stale. */
+  private readonly byThumbprint = new Map<string, KeyStoreEntry>();
+  /**
+   * The key in force per pair, for a few seconds: another instance's rotation
+   * is seen within that time, and data sealed meanwhile with the previous key
+   * still opens, found by its thumbprint.
+   */
+  private readonly inForce = new Map<string, { entry: KeyStoreEntry; until: number }>();
+  private static readonly IN_FORCE_MS = 10_000;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -63,10 +72,18 @@ export class KeyStore {
   }
 
   /** The key in force now, generated first where the policy says so; else KER-KMS-012. */
-  async current(applicationId: string, referenceId: string | null | undefined, at: Date = this.clock.now()): Promise<KeyStoreEntry> {
+  async current(applicationId: string, referenceId: string | null | undefined, at?: Date): Promise<KeyStoreEntry> {
     const { policy, referenceId: ref } = this.checkReference(applicationId, referenceId);
-    const found = await this.find(applicationId, ref, at);
-    if (found) return found;
+    const now = this.clock.now();
+    const cacheKey = `${applicationId}\0${ref}`;
+    const cached = at ? undefined : this.inForce.get(cacheKey);
+    if (cached && cached.until > now.getTime() && cached.entry.validTo > now) return cached.entry;
+    const found = await this.find(applicationId, ref, at ?? now);
+    if (found) {
+      if (!at) this.inForce.set(cacheKey, { entry: found, until: now.getTime() + KeyStore.IN_FORCE_MS });
+      return found;
+    }
+    at ??= now;
     const automatic = ref ? policy.autoReferenceIds?.includes(ref) : policy.autoGenerate;
     if (!automatic || at > this.clock.now()) throw keyErrors.notGenerated(ref ? `${applicationId}/${ref}` : applicationId);
     return this.generate(applicationId, ref, undefined, false);
@@ -93,6 +110,7 @@ export class KeyStore {
     });
     const privateKey = kind === 'BASE' ? await this.wrapUnder(issuer!, pair.privateKey) : this.masterKey.wrap(pair.privateKey, MODULE_KEY_PURPOSE);
     if (existing) await this.prisma.keyStoreEntry.update({ where: { id: existing.id }, data: { retiredAt: now } });
+    this.forget(applicationId, ref);
     return this.prisma.keyStoreEntry.create({
       data: { applicationId, referenceId: ref, kind, privateKey, certificate, thumbprint: thumbprintOf(certificate).toString('hex'), validFrom: now, validTo },
     });
@@ -107,8 +125,21 @@ export class KeyStore {
     return BASE_KEY_PREFIX + encryptVerR2(this.recipient(master), Buffer.from(pem, 'utf8')).toString('base64');
   }
 
+  private readonly certificates = new Map<string, X509Certificate>();
+
+  /** The parsed certificate of an entry, kept per certificate text. */
+  certificateOf(entry: KeyStoreEntry): X509Certificate {
+    let certificate = this.certificates.get(entry.certificate);
+    if (!certificate) {
+      certificate = new X509Certificate(entry.certificate);
+      if (this.certificates.size > 1000) this.certificates.clear();
+      this.certificates.set(entry.certificate, certificate);
+    }
+    return certificate;
+  }
+
   recipient(entry: KeyStoreEntry): RecipientKey {
-    const certificate = new X509Certificate(entry.certificate);
+    const certificate = this.certificateOf(entry);
     return { certificate, publicKey: certificate.publicKey };
   }
 
@@ -127,12 +158,20 @@ export class KeyStore {
 
   /** Any key this platform ever held with that certificate thumbprint, rotated ones included. */
   async privateKeyByThumbprint(thumbprint: Buffer): Promise<KeyObject | undefined> {
-    const entry = await this.prisma.keyStoreEntry.findFirst({ where: { thumbprint: thumbprint.toString('hex'), privateKey: { not: null } } });
-    return entry ? this.privateKeyOf(entry) : undefined;
+    const entry = await this.entryByThumbprint(thumbprint.toString('hex'));
+    return entry?.privateKey ? this.privateKeyOf(entry) : undefined;
   }
 
   async entryByThumbprint(thumbprint: string): Promise<KeyStoreEntry | null> {
-    return this.prisma.keyStoreEntry.findFirst({ where: { thumbprint } });
+    const cached = this.byThumbprint.get(thumbprint);
+    if (cached) return cached;
+    const entry = await this.prisma.keyStoreEntry.findFirst({ where: { thumbprint } });
+    if (entry) this.byThumbprint.set(thumbprint, entry);
+    return entry;
+  }
+
+  private forget(applicationId: string, referenceId: string): void {
+    this.inForce.delete(`${applicationId}\0${referenceId}`);
   }
 
   record(entry: KeyStoreEntry): CertificateRecord {
@@ -150,6 +189,7 @@ export class KeyStore {
       privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       publicKey: new X509Certificate(entry.certificate).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     }, subject);
+    this.forget(entry.applicationId, entry.referenceId);
     return this.prisma.keyStoreEntry.update({ where: { id: entry.id }, data: { csr } });
   }
 
@@ -163,6 +203,7 @@ export class KeyStore {
     if (!samePublicKey(certificate.publicKey, new X509Certificate(entry.certificate).publicKey)) {
       throw keyErrors.certificateParsing('the certificate is not for the key generated for this application and reference id');
     }
+    this.forget(applicationId, ref);
     return this.prisma.keyStoreEntry.update({
       where: { id: entry.id },
       data: { certificate: certificate.toString(), thumbprint: thumbprintOf(certificate).toString('hex'), validTo: new Date(certificate.validTo), csr: null },
@@ -183,6 +224,7 @@ export class KeyStore {
     const current = await this.find(applicationId, ref, now);
     if (current && current.privateKey) throw keyErrors.noUniqueAlias(`${applicationId}/${ref} already has a key of this platform`);
     if (current) await this.prisma.keyStoreEntry.update({ where: { id: current.id }, data: { retiredAt: now } });
+    this.forget(applicationId, ref);
     return this.prisma.keyStoreEntry.create({
       data: {
         applicationId, referenceId: ref, kind: 'OTHER_DOMAIN', certificate: certificate.toString(), thumbprint,

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, createSign, createVerify, X509Certificate } from 'node:crypto';
 import type { KeyStoreEntry, PrismaClient } from '../../generated/prisma/client.js';
 import type { Subject } from '../../lib/crypto/certificates.js';
-import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, UnknownKeyError } from '../../lib/crypto/envelope.js';
+import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, KEY_SPLITTER, UnknownKeyError } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
 import { parseTimestamp, type Clock } from '../../lib/time.js';
 import { keyErrors } from './errors.js';
@@ -75,7 +75,8 @@ export class KeysService {
   private cryptoParameters(input: CryptoInput) {
     if (!input.applicationId?.trim()) throw keyErrors.emptyInput('applicationId');
     if (!input.data) throw keyErrors.emptyInput('data');
-    let at = this.clock.now();
+    // No timestamp means now: the key in force, which the store may answer from its short cache.
+    let at: Date | undefined;
     if (input.timeStamp) {
       const parsed = parseTimestamp(input.timeStamp) ?? (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$/.test(input.timeStamp) ? new Date(input.timeStamp + 'Z') : undefined);
       if (!parsed || Number.isNaN(parsed.getTime())) throw keyErrors.badTimestamp();
@@ -114,7 +115,8 @@ export class KeysService {
       return entry && entry.applicationId === p.applicationId && entry.referenceId === p.referenceId && entry.privateKey ? this.store.privateKeyOf(entry) : undefined;
     };
     try {
-      const fallback = await this.store.find(p.applicationId, p.referenceId, p.at);
+      // Only a pre-1.2 block without thumbprint needs the key in force at the timestamp.
+      const fallback = sealed.indexOf(KEY_SPLITTER) === 256 ? await this.store.find(p.applicationId, p.referenceId, p.at ?? this.clock.now()) : null;
       const plain = await decryptVerR2(sealed, lookup, { aad: p.aad, salt: p.salt, fallback: fallback?.privateKey ? await this.store.privateKeyOf(fallback) : undefined });
       return { data: plain.toString('utf8') };
     } catch (error) {
@@ -132,7 +134,7 @@ export class KeysService {
   async sign(data: string | null | undefined): Promise<{ signature: string; timestamp: string }> {
     if (!data) throw keyErrors.signatureInput('data should not be null or empty');
     const entry = await this.signingKey();
-    const certificate = new X509Certificate(entry.certificate);
+    const certificate = this.store.certificateOf(entry);
     const header = base64url(JSON.stringify({ alg: 'RS256', x5c: [certificate.raw.toString('base64')], kid: entry.thumbprint }));
     const input = `${header}.${base64url(data)}`;
     const signature = createSign('RSA-SHA256').update(input).sign(await this.store.privateKeyOf(entry)).toString('base64url');
@@ -154,7 +156,7 @@ export class KeysService {
     if (header.alg !== 'RS256' || !header.kid) throw keyErrors.signatureInvalid();
     const entry = await this.store.entryByThumbprint(header.kid);
     if (!entry || entry.applicationId !== SIGNING_KEY.applicationId || entry.referenceId !== SIGNING_KEY.referenceId) throw keyErrors.signatureInvalid();
-    const ok = createVerify('RSA-SHA256').update(`${parts[0]}.${base64url(payload)}`).verify(new X509Certificate(entry.certificate).publicKey, Buffer.from(parts[2], 'base64url'));
+    const ok = createVerify('RSA-SHA256').update(`${parts[0]}.${base64url(payload)}`).verify(this.store.certificateOf(entry).publicKey, Buffer.from(parts[2], 'base64url'));
     if (!ok || (data != null && data !== payload)) throw keyErrors.signatureInvalid();
     return { status: 'success', message: 'Validation Successful' };
   }
