@@ -1,6 +1,6 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Client, PrismaClient, User } from '../../generated/prisma/client.js';
 import type { Credentials } from '../../lib/credentials.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import { ROLES } from '../../lib/roles.js';
@@ -52,25 +52,33 @@ export class AuthService {
     if (!isAppId(appId)) throw authErrors.unknownRealm(appId);
   }
 
+  /** One login attempt: throttled, checked, counted; refused with the caller's errors. */
+  private async attempt(account: string, clientAddress: string, refuse: { throttled: () => Error; denied: () => Error }, check: () => Promise<boolean>): Promise<void> {
+    if (!(await this.throttle.allows(account, clientAddress))) throw refuse.throttled();
+    const ok = await check();
+    await this.throttle.record(account, clientAddress, !ok);
+    if (!ok) throw refuse.denied();
+  }
+
   async loginWithPassword(input: PasswordLoginInput, clientAddress: string) {
     this.requireRealm(input.appId);
     const userName = input.userName.trim();
     if (!userName) throw authErrors.missingUser();
-    const account = `user:${userName.toLowerCase()}`;
-    if (!(await this.throttle.allows(account, clientAddress))) throw authErrors.throttled();
-    const user = await this.prisma.user.findUnique({ where: { userId: userName } });
-    // The hash is checked even for an unknown user, so timing does not tell which names exist.
-    const passwordOk = await verifyPassword(input.password, user?.passwordHash);
-    const ok = passwordOk && user !== null && !user.isLocked && user.appIds.includes(input.appId);
-    await this.throttle.record(account, clientAddress, !ok);
-    if (!ok || !user) throw authErrors.invalidCredentials();
-    const issued = await this.tokens.issue({ id: user.userId, type: 'user', appId: input.appId, roles: user.roles });
+    let user: User | null = null;
+    await this.attempt(`user:${userName.toLowerCase()}`, clientAddress, { throttled: authErrors.throttled, denied: authErrors.invalidCredentials }, async () => {
+      user = await this.prisma.user.findUnique({ where: { userId: userName } });
+      // The hash is checked even for an unknown user, so timing does not tell which names exist.
+      const passwordOk = await verifyPassword(input.password, user?.passwordHash);
+      return passwordOk && user !== null && !user.isLocked && user.appIds.includes(input.appId);
+    });
+    const { userId, roles } = user!;
+    const issued = await this.tokens.issue({ id: userId, type: 'user', appId: input.appId, roles });
     return {
       token: issued.token,
       refreshToken: issued.refreshToken,
       expiryTime: issued.expiresIn,
       refreshExpiryTime: issued.refreshExpiresIn,
-      userId: user.userId,
+      userId,
       status: 'success',
       message: 'Username and password combination had been validated successfully',
     };
@@ -78,20 +86,15 @@ export class AuthService {
 
   async loginWithClientSecret(input: ClientLoginInput, clientAddress: string) {
     this.requireRealm(input.appId);
-    const account = `client:${input.clientId}`;
-    if (!(await this.throttle.allows(account, clientAddress))) throw authErrors.clientThrottled();
-    const client = input.clientId ? await this.prisma.client.findUnique({ where: { clientId: input.clientId } }) : null;
-    const secretOk = verifyClientSecret(input.secretKey, client?.secretHash ?? '', this.secretKey);
-    const ok = secretOk && client !== null && client.isActive && client.appIds.includes(input.appId);
-    await this.throttle.record(account, clientAddress, !ok);
-    if (!ok || !client) throw authErrors.clientUnauthorized();
-    const issued = await this.tokens.issue({ id: client.clientId, type: 'client', appId: input.appId, roles: client.roles });
-    return {
-      token: issued.token,
-      expiryTime: issued.expiresIn,
-      status: 'Success',
-      message: 'Clientid and Token combination had been validated successfully',
-    };
+    let client: Client | null = null;
+    await this.attempt(`client:${input.clientId}`, clientAddress, { throttled: authErrors.clientThrottled, denied: authErrors.clientUnauthorized }, async () => {
+      client = input.clientId ? await this.prisma.client.findUnique({ where: { clientId: input.clientId } }) : null;
+      const secretOk = verifyClientSecret(input.secretKey, client?.secretHash ?? '', this.secretKey);
+      return secretOk && client !== null && client.isActive && client.appIds.includes(input.appId);
+    });
+    const { clientId, roles } = client!;
+    const issued = await this.tokens.issue({ id: clientId, type: 'client', appId: input.appId, roles });
+    return { token: issued.token, expiryTime: issued.expiresIn, status: 'Success', message: 'Clientid and Token combination had been validated successfully' };
   }
 
   /** The identity record of a verified token; a client's record carries its client id as user id. */

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
-import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 
 const BASE = '/v1/licensekeymanager/license';
 let t: TestPlatform;
 let auth: Record<string, string>;
-beforeAll(async () => {
-  t = await startTestPlatform();
-  auth = cookieHeader(await t.adminToken());
+useTestPlatform({}, (platform, adminCookie) => {
+  t = platform;
+  auth = adminCookie;
 });
-afterAll(async () => { await t?.close(); });
 
 const inDays = (days: number) => new Date(t.clock.now().getTime() + days * 86_400_000).toISOString();
 const send = (method: string, path: string, body?: unknown) => t.request(method, BASE + path, { body: body === undefined ? undefined : envelopeOf(body), headers: auth });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
-import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { eventually, startSmsReceiver, startSmtpSink } from '../support/receivers.js';
 
 const SMS = '/v1/smsnotifier/sms/send';
@@ -26,11 +26,10 @@ async function postForm(t: TestPlatform, form: FormData, headers: Record<string,
 describe('notifications into the outbox (no gateway configured)', () => {
   let t: TestPlatform;
   let auth: Record<string, string>;
-  beforeAll(async () => {
-    t = await startTestPlatform();
-    auth = cookieHeader(await t.adminToken());
+  useTestPlatform({}, (platform, adminCookie) => {
+    t = platform;
+    auth = adminCookie;
   });
-  afterAll(async () => { await t?.close(); });
   const sms = (request: unknown, headers = auth) => t.request('POST', SMS, { body: envelopeOf(request), headers });
 
   it('keeps an SMS in the outbox, newest first', async () => {

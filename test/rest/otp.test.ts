@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
-import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform, useTestPlatform } from '../support/platform.js';
 
 const GENERATE = '/v1/otpmanager/otp/generate';
 const validatePath = (key: string, otp: string) => `/v1/otpmanager/otp/validate?key=${encodeURIComponent(key)}&otp=${encodeURIComponent(otp)}`;
 
 let t: TestPlatform;
 let auth: Record<string, string>;
-beforeAll(async () => {
-  t = await startTestPlatform();
-  auth = cookieHeader(await t.adminToken());
+useTestPlatform({}, (platform, adminCookie) => {
+  t = platform;
+  auth = adminCookie;
 });
-afterAll(async () => { await t?.close(); });
 
 const generate = (key: unknown) => t.request('POST', GENERATE, { body: envelopeOf({ key }, { id: 'platform.otp.generateOTP' }), headers: auth });
 const validate = (key: string, otp: string, method = 'GET') => t.request(method, validatePath(key, otp), { headers: auth });

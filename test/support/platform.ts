@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPlatform, type Platform } from '../../gateway/platform.js';
@@ -108,3 +109,18 @@ export function envelopeOf(request: unknown, extra: Record<string, unknown> = {}
 
 export const cookieHeader = (token: string) => ({ cookie: `Authorization=Platform-Token${token}` });
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * One platform for a test file: started before its tests (handing over the
+ * platform and an admin cookie), closed after them.
+ */
+export function useTestPlatform(env: Record<string, string>, ready: (t: TestPlatform, adminCookie: Record<string, string>) => void): void {
+  let platform: TestPlatform | undefined;
+  beforeAll(async () => {
+    platform = await startTestPlatform(env);
+    ready(platform, cookieHeader(await platform.adminToken()));
+  });
+  afterAll(async () => {
+    await platform?.close();
+  });
+}
