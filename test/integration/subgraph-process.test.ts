@@ -25,7 +25,8 @@ describe('npm run subgraph -- auth, as its own process on PostgreSQL', () => {
   beforeAll(async () => {
     server = await createTestDatabase();
     port = await freePort();
-    child = spawn('npm', ['run', 'subgraph', '--', 'auth'], {
+    // What `npm run subgraph -- auth` runs, without npm in between so the signal reaches it.
+    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/subgraph.ts', 'auth'], {
       env: { ...process.env, DATABASE_URL: server.url, SUBGRAPH_PORT: String(port), PLATFORM_MASTER_KEY: TEST_MASTER_KEY, PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'info' },
     });
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
