@@ -15,6 +15,9 @@ const TAG = 16;
 
 export class CryptoFormatError extends Error {}
 
+/** Data headed by a layout version this platform does not know (MOSIP prefixes versions with VER_). */
+export class UnsupportedVersionError extends Error {}
+
 /** SHA-256 of the DER certificate: 32 raw bytes. */
 export function thumbprintOf(certificate: X509Certificate | string): Buffer {
   const cert = typeof certificate === 'string' ? new X509Certificate(certificate) : certificate;
@@ -108,7 +111,9 @@ async function unwrapKeyBlock(block: Buffer, lookup: PrivateKeyLookup, fallback?
 
 /** Decrypts VER_R2 (with or without the caller's salt/aad) and the pre-1.2 layout without version. */
 export async function decryptVerR2(data: Buffer, lookup: PrivateKeyLookup, options: { aad?: Buffer; salt?: Buffer; fallback?: KeyObject } = {}): Promise<Buffer> {
-  const body = data.subarray(0, VERSION_R2.length).equals(VERSION_R2) ? data.subarray(VERSION_R2.length) : data;
+  const versioned = data.subarray(0, VERSION_R2.length).equals(VERSION_R2);
+  if (!versioned && data.subarray(0, 4).toString('latin1') === 'VER_') throw new UnsupportedVersionError(`unsupported layout ${data.subarray(0, 6).toString('latin1')}`);
+  const body = versioned ? data.subarray(VERSION_R2.length) : data;
   const { key, rest } = splitAtSplitter(body);
   const sessionKey = await unwrapKeyBlock(key, lookup, options.fallback);
   try {

@@ -11,6 +11,7 @@ export const keyErrors = {
   certificateParsing: (reason: string) => new PlatformError('KER-KMS-013', `Certificate Parsing Error: ${reason}`),
   invalidInput: (reason: string) => new PlatformError('KER-KMS-013', `Invalid request: ${reason}`),
   // crypto manager
+  unsupportedAlgorithm: (reason: string) => new PlatformError('KER-CRY-001', `No such algorithm is supported: ${reason}`),
   badPublicKey: (reason: string) => new PlatformError('KER-CRY-002', `public key is invalid: ${reason}`),
   badData: (reason: string) => new PlatformError('KER-CRY-003', `invalid data: ${reason}`),
   emptyInput: (field: string) => new PlatformError('KER-CRY-004', `${field} should not be null or empty`),

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, createSign, createVerify, X509Certificate } from 'node:crypto';
 import type { KeyStoreEntry, PrismaClient } from '../../generated/prisma/client.js';
 import type { Subject } from '../../lib/crypto/certificates.js';
-import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, KEY_SPLITTER, UnknownKeyError } from '../../lib/crypto/envelope.js';
+import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, KEY_SPLITTER, UnknownKeyError, UnsupportedVersionError } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
 import { parseTimestamp, type Clock } from '../../lib/time.js';
 import { keyErrors } from './errors.js';
@@ -122,6 +122,7 @@ export class KeysService {
     } catch (error) {
       if (error instanceof UnknownKeyError) throw keyErrors.keyManager(`no key of ${p.applicationId}${p.referenceId ? '/' + p.referenceId : ''} matches the data`);
       if (error instanceof CryptoFormatError) throw keyErrors.badData(error.message);
+      if (error instanceof UnsupportedVersionError) throw keyErrors.unsupportedAlgorithm(error.message);
       throw error;
     }
   }
