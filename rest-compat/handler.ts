@@ -32,7 +32,7 @@ class EdgeError {
 
 const GRAPHQL_INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
 
-function readJson(parser: RequestHandler, req: Request, res: Response): Promise<void> {
+function runParser(parser: RequestHandler, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => parser(req, res, ((error?: unknown) => (error ? reject(error) : resolve())) as NextFunction));
 }
 
@@ -60,7 +60,7 @@ export interface UploadedFile {
 async function readForm(route: RestRoute, req: Request, res: Response, parser: RequestHandler): Promise<{ input: unknown; version: unknown }> {
   const input = route.input as Extract<RestRoute['input'], { from: 'form' }>;
   try {
-    await readJson(parser, req, res);
+    await runParser(parser, req, res);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     const message = code === 'LIMIT_FILE_SIZE' ? `a file exceeds ${input.maxFileBytes} bytes`
@@ -81,7 +81,7 @@ async function readInput(route: RestRoute, req: Request, res: Response, parser: 
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
   if (input.from === 'form') return readForm(route, req, res, parser);
   try {
-    await readJson(parser, req, res);
+    await runParser(parser, req, res);
   } catch (error) {
     const type = (error as { type?: string }).type;
     const message = type === 'entity.too.large' ? `request body exceeds ${maxBodyBytes} bytes` : 'request body is not valid JSON';
