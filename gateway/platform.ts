@@ -74,7 +74,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   };
 
   const app = createHttpApp({
-    server: graphql, logger, health, trustProxy: process.env.PLATFORM_TRUST_PROXY || 'loopback',
+    server: graphql, logger, health, trustProxy: config.trustProxy,
     maxBodyBytes: config.maxBodyBytes, version: PLATFORM_VERSION,
     rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes, signResponse: (body) => signer.responseSignature(body) },
   });

@@ -20,6 +20,10 @@ export interface PlatformConfig {
   maxBodyBytes: number;
   subgraphUrls: Record<string, string>;
   shutdownGraceMs: number;
+  /** Express `trust proxy`: whose X-Forwarded-For names the client address */
+  trustProxy: string;
+  /** PLATFORM_KEY_POLICY: JSON replacing the key policy, or undefined for MOSIP's */
+  keyPolicyJson: string | undefined;
   otp: OtpSettings;
   notify: NotifySettings;
   license: LicenseSettings;
@@ -93,6 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     maxBodyBytes: int(env, 'PLATFORM_MAX_BODY_BYTES', 1024 * 1024),
     subgraphUrls: subgraphUrls(env),
     shutdownGraceMs: int(env, 'PLATFORM_SHUTDOWN_GRACE_MS', 10000),
+    trustProxy: env.PLATFORM_TRUST_PROXY || 'loopback',
+    keyPolicyJson: env.PLATFORM_KEY_POLICY || undefined,
     otp: {
       length: int(env, 'PLATFORM_OTP_LENGTH', 6),
       expirySeconds: int(env, 'PLATFORM_OTP_EXPIRY_SECONDS', 180),

@@ -7,7 +7,7 @@ import { keysResolvers } from './resolvers.js';
 import { KeysService } from './service.js';
 
 export const keysServiceOf = (deps: PlatformDeps) =>
-  new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, loadKeyPolicy(process.env.PLATFORM_KEY_POLICY)), deps.clock);
+  new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, loadKeyPolicy(deps.config.keyPolicyJson)), deps.clock);
 
 /** Key manager, crypto manager, signature service and the sync data key endpoints. */
 export const keys: Component = {
