@@ -285,3 +285,23 @@ describe('logs', () => {
     }
   });
 });
+
+describe('a configured key policy', () => {
+  it('knows only its application ids, their validity and whether they take reference ids', async () => {
+    const policy = [{ applicationId: 'CUSTOM', validityDays: 30, referenceIds: false, autoGenerate: true }, { applicationId: 'MANUAL', validityDays: 10, referenceIds: true, autoGenerate: false }];
+    const custom = await startTestPlatform({ PLATFORM_KEY_POLICY: JSON.stringify(policy) });
+    try {
+      const headers = cookieHeader(await custom.adminToken());
+      const get = (query: string) => custom.request('GET', `/v1/keymanager/getCertificate?${query}`, { headers });
+      const record = (await get('applicationId=CUSTOM')).json.response;
+      expect(new Date(record.expiryAt).getTime() - new Date(record.issuedAt).getTime()).toBe(30 * 86_400_000);
+      expect((await get('applicationId=REGISTRATION')).json.errors[0].errorCode).toBe('KER-KMS-002');
+      expect((await get('applicationId=CUSTOM&referenceId=r1')).json.errors[0].errorCode).toBe('KER-KMS-010');
+      expect((await get('applicationId=MANUAL')).json.errors[0].errorCode).toBe('KER-KMS-012');
+      const made = await custom.request('POST', '/v1/keymanager/generateMasterKey/Certificate', { headers, body: envelopeOf({ applicationId: 'MANUAL', force: false, ...SUBJECT }) });
+      expect((await get('applicationId=MANUAL')).json.response.certificate).toBe(made.json.response.certificate);
+    } finally {
+      await custom.close();
+    }
+  });
+});
