@@ -38,7 +38,7 @@ function runParser(parser: RequestHandler, req: Request, res: Response): Promise
 
 function describeIssue(route: RestRoute, issue: z.core.$ZodIssue): ErrorItem {
   const field = issue.path.map(String).join('.') || 'request';
-  const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+  const missing = issue.code === 'invalid_type' && ((issue as { input?: unknown }).input ?? null) === null;
   const message = missing ? `${field} is required` : `${field} is invalid: ${issue.message}`;
   return { errorCode: route.codeFor(field, missing), message };
 }
@@ -112,7 +112,7 @@ function errorItems(route: RestRoute, errors: NonNullable<Awaited<ReturnType<Ope
 export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandler {
   const { input } = route;
   const parser = input.from === 'form'
-    ? multer({ storage: multer.memoryStorage(), limits: { fileSize: input.maxFileBytes, files: input.maxFiles, fieldSize: deps.maxBodyBytes } }).array(input.fileField, input.maxFiles)
+    ? multer({ storage: multer.memoryStorage(), limits: { fileSize: input.maxFileBytes + 1, files: input.maxFiles, fieldSize: deps.maxBodyBytes } }).array(input.fileField, input.maxFiles)
     : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
   const reply = async (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) => {
     const text = JSON.stringify(envelope({

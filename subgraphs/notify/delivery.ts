@@ -33,7 +33,9 @@ export class Delivery {
   }
 
   private async sendEmail(message: Message): Promise<void> {
-    this.transport ??= nodemailer.createTransport(this.settings.smtpUrl!);
+    // Timeouts well below the retry lease, so an attempt never outlives the claim on its row.
+    const url = this.settings.smtpUrl!;
+    this.transport ??= nodemailer.createTransport(`${url}${url.includes('?') ? '&' : '?'}connectionTimeout=10000&greetingTimeout=10000&socketTimeout=30000`);
     await this.transport.sendMail({
       from: this.settings.mailFrom,
       to: message.to,

@@ -84,20 +84,21 @@ export class NotificationService {
         nextAttemptAt: configured ? new Date(now.getTime() + LEASE_MS) : null,
       },
     });
-    if (configured) await this.attempt(row);
+    if (configured) await this.attempt(row, row.nextAttemptAt!);
   }
 
-  private async attempt(row: Notification): Promise<void> {
+  /** One delivery; its outcome is written only while this attempt still holds the lease on the row. */
+  private async attempt(row: Notification, lease: Date): Promise<void> {
     const attempts = row.attempts + 1;
     try {
       await this.delivery.send({ ...row, attachments: (row.attachments as Attachment[] | null) ?? [] });
-      await this.prisma.notification.update({ where: { id: row.id }, data: { status: 'SENT', attempts, sentAt: this.clock.now(), lastError: null, nextAttemptAt: null } });
+      await this.prisma.notification.updateMany({ where: { id: row.id, nextAttemptAt: lease }, data: { status: 'SENT', attempts, sentAt: this.clock.now(), lastError: null, nextAttemptAt: null } });
     } catch (error) {
       const failed = attempts >= this.settings.maxAttempts;
       const backoffMs = this.settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
       const lastError = error instanceof Error ? error.message.slice(0, 500) : 'delivery failed';
-      await this.prisma.notification.update({
-        where: { id: row.id },
+      await this.prisma.notification.updateMany({
+        where: { id: row.id, nextAttemptAt: lease },
         data: { status: failed ? 'FAILED' : 'PENDING', attempts, lastError, nextAttemptAt: failed ? null : new Date(this.clock.now().getTime() + backoffMs) },
       });
       this.logger.warn({ notificationId: row.id, channel: row.channel, attempts, failed, error: lastError }, 'notification delivery failed');
@@ -110,10 +111,10 @@ export class NotificationService {
     const due = await this.prisma.notification.findMany({ where: { status: 'PENDING', nextAttemptAt: { lte: now } }, take: 50, orderBy: { nextAttemptAt: 'asc' } });
     let sent = 0;
     for (const row of due) {
-      const lease = new Date(now.getTime() + LEASE_MS);
+      const lease = new Date(this.clock.now().getTime() + LEASE_MS);
       const { count } = await this.prisma.notification.updateMany({ where: { id: row.id, status: 'PENDING', nextAttemptAt: row.nextAttemptAt }, data: { nextAttemptAt: lease } });
       if (count !== 1) continue;
-      await this.attempt(row);
+      await this.attempt(row, lease);
       sent++;
     }
     return sent;
