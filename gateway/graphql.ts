@@ -35,6 +35,8 @@ export async function createGatewayServer(options: GatewayOptions): Promise<Apol
   const server = new ApolloServer<RequestContext>({
     gateway,
     introspection: true,
+    // The process decides when to stop (gateway/signals.ts); Apollo's own handler would race it and re-raise the signal.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     plugins: options.plugins ?? [],
     formatError: errorFormatter(options.logger),

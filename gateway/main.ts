@@ -2,6 +2,7 @@
 import { loadConfig } from '../lib/config.js';
 import { log } from '../lib/log.js';
 import { createPlatform } from './platform.js';
+import { stopOnSignals } from './signals.js';
 
 const config = loadConfig();
 const platform = await createPlatform({ config });
@@ -13,15 +14,4 @@ log.info({
   subgraphs: Object.keys(config.subgraphUrls).length ? config.subgraphUrls : 'all in-process',
 }, `identity platform listening on http://localhost:${address.port} (GraphQL /graphql, REST /v1/..., health /health)`);
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down: draining requests');
-    platform.close().then(
-      () => { log.info('stopped'); process.exit(0); },
-      (error: unknown) => { log.error({ err: error }, 'shutdown failed'); process.exit(1); },
-    );
-  });
-}
+stopOnSignals(log, () => platform.close());

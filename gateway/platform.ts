@@ -13,6 +13,7 @@ import type { OperationExecutor } from '../rest-compat/handler.js';
 import { COMPONENTS } from '../subgraphs/index.js';
 import { keysServiceOf } from '../subgraphs/keys/index.js';
 import { createDeps, type DepsOptions } from './deps.js';
+import { drainHttpServer } from './drain.js';
 import { createGatewayServer } from './graphql.js';
 import { createHttpApp, type HealthReport } from './http.js';
 
@@ -89,12 +90,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       }),
     close: async () => {
       // Stop accepting, let in-flight requests finish (bounded), then release the database and the broker.
-      if (http) {
-        const server = http;
-        const timer = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs).unref();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        clearTimeout(timer);
-      }
+      if (http) await drainHttpServer(http, config.shutdownGraceMs);
       await graphql.stop();
       await runCloseTasks();
       await queue?.close();

@@ -30,6 +30,8 @@ export async function startSubgraphServer(component: Component, deps: PlatformDe
     schema,
     formatError: errorFormatter(deps.logger, { keepCatalogueMark: true }),
     includeStacktraceInErrorResponses: false,
+    // The process decides when to stop (gateway/signals.ts); Apollo's own handler would race it.
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer: http })],
   });
   await server.start();

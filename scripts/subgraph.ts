@@ -1,5 +1,6 @@
 // npm run subgraph -- <name>: one component as its own GraphQL service on SUBGRAPH_PORT (default 4001).
 import { createDeps } from '../gateway/deps.js';
+import { stopOnSignals } from '../gateway/signals.js';
 import { startSubgraphServer } from '../gateway/subgraph-server.js';
 import { loadConfig } from '../lib/config.js';
 import { log } from '../lib/log.js';
@@ -21,6 +22,8 @@ const { deps, database, runCloseTasks } = await createDeps({ config });
 const server = await startSubgraphServer(component, deps, Number(process.env.SUBGRAPH_PORT ?? 4001), process.env.SUBGRAPH_HOST ?? '127.0.0.1');
 log.info({ subgraph: component.name, url: server.url, database: database.description },
   `subgraph ${component.name} listening; point the gateway at it with SUBGRAPH_${component.name.toUpperCase()}_URL=${server.url}`);
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => void server.close().then(runCloseTasks).then(() => database.close()).then(() => process.exit(0)));
-}
+stopOnSignals(log, async () => {
+  await server.close();
+  await runCloseTasks();
+  await database.close();
+});

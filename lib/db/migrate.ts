@@ -31,13 +31,31 @@ function loadEngineModule(): Promise<EngineModule> {
     const bindings = await import(pathToFileURL(bindingsFile).href) as EngineModule & { __wbg_set_wasm(exports: unknown): void };
     const dir = path.dirname(bindingsFile);
     const { instance } = await WebAssembly.instantiate(readFileSync(path.join(dir, 'schema_engine_bg.wasm')), {
-      './schema_engine_bg.js': bindings as unknown as WebAssembly.ModuleImports,
+      './schema_engine_bg.js': withUnrefTimers(bindings as unknown as WebAssembly.ModuleImports),
     });
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
     return bindings;
   })();
   return engineModule;
+}
+
+/**
+ * The engine arms 10 s timers (connection and lock timeouts) that outlive a
+ * finished migration; unref'd, they no longer keep a stopping process alive.
+ */
+function withUnrefTimers(imports: WebAssembly.ModuleImports): WebAssembly.ModuleImports {
+  const patched: WebAssembly.ModuleImports = { ...imports };
+  for (const [name, value] of Object.entries(imports)) {
+    if (name.startsWith('__wbg_setTimeout_') && typeof value === 'function') {
+      patched[name] = (...args: unknown[]) => {
+        const timer = (value as (...a: unknown[]) => unknown)(...args);
+        (timer as { unref?: () => void } | undefined)?.unref?.();
+        return timer;
+      };
+    }
+  }
+  return patched;
 }
 
 /** Every .prisma file of the schema folder, as the engine wants them. */

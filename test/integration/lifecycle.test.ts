@@ -1,99 +1,162 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNpmScript, type PlatformProcess } from '../support/process.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { freePort, waitFor } from '../support/wait.js';
 
 const PASSWORD = 'Lifecycle-admin-password-1';
 const STOMP_URL = process.env.STOMP_URL ?? 'stomp://127.0.0.1:61613';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+const loginBody = () => JSON.stringify({ id: 'x', version: '1.0', requesttime: new Date().toISOString(), request: { userName: 'admin', password: PASSWORD, appId: 'admin' } });
+
+/** `npm start` with a fresh data folder (and database); `env` adds to or overrides the defaults. */
+async function startPlatform(env: Record<string, string> = {}, dataDir = mkdtempSync(path.join(tmpdir(), 'platform-lifecycle-'))) {
+  const port = await freePort();
+  const child = runNpmScript(['start'], {
+    PORT: String(port), PLATFORM_DATA_DIR: dataDir, PLATFORM_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'info', DATABASE_URL: '', STOMP_URL: '', ...env,
+  });
+  await child.waitForOutput('identity platform listening', 'start-up');
+  return { child, port, dataDir, url: `http://127.0.0.1:${port}` };
+}
+
+/** A login on a connection of its own (no keep-alive), as a separate client would send it. */
+function loginOnOwnConnection(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const body = loginBody();
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/authmanager/authenticate/internal/useridPwd', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      res.on('end', () => resolve((JSON.parse(text) as { response: { token: string } }).response.token));
     });
+    req.on('error', reject);
+    req.end(body);
   });
 }
 
-async function waitFor(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+async function login(url: string): Promise<string> {
+  const response = await fetch(`${url}/v1/authmanager/authenticate/internal/useridPwd`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody() });
+  return (await response.json()).response.token as string;
+}
+
+/** The time from the `shutting down` log line to `stopped`, as the process itself logged them. */
+function shutdownMs(child: PlatformProcess): number {
+  const lines = child.logLines();
+  const at = (msg: string) => Date.parse(String(lines.find((line) => line.msg === msg)?.time));
+  return at('stopped') - at('shutting down: draining requests');
 }
 
 describe('npm start as a process', () => {
-  let child: ChildProcessWithoutNullStreams;
-  let output = '';
-  let port: number;
-  let dataDir: string;
-  let exitCode: number | null | undefined;
+  let platform: Awaited<ReturnType<typeof startPlatform>>;
 
   beforeAll(async () => {
-    port = await freePort();
-    dataDir = mkdtempSync(path.join(tmpdir(), 'platform-lifecycle-'));
-    child = spawn(process.execPath, ['--import', 'tsx', 'gateway/main.ts'], {
-      env: { ...process.env, PORT: String(port), PLATFORM_DATA_DIR: dataDir, PLATFORM_ADMIN_PASSWORD: PASSWORD, STOMP_URL, LOG_LEVEL: 'info', DATABASE_URL: '' },
-    });
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.on('exit', (code) => { exitCode = code; });
-    await waitFor(() => output.includes('identity platform listening'), 'start-up');
+    platform = await startPlatform({ STOMP_URL });
   }, 120_000);
 
-  afterAll(() => {
-    if (exitCode === undefined) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+  afterAll(async () => {
+    await platform?.child.stop('SIGKILL');
+    rmSync(platform.dataDir, { recursive: true, force: true });
   });
 
   it('prints where it listens and which database and queue it uses', () => {
-    const line = JSON.parse(output.split('\n').find((l) => l.includes('identity platform listening'))!);
-    expect(line).toMatchObject({ port, database: `pglite:${path.join(dataDir, 'pglite')}`, queue: STOMP_URL });
+    const line = platform.child.logLines().find((l) => String(l.msg).includes('identity platform listening'));
+    expect(line).toMatchObject({ port: platform.port, database: `pglite:${path.join(platform.dataDir, 'pglite')}`, queue: STOMP_URL });
   });
 
   it('reports the database and the queue UP on /health', async () => {
     // The broker connection is made in the background after start-up.
-    let health: any;
-    for (let tries = 0; tries < 300 && health?.components.queue.status !== 'UP'; tries++) {
-      if (tries) await new Promise((r) => setTimeout(r, 100));
-      health = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
-    }
+    const health = await waitFor(async () => {
+      const json = await (await fetch(`${platform.url}/health`)).json();
+      return json.components.queue.status === 'UP' && json;
+    }, 'the queue UP', 30_000);
     expect(health).toEqual({ status: 'UP', components: { database: { status: 'UP', details: { kind: 'pglite' } }, queue: { status: 'UP' } } });
   });
 
   it('logs no password or token', async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/v1/authmanager/authenticate/internal/useridPwd`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'x', version: '1.0', requesttime: new Date().toISOString(), request: { userName: 'admin', password: PASSWORD, appId: 'admin' } }),
-    });
-    const token = (await response.json()).response.token as string;
-    await fetch(`http://127.0.0.1:${port}/v1/authmanager/authorize/admin/validateToken`, { headers: { cookie: `Authorization=Platform-Token${token}` } });
-    await waitFor(() => output.includes('/v1/authmanager/authorize/admin/validateToken'), 'access log line');
-    expect(output).not.toContain(PASSWORD);
-    expect(output).not.toContain(token);
-    expect(output).not.toContain(token.split('.')[2]!);
+    const token = await login(platform.url);
+    await fetch(`${platform.url}/v1/authmanager/authorize/admin/validateToken`, { headers: { cookie: `Authorization=Platform-Token${token}` } });
+    await platform.child.waitForOutput('/v1/authmanager/authorize/admin/validateToken', 'access log line');
+    expect(platform.child.output()).not.toContain(PASSWORD);
+    expect(platform.child.output()).not.toContain(token);
+    expect(platform.child.output()).not.toContain(token.split('.')[2]!);
   });
 
-  it('drains an in-flight request on SIGTERM, then closes the database and the queue and exits 0', async () => {
-    const body = JSON.stringify({ id: 'x', version: '1.0', requesttime: new Date().toISOString(), request: { userName: 'admin', password: PASSWORD, appId: 'admin' } });
-    const socket = net.connect(port, '127.0.0.1');
+  it('under load, answers every request in flight on SIGTERM, then exits 0 by itself', async () => {
+    const socket = net.connect(platform.port, '127.0.0.1');
     let answer = '';
     socket.on('data', (chunk) => { answer += chunk.toString(); });
     await new Promise((resolve) => socket.once('connect', resolve));
-    // Half a request is in flight when the signal arrives.
+    const body = loginBody();
+    // Half a request is in flight when the signal arrives, and a burst of logins is being worked on.
     socket.write(`POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 20)}`);
-    await new Promise((r) => setTimeout(r, 200));
-    child.kill('SIGTERM');
-    await waitFor(() => output.includes('shutting down'), 'shutdown to begin');
+    const burst = Array.from({ length: 12 }, () => loginOnOwnConnection(platform.port));
+    await new Promise((r) => setTimeout(r, 100));
+    platform.child.child.kill('SIGTERM');
+    await platform.child.waitForOutput('shutting down', 'shutdown to begin');
     socket.write(body.slice(20));
-    await waitFor(() => exitCode !== undefined, 'exit', 30_000);
-    expect(exitCode).toBe(0);
+    expect(await platform.child.exited).toBe(0);
     expect(answer).toMatch(/^HTTP\/1.1 200/);
     expect(answer).toContain('"status":"success"');
-    expect(output).toContain('"msg":"stopped"');
+    for (const token of await Promise.all(burst)) expect(token).toMatch(/^ey/);
+    expect(platform.child.output()).toContain('"msg":"stopped"');
+    expect(platform.child.output()).not.toContain('forced exit');
   });
+});
+
+describe.each([
+  { database: 'pglite', queue: false },
+  { database: 'pglite', queue: true },
+  { database: 'postgresql', queue: false },
+  { database: 'postgresql', queue: true },
+])('an idle platform on $database (queue: $queue) and SIGTERM', ({ database, queue }) => {
+  it('logs stopped within 1 s and exits 0 by itself, nothing left holding it open', async () => {
+    const server = database === 'postgresql' ? await createTestDatabase() : undefined;
+    const platform = await startPlatform({ ...(server ? { DATABASE_URL: server.url } : {}), ...(queue ? { STOMP_URL } : {}) });
+    try {
+      if (queue) await waitFor(async () => (await (await fetch(`${platform.url}/health`)).json()).status === 'UP', 'health UP', 30_000);
+      expect((await fetch(`${platform.url}/health`)).status).toBe(200);
+      expect(await platform.child.stop('SIGTERM')).toBe(0);
+      expect(platform.child.output()).toContain('"msg":"stopped"');
+      expect(platform.child.output()).not.toContain('forced exit');
+      expect(shutdownMs(platform.child)).toBeLessThan(1000);
+    } finally {
+      await platform.child.stop('SIGKILL');
+      rmSync(platform.dataDir, { recursive: true, force: true });
+      await server?.drop();
+    }
+  }, 120_000);
+});
+
+describe('embedded PGlite across a restart', () => {
+  it('keeps what was written before SIGTERM: the data folder is closed cleanly and opens again', async () => {
+    const first = await startPlatform();
+    try {
+      const token = await login(first.url);
+      const created = await fetch(`${first.url}/graphql`, {
+        method: 'POST', headers: { 'content-type': 'application/json', cookie: `Authorization=Platform-Token${token}` },
+        body: JSON.stringify({ query: 'mutation { createUser(input: {userId: "kept-after-restart", name: "Kept", roles: ["RESIDENT"], appIds: ["resident"]}) { userId } }' }),
+      });
+      expect((await created.json()).data.createUser.userId).toBe('kept-after-restart');
+      expect(await first.child.stop('SIGTERM')).toBe(0);
+
+      const second = await startPlatform({}, first.dataDir);
+      try {
+        const again = await login(second.url);
+        const read = await fetch(`${second.url}/graphql`, {
+          method: 'POST', headers: { 'content-type': 'application/json', cookie: `Authorization=Platform-Token${again}` },
+          body: JSON.stringify({ query: '{ user(userId: "kept-after-restart") { userId name } }' }),
+        });
+        expect((await read.json()).data.user).toEqual({ userId: 'kept-after-restart', name: 'Kept' });
+        expect(await second.child.stop('SIGTERM')).toBe(0);
+      } finally {
+        await second.child.stop('SIGKILL');
+      }
+    } finally {
+      await first.child.stop('SIGKILL');
+      rmSync(first.dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { StompConnection, type StompMessage } from '../../lib/queue/stomp.js';
+import { waitFor } from '../support/wait.js';
 
 // Runs against a real ActiveMQ; scripts/activemq.sh starts one when STOMP_URL is local.
 const STOMP_URL = process.env.STOMP_URL || 'stomp://127.0.0.1:61613';
@@ -25,17 +26,6 @@ function connection(url = STOMP_URL, extra: Partial<ConstructorParameters<typeof
 }
 
 const queue = (): string => `/queue/test-${randomUUID()}`;
-
-/** Polls until `check` returns a value other than undefined/false; fails after `timeoutMs`. */
-async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A TCP relay to the broker whose connections the test can cut, as a broker restart or a network fault would. */
 async function relay(): Promise<{ url: string; accepted: () => number; dropAll: () => void; close: () => Promise<void> }> {

@@ -1,23 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../lib/db/client.js';
 import { ADMIN_PASSWORD, cookieHeader, envelopeOf, startTestPlatform, TEST_MASTER_KEY, type TestPlatform } from '../support/platform.js';
 import { createTestDatabase } from '../support/postgres.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { runNpmScript, type PlatformProcess } from '../support/process.js';
+import { freePort } from '../support/wait.js';
 
 describe('npm run subgraph -- auth, as its own process on PostgreSQL', () => {
   let server: { url: string; drop(): Promise<void> };
-  let child: ChildProcessWithoutNullStreams;
-  let output = '';
+  let child: PlatformProcess;
   let database: Database;
   let gateway: TestPlatform;
   let port: number;
@@ -25,25 +15,18 @@ describe('npm run subgraph -- auth, as its own process on PostgreSQL', () => {
   beforeAll(async () => {
     server = await createTestDatabase();
     port = await freePort();
-    // What `npm run subgraph -- auth` runs, without npm in between so the signal reaches it.
-    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/subgraph.ts', 'auth'], {
-      env: { ...process.env, DATABASE_URL: server.url, SUBGRAPH_PORT: String(port), PLATFORM_MASTER_KEY: TEST_MASTER_KEY, PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'info' },
+    child = runNpmScript(['run', 'subgraph', '--', 'auth'], {
+      DATABASE_URL: server.url, SUBGRAPH_PORT: String(port), PLATFORM_MASTER_KEY: TEST_MASTER_KEY, PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'info',
     });
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    const until = Date.now() + 90_000;
-    while (!output.includes('subgraph auth listening')) {
-      if (Date.now() > until || child.exitCode !== null) throw new Error(`subgraph did not start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await child.waitForOutput('subgraph auth listening', 'the subgraph to start');
     database = await openDatabase({ url: server.url });
     gateway = await startTestPlatform({ SUBGRAPH_AUTH_URL: `http://127.0.0.1:${port}/graphql` }, { database });
   }, 120_000);
 
   afterAll(async () => {
     await gateway?.close();
-    child?.kill('SIGTERM');
-    await new Promise((resolve) => (child?.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    expect(await child?.stop('SIGTERM')).toBe(0);
+    expect(child.output()).toContain('"msg":"stopped"');
     await database?.close();
     await server?.drop();
   });
@@ -62,7 +45,7 @@ describe('npm run subgraph -- auth, as its own process on PostgreSQL', () => {
       method: 'POST', headers: { 'content-type': 'application/json', ...cookieHeader(token) }, body: JSON.stringify({ query: '{ validateToken { userId } }' }),
     });
     expect((await direct.json()).errors[0].extensions.code).toBe('KER-ATH-008');
-    expect(output).not.toContain(ADMIN_PASSWORD);
-    expect(output).not.toContain(token);
+    expect(child.output()).not.toContain(ADMIN_PASSWORD);
+    expect(child.output()).not.toContain(token);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { eventually, startSmsReceiver, startSmtpSink } from '../support/receivers.js';
+import { startSmsReceiver, startSmtpSink } from '../support/receivers.js';
+import { eventually } from '../support/wait.js';
 
 const SMS = '/v1/smsnotifier/sms/send';
 const EMAIL = '/v1/emailnotifier/email/send';

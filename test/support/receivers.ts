@@ -102,12 +102,3 @@ export async function startSmsReceiver(answer: (count: number) => number = () =>
     }),
   };
 }
-
-/** Polls until `check` holds, for at most `ms`; fails with `what` otherwise. */
-export async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000, what = 'condition'): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`${what} not reached within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
