@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApolloServer } from '@apollo/server';
 import type { Express, Request } from 'express';
@@ -13,7 +12,7 @@ import type { OperationExecutor } from '../rest-compat/handler.js';
 import { COMPONENTS } from '../subgraphs/index.js';
 import { keysServiceOf } from '../subgraphs/keys/index.js';
 import { createDeps, type DepsOptions } from './deps.js';
-import { drainHttpServer } from './drain.js';
+import { HttpDrain } from './drain.js';
 import { createGatewayServer } from './graphql.js';
 import { createHttpApp, type HealthReport } from './http.js';
 
@@ -80,17 +79,17 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes, signResponse: (body) => signer.responseSignature(body) },
   });
 
-  let http: Server | undefined;
+  let http: HttpDrain | undefined;
   return {
     app, deps, database, graphql, queue, execute,
     listen: (port = config.port) =>
       new Promise((resolve, reject) => {
         const server = app.listen(port, '0.0.0.0', (error?: Error) => (error ? reject(error) : resolve(server.address() as AddressInfo)));
-        http = server;
+        http = new HttpDrain(server);
       }),
     close: async () => {
       // Stop accepting, let in-flight requests finish (bounded), then release the database and the broker.
-      if (http) await drainHttpServer(http, config.shutdownGraceMs);
+      await http?.drain(config.shutdownGraceMs);
       await graphql.stop();
       await runCloseTasks();
       await queue?.close();

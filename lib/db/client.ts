@@ -26,6 +26,8 @@ export interface OpenOptions {
   migrate?: boolean;
   /** connections in the PostgreSQL pool */
   poolSize?: number;
+  /** PGlite: start from this dump of a data folder (PGlite's dumpDataDir), e.g. a migrated template */
+  loadDataDir?: Blob;
 }
 
 export function redactUrl(url: string): string {
@@ -36,6 +38,12 @@ export function redactUrl(url: string): string {
   } catch {
     return 'postgresql://(unparseable url)';
   }
+}
+
+/** Closing twice (a test that cut the database, then its clean-up) closes once. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
 }
 
 /** Opens PostgreSQL (DATABASE_URL) or embedded PGlite, migrated to the current schema. */
@@ -53,7 +61,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const dataDir = options.dataDir ?? 'memory://';
     if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
     // PGlite is one connection in this process: the client and the migrations share the instance.
-    const pglite = await PGlite.create(dataDir);
+    const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
     const adapter = new PrismaPGlite(pglite);
     const prisma = new PrismaClient({ adapter });
     database = {
@@ -65,6 +73,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       },
     };
   }
+  database.close = once(database.close);
   if (options.migrate ?? true) {
     try {
       await applyMigrations(database.adapter);

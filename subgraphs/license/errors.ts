@@ -3,7 +3,6 @@ import { PlatformError } from '../../lib/errors.js';
 /** The license key manager's codes (spec Document 1, KER-LKM). */
 export const licenseErrors = {
   emptyMisp: () => new PlatformError('KER-LKM-001', 'TSP entered is null or empty'),
-  wrongLength: (length: number) => new PlatformError('KER-LKM-002', `Generated license key is not of the specified length ${length}`),
   permissionNotAccepted: (permission: string) => new PlatformError('KER-LKM-003', `Permission value entered is not accepted: ${permission}`),
   notFound: () => new PlatformError('KER-LKM-004', 'LicenseKey Not Found'),
   expired: () => new PlatformError('KER-LKM-005', 'LicenseKey Expired'),

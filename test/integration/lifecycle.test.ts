@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,20 +20,6 @@ async function startPlatform(env: Record<string, string> = {}, dataDir = mkdtemp
   });
   await child.waitForOutput('identity platform listening', 'start-up');
   return { child, port, dataDir, url: `http://127.0.0.1:${port}` };
-}
-
-/** A login on a connection of its own (no keep-alive), as a separate client would send it. */
-function loginOnOwnConnection(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const body = loginBody();
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/authmanager/authenticate/internal/useridPwd', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      res.on('end', () => resolve((JSON.parse(text) as { response: { token: string } }).response.token));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 async function login(url: string): Promise<string> {
@@ -85,22 +70,28 @@ describe('npm start as a process', () => {
   });
 
   it('under load, answers every request in flight on SIGTERM, then exits 0 by itself', async () => {
-    const socket = net.connect(platform.port, '127.0.0.1');
-    let answer = '';
-    socket.on('data', (chunk) => { answer += chunk.toString(); });
-    await new Promise((resolve) => socket.once('connect', resolve));
     const body = loginBody();
-    // Half a request is in flight when the signal arrives, and a burst of logins is being worked on.
-    socket.write(`POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 20)}`);
-    const burst = Array.from({ length: 12 }, () => loginOnOwnConnection(platform.port));
-    await new Promise((r) => setTimeout(r, 100));
+    // Eight logins are in flight when the signal arrives: headers and half a body sent on connections of their own.
+    const inFlight = await Promise.all(Array.from({ length: 8 }, async () => {
+      const socket = net.connect(platform.port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => { answer += chunk.toString(); });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
+      return { socket, answer: () => answer, closed: new Promise((resolve) => socket.once('close', resolve)) };
+    }));
+    await new Promise((r) => setTimeout(r, 200));
     platform.child.child.kill('SIGTERM');
     await platform.child.waitForOutput('shutting down', 'shutdown to begin');
-    socket.write(body.slice(20));
+    // The rest of each body arrives after the drain has begun: eight scrypt checks at once.
+    for (const request of inFlight) request.socket.write(body.slice(20));
     expect(await platform.child.exited).toBe(0);
-    expect(answer).toMatch(/^HTTP\/1.1 200/);
-    expect(answer).toContain('"status":"success"');
-    for (const token of await Promise.all(burst)) expect(token).toMatch(/^ey/);
+    for (const request of inFlight) {
+      await request.closed;
+      expect(request.answer()).toMatch(/^HTTP\/1.1 200/);
+      expect(request.answer()).toContain('Connection: close');
+      expect(request.answer()).toContain('"status":"success"');
+    }
     expect(platform.child.output()).toContain('"msg":"stopped"');
     expect(platform.child.output()).not.toContain('forced exit');
   });

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubgraphServer, type SubgraphServer } from '../../gateway/subgraph-server.js';
 import { expressPath } from '../../rest-compat/route.js';
@@ -95,6 +96,35 @@ describe('health with the queue down', () => {
       expect(['DOWN', 'CONNECTING']).toContain(json.components.queue.status);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('an internal failure', () => {
+  it('reaches REST and GraphQL callers as the internal code only: no message text, SQL or stack trace', async () => {
+    const db = await freshDatabase();
+    const lines: string[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(line) });
+    const t = await startTestPlatform({}, { database: db.database }, { logger });
+    try {
+      const admin = cookieHeader(await t.adminToken());
+      // The database goes away under the running platform: every query now fails inside a resolver.
+      await db.database.close();
+      const graphql = await t.graphql('{ licensePermissionValues users(limit: 5) { userId } }', {}, admin);
+      const rest = await t.request('GET', '/v1/licensekeymanager/license/permission?licenseKey=abcd&MISPId=misp-1', { headers: admin });
+      for (const answer of [graphql, rest.json]) {
+        const text = JSON.stringify(answer);
+        expect(text).not.toMatch(/closed|pool|prisma|SELECT|auth_user|\.ts:\d+|at \w+ \(/i);
+      }
+      expect(graphql.errors.map((e: any) => [e.message, e.extensions.code])).toContainEqual(['Internal server error', 'INTERNAL_SERVER_ERROR']);
+      expect(rest.status).toBe(200);
+      expect(rest.json.response).toBeNull();
+      expect(rest.json.errors).toEqual([{ errorCode: 'KER-LKM-500', message: 'Internal server error' }]);
+      // the detail is in the log, for the operator
+      expect(lines.join('\n')).toMatch(/closed|pool|Cannot use/i);
+    } finally {
+      await t.close();
+      await db.drop();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,11 @@ async function call(method: string, urlPath: string, body?: unknown) {
   return response;
 }
 const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+/** stdout and stderr together: OpenSSL 3 reports a CSR's verification on stderr and exits 0 either way. */
+const opensslReport = (...args: string[]) => {
+  const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+  return `${run.stdout}${run.stderr}`;
+};
 const file = (name: string, content: string | Buffer) => {
   writeFileSync(path.join(dir, name), content);
   return name;
@@ -60,7 +65,13 @@ describe('key manager', () => {
     const csr = await call('POST', '/v1/keymanager/generateCSR', { applicationId: 'IDA', ...SUBJECT });
     expect(csr.json.id).toBe('io.platform.keymanager.generateCSR');
     file('ida.csr', csr.json.response.certSignRequest);
-    expect(openssl('req', '-in', 'ida.csr', '-noout', '-verify')).toBeDefined();
+    expect(opensslReport('req', '-in', 'ida.csr', '-noout', '-verify')).toMatch(/self-signature verify OK/);
+    // the same check fails for the CSR with one bit of its signature flipped
+    openssl('req', '-in', 'ida.csr', '-outform', 'DER', '-out', 'ida.der');
+    const tampered = readFileSync(path.join(dir, 'ida.der'));
+    tampered[tampered.length - 10]! ^= 1;
+    file('ida-tampered.der', tampered);
+    expect(opensslReport('req', '-in', 'ida-tampered.der', '-inform', 'DER', '-noout', '-verify')).toMatch(/self-signature verify failure/);
     openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Test CA', '-days', '2');
     openssl('x509', '-req', '-in', 'ida.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'ida-signed.pem', '-days', '1');
     const signed = readFileSync(path.join(dir, 'ida-signed.pem'), 'utf8');

@@ -126,8 +126,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
       await expectRejected(t, () => smsRequest(t, {}, admin), 'KER-NOS-001');
     });
 
-    // Spec (Document 1): KER-NOS-001 "Number and message can't be empty or null". A JSON null number is
-    // read as a present, invalid value by the edge and answered with KER-NOS-002 (see the report).
+    // Spec (Document 1): KER-NOS-001 "Number and message can't be empty or null"; a JSON null counts as missing.
     it('gives KER-NOS-001 for a null number', async () => {
       await expectRejected(t, () => smsRequest(t, { number: null, message: 'null number' }, admin), 'KER-NOS-001');
     });
@@ -171,8 +170,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
       expect((await latest(t, token, 'almost-five-mb@example.org')).attachmentNames).toEqual(['almost.bin']);
     });
 
-    // The limit is 5242880 bytes and the error says "a file exceeds 5242880 bytes", yet busboy reports
-    // a file of exactly the limit as truncated, so exactly 5 MB is refused (see the report).
+    // The limit is 5242880 bytes inclusive: "a file exceeds 5242880 bytes" is only said of a larger one.
     it('accepts an attachment of exactly 5 MB', async () => {
       const { json } = await postEmail(t, emailForm({ mailTo: 'five-mb@example.org', mailSubject: 'big' }, [{ name: 'five.bin', content: new Uint8Array(5 * MB) }]), admin);
       expect(json.errors).toBeNull();

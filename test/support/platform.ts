@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { afterAll, beforeAll } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPlatform, type Platform } from '../../gateway/platform.js';
@@ -22,16 +23,32 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database of the kind PLATFORM_TEST_DB names: an in-memory PGlite, or a new database on the local PostgreSQL. */
+/**
+ * A fresh database of the kind PLATFORM_TEST_DB names: an in-memory PGlite, or
+ * a new database on the local PostgreSQL; both copied from the run's migrated
+ * template (test/support/global-setup.ts).
+ */
 export async function freshDatabase(): Promise<TestDatabase> {
   if (process.env.PLATFORM_TEST_DB === 'postgres') {
-    const server = await createTestDatabase();
-    const database = await openDatabase({ url: server.url });
+    const server = await createTestDatabase(inject('postgresTemplate'));
+    const database = await openDatabase({ url: server.url, migrate: false });
     return { database, drop: async () => { await database.close(); await server.drop(); } };
   }
-  const database = await openDatabase({ dataDir: 'memory://' });
+  const database = await openDatabase({ dataDir: 'memory://', migrate: false, loadDataDir: await pgliteTemplate() });
   return { database, drop: () => database.close() };
 }
+
+let template: Blob | undefined;
+async function pgliteTemplate(): Promise<Blob> {
+  template ??= new Blob([await readFile(inject('pgliteTemplate'))]);
+  return template;
+}
+
+/** The clocks of the platforms alive in this file; each test starts with them at the real time. */
+const liveClocks = new Set<ManualClock>();
+beforeEach(() => {
+  for (const clock of liveClocks) clock.set(new Date());
+});
 
 export interface TestPlatform {
   platform: Platform;
@@ -58,6 +75,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, shared
   const owned = shared ? undefined : await freshDatabase();
   const database = shared?.database ?? owned!.database;
   const clock = new ManualClock();
+  liveClocks.add(clock);
   const platform = await createPlatform({ config, database, clock, masterKey: testMasterKey, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
   const address = await platform.listen(0);
   const baseUrl = `http://127.0.0.1:${address.port}`;
@@ -95,6 +113,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, shared
       return counts;
     },
     close: async () => {
+      liveClocks.delete(clock);
       await platform.close();
       if (owned) await owned.drop();
       rmSync(dataDir, { recursive: true, force: true });

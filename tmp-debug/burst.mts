@@ -1,0 +1,35 @@
+import http from 'node:http';
+import { spawn } from 'node:child_process';
+const port = 18090;
+const child = spawn('npm', ['--silent', 'start'], { env: { ...process.env, PORT: String(port), PLATFORM_DATA_DIR: '/tmp/sd9', PLATFORM_ADMIN_PASSWORD: 'Lifecycle-admin-password-1', LOG_LEVEL: 'info' } });
+let out = ''; const exited = new Promise((r) => child.once('exit', (c, s) => r([c, s])));
+child.stdout.on('data', (c) => { out += c; });
+child.stderr.on('data', (c) => { out += c; });
+while (!out.includes('listening')) await new Promise((r) => setTimeout(r, 100));
+const body = JSON.stringify({ id: 'x', version: '1.0', requesttime: new Date().toISOString(), request: { userName: 'admin', password: 'Lifecycle-admin-password-1', appId: 'admin' } });
+const one = (i: number) => new Promise<string>((resolve) => {
+  const t0 = Date.now();
+  const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/authmanager/authenticate/internal/useridPwd', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    let text = ''; res.on('data', (c) => { text += c; }); res.on('end', () => resolve(`${i} ok ${res.statusCode} ${Date.now() - t0}ms`));
+  });
+  req.on('error', (e) => resolve(`${i} ERR ${e.message} ${Date.now()}`));
+  req.end(body);
+});
+import net from 'node:net';
+const socket = net.connect(port, '127.0.0.1');
+let answer = '';
+socket.on('data', (c) => { answer += c; });
+socket.on('error', (e) => console.log('RAW SOCKET ERROR', e.message, Date.now()));
+await new Promise((r) => socket.once('connect', r));
+socket.write(`POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 20)}`);
+const burst = Array.from({ length: 12 }, (_, i) => one(i));
+await new Promise((r) => setTimeout(r, 100));
+console.log('SIGTERM at', Date.now());
+child.kill('SIGTERM');
+await new Promise((r) => setTimeout(r, 300));
+socket.write(body.slice(20));
+console.log((await Promise.all(burst)).join('\n'));
+await new Promise((r) => setTimeout(r, 300));
+console.log('RAW', answer.slice(0, 40));
+console.log('EXITED', await exited);
+console.log('EXIT', child.exitCode, child.signalCode); console.log(out.split('\n').filter((l) => /./.test(l)).map((l) => l.slice(0, 200)).join('\n'));
