@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { PlatformConfig } from '../lib/config.js';
 import { openDatabase, type Database } from '../lib/db/client.js';
-import type { PlatformDeps } from '../lib/deps.js';
+import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
 import { log as defaultLogger, type Logger } from '../lib/log.js';
 import { MasterKey } from '../lib/master-key.js';
 import { systemClock, type Clock } from '../lib/time.js';
 import { TokenService } from '../lib/tokens.js';
+import { COMPONENTS } from '../subgraphs/index.js';
 
 export interface DepsOptions {
   config: PlatformConfig;
@@ -16,7 +17,7 @@ export interface DepsOptions {
   masterKey?: MasterKey;
 }
 
-/** Opens the database (migrating it), loads the master key and the token signing key. */
+/** Opens the database (migrating it), loads the master key and the token signing key, and builds every component's services. */
 export async function createDeps(options: DepsOptions): Promise<{ deps: PlatformDeps; database: Database; runCloseTasks(): Promise<void> }> {
   const { config } = options;
   const logger = options.logger ?? defaultLogger;
@@ -36,5 +37,11 @@ export async function createDeps(options: DepsOptions): Promise<{ deps: Platform
   const runCloseTasks = async () => {
     for (const task of closeTasks.splice(0).reverse()) await task();
   };
-  return { deps: { config, prisma: database.prisma, masterKey, tokens, clock, logger, onClose: (task) => void closeTasks.push(task) }, database, runCloseTasks };
+  const deps: PlatformDeps = {
+    config, prisma: database.prisma, masterKey, tokens, clock, logger,
+    services: {} as PlatformServices,
+    onClose: (task) => void closeTasks.push(task),
+  };
+  for (const component of COMPONENTS) Object.assign(deps.services, await component.services?.(deps));
+  return { deps, database, runCloseTasks };
 }

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
+import type { GraphqlLimits } from '../lib/config.js';
 import type { RequestContext } from '../lib/context.js';
 import type { Logger } from '../lib/log.js';
 import { SUPERGRAPH_FILE } from './compose.js';
 import { errorFormatter } from './format-error.js';
+import { introspectionGuard, limitOptions } from './graphql-limits.js';
 import { CachedLocalDataSource, remoteDataSource } from './data-sources.js';
 
 export interface GatewayOptions {
@@ -14,6 +16,7 @@ export interface GatewayOptions {
   /** SUBGRAPH_<NAME>_URL values, by lower-case name */
   remoteUrls: Readonly<Record<string, string>>;
   logger: Logger;
+  limits: GraphqlLimits;
   plugins?: ApolloServerPlugin<RequestContext>[];
 }
 
@@ -35,10 +38,11 @@ export async function createGatewayServer(options: GatewayOptions): Promise<Apol
   const server = new ApolloServer<RequestContext>({
     gateway,
     introspection: true,
+    ...limitOptions(options.limits),
     // The process decides when to stop (gateway/signals.ts); Apollo's own handler would race it and re-raise the signal.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
-    plugins: options.plugins ?? [],
+    plugins: [introspectionGuard(options.limits), ...(options.plugins ?? [])],
     formatError: errorFormatter(options.logger),
   });
   await server.start();

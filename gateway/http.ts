@@ -58,12 +58,13 @@ const notFound = (req: Request, res: Response) =>
 /** Last resort: whatever went wrong, the caller gets an envelope, never an HTML page or a stack trace. */
 function finalErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
   if (res.headersSent) return next(error);
-  const type = (error as { type?: string }).type;
-  const clientError = type === 'entity.parse.failed' || type === 'entity.too.large';
+  const { type, status } = error as { type?: string; status?: number };
+  // Malformed or oversized bodies, and paths whose percent-encoding does not decode (the router's 400).
+  const clientError = type === 'entity.parse.failed' || type === 'entity.too.large' || status === 400;
   if (!clientError) req.log?.error({ err: error }, 'unhandled error');
   res.status(clientError ? 400 : 500).json(envelope({ id: null, version: null, now: new Date() }, {
     response: null,
-    errors: [{ errorCode: clientError ? 'KER-REQ-400' : 'KER-REQ-500', message: clientError ? 'Malformed or oversized request body' : 'Internal server error' }],
+    errors: [{ errorCode: clientError ? 'KER-REQ-400' : 'KER-REQ-500', message: clientError ? 'Malformed request: the body or the path cannot be read' : 'Internal server error' }],
   }));
 }
 

@@ -10,7 +10,6 @@ import type { Logger } from '../lib/log.js';
 import { StompConnection } from '../lib/queue/stomp.js';
 import type { OperationExecutor } from '../rest-compat/handler.js';
 import { COMPONENTS } from '../subgraphs/index.js';
-import { keysServiceOf } from '../subgraphs/keys/index.js';
 import { createDeps, type DepsOptions } from './deps.js';
 import { HttpDrain } from './drain.js';
 import { createGatewayServer } from './graphql.js';
@@ -49,9 +48,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   for (const component of COMPONENTS) {
     if (!config.subgraphUrls[component.name]) localSchemas.set(component.name, await component.build(deps));
   }
-  const graphql = await createGatewayServer({ localSchemas, remoteUrls: config.subgraphUrls, logger });
+  const graphql = await createGatewayServer({ localSchemas, remoteUrls: config.subgraphUrls, logger, limits: config.graphql });
   const queue = startQueue(config, logger);
-  const signer = keysServiceOf(deps);
 
   const execute: OperationExecutor = async (operation, variables, contextValue) => {
     const result = await graphql.executeOperation({ query: operation.query, operationName: operation.name, variables }, { contextValue });
@@ -76,7 +74,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const app = createHttpApp({
     server: graphql, logger, health, trustProxy: config.trustProxy,
     maxBodyBytes: config.maxBodyBytes, version: PLATFORM_VERSION,
-    rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes, signResponse: (body) => signer.responseSignature(body) },
+    rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes, signResponse: (body) => deps.services.keys.responseSignature(body), specOpenEndpoints: config.specOpenEndpoints },
   });
 
   let http: HttpDrain | undefined;

@@ -8,6 +8,7 @@ import { createRequestContext, type RequestContext } from '../lib/context.js';
 import type { PlatformDeps } from '../lib/deps.js';
 import type { Component } from '../subgraphs/component.js';
 import { errorFormatter } from './format-error.js';
+import { introspectionGuard, limitOptions } from './graphql-limits.js';
 
 export interface SubgraphServer {
   url: string;
@@ -32,7 +33,9 @@ export async function startSubgraphServer(component: Component, deps: PlatformDe
     includeStacktraceInErrorResponses: false,
     // The process decides when to stop (gateway/signals.ts); Apollo's own handler would race it.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: http })],
+    // Reachable without the gateway: the same limits on hostile documents.
+    ...limitOptions(deps.config.graphql),
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: http }), introspectionGuard(deps.config.graphql)],
   });
   await server.start();
   app.use(

@@ -24,6 +24,7 @@ export interface PlatformConfig {
   trustProxy: string;
   /** PLATFORM_KEY_POLICY: JSON replacing the key policy, or undefined for MOSIP's */
   keyPolicyJson: string | undefined;
+  graphql: GraphqlLimits;
   otp: OtpSettings;
   notify: NotifySettings;
   license: LicenseSettings;
@@ -37,6 +38,17 @@ export interface LicenseSettings {
 
 /** MOSIP's TSP license permissions. */
 const DEFAULT_LICENSE_PERMISSIONS = 'OTP Trigger,OTP Authentication,Demo Authentication,Biometric Authentication - FMR,Biometric Authentication - IIR,Biometric Authentication - FID,Static Pin Authentication,eKYC';
+
+/** Limits that refuse a hostile GraphQL document before anything runs (0 turns one off). */
+export interface GraphqlLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxTokens: number;
+  maxCost: number;
+  maxDirectives: number;
+  /** `public`: introspection without a token; else it needs a valid token */
+  introspection: 'public' | 'authenticated';
+}
 
 /** The spec's platform.kernel.otp.* keys, from PLATFORM_OTP_* variables (MOSIP's defaults). */
 export interface OtpSettings {
@@ -56,8 +68,10 @@ export interface NotifySettings {
   smsNumberLength: number;
   maxAttempts: number;
   retryBaseSeconds: number;
-  /** how often (real time) due retries are looked for */
+  /** how often (real time) due retries are looked for, and expired outbox bodies dropped */
   retrySweepMs: number;
+  /** how long an undelivered (outbox) message keeps its body */
+  outboxRetentionHours: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -99,6 +113,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     shutdownGraceMs: int(env, 'PLATFORM_SHUTDOWN_GRACE_MS', 10000),
     trustProxy: env.PLATFORM_TRUST_PROXY || 'loopback',
     keyPolicyJson: env.PLATFORM_KEY_POLICY || undefined,
+    graphql: {
+      maxDepth: int(env, 'PLATFORM_GRAPHQL_MAX_DEPTH', 10),
+      maxAliases: int(env, 'PLATFORM_GRAPHQL_MAX_ALIASES', 15),
+      maxTokens: int(env, 'PLATFORM_GRAPHQL_MAX_TOKENS', 2000),
+      maxCost: int(env, 'PLATFORM_GRAPHQL_MAX_COST', 5000),
+      maxDirectives: int(env, 'PLATFORM_GRAPHQL_MAX_DIRECTIVES', 20),
+      introspection: env.PLATFORM_GRAPHQL_INTROSPECTION === 'public' ? 'public' : 'authenticated',
+    },
     otp: {
       length: int(env, 'PLATFORM_OTP_LENGTH', 6),
       expirySeconds: int(env, 'PLATFORM_OTP_EXPIRY_SECONDS', 180),
@@ -115,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       maxAttempts: int(env, 'PLATFORM_NOTIFY_MAX_ATTEMPTS', 5),
       retryBaseSeconds: int(env, 'PLATFORM_NOTIFY_RETRY_SECONDS', 30),
       retrySweepMs: int(env, 'PLATFORM_NOTIFY_SWEEP_MS', 5000),
+      outboxRetentionHours: int(env, 'PLATFORM_OUTBOX_RETENTION_HOURS', 24),
     },
     license: {
       keyLength: int(env, 'PLATFORM_LICENSE_KEY_LENGTH', 16),

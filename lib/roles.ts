@@ -23,8 +23,12 @@ const PUBLIC: Access = { kind: 'public' };
 const roles = (...list: Role[]): Access => ({ kind: 'roles', roles: list });
 const specOpen = (...list: Role[]): Access => ({ kind: 'roles', roles: list, specOpen: true });
 const ADMIN = roles('GLOBAL_ADMIN');
-/** MOSIP's callers of the OTP manager: authentication, resident and pre-registration services. */
-const OTP_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'RESIDENT', 'INDIVIDUAL', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_PROCESSOR'];
+/**
+ * Callers of the OTP manager: the services that send OTPs (authentication,
+ * pre-registration, registration processing). Self-registered users
+ * (INDIVIDUAL, RESIDENT) do not reach it: their OTPs come from the login flows.
+ */
+const OTP_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_PROCESSOR'];
 /** Services that encrypt, decrypt and sign through the crypto manager. */
 const CRYPTO_USERS: Role[] = ['GLOBAL_ADMIN', 'KEY_MAKER', 'REGISTRATION_PROCESSOR', 'ID_AUTHENTICATION', 'ID_REPOSITORY', 'RESIDENT', 'PRE_REGISTRATION_ADMIN', 'PARTNER_ADMIN', 'REGISTRATION_ADMIN'];
 /** Everyone who may read public certificates: the crypto users, registration staff and partners. */

@@ -122,8 +122,9 @@ export class TokenService {
   async verify(credentials: Credentials): Promise<Principal> {
     if (!credentials.token) throw credentials.cookiesPresent ? TOKEN_ERRORS.noToken() : TOKEN_ERRORS.noCookies();
     const claims = this.checkSignature(credentials.token);
-    const row = await this.prisma.accessToken.findUnique({ where: { id: claims.jti }, select: { revokedAt: true } });
+    const row = await this.prisma.accessToken.findUnique({ where: { id: claims.jti }, select: { revokedAt: true, expiresAt: true } });
     if (!row || row.revokedAt) throw TOKEN_ERRORS.notStored();
+    if (row.expiresAt <= this.clock.now()) throw TOKEN_ERRORS.invalid();
     return {
       subject: claims.sub, subjectType: claims.sty, appId: claims.appId, roles: claims.roles,
       tokenId: claims.jti, token: credentials.token, expiresAt: new Date(claims.exp * 1000),
@@ -136,7 +137,8 @@ export class TokenService {
         algorithms: ['RS256'], issuer: this.settings.issuer, audience: this.settings.audience,
         clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
       }) as Partial<Claims>;
-      if (claims.typ !== 'access' || !claims.jti || !claims.sub || !claims.appId || !Array.isArray(claims.roles)) throw TOKEN_ERRORS.invalid();
+      // A token without exp would never expire: refused, whoever signed it.
+      if (claims.typ !== 'access' || !claims.jti || !claims.sub || !claims.appId || !Array.isArray(claims.roles) || typeof claims.exp !== 'number') throw TOKEN_ERRORS.invalid();
       return claims as Claims;
     } catch (error) {
       if (error instanceof PlatformError) throw error;

@@ -1,9 +1,11 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import multer from 'multer';
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { z } from 'zod';
 import type { RequestContext } from '../lib/context.js';
-import { INTERNAL_ERROR } from '../lib/errors.js';
+import { INTERNAL_ERROR, PlatformError } from '../lib/errors.js';
+import { authorize } from '../lib/subgraph.js';
 import { parseTimestamp, type Clock } from '../lib/time.js';
 import { envelope, type ErrorItem } from './envelope.js';
 import type { Operation } from './operations.js';
@@ -23,6 +25,8 @@ export interface HandlerDeps {
   maxBodyBytes: number;
   /** the signature service's detached JWS over a response body */
   signResponse: (body: string) => Promise<string>;
+  /** PLATFORM_SPEC_OPEN_ENDPOINTS: endpoints the spec flags open need no token */
+  specOpenEndpoints: boolean;
 }
 
 /** A caller mistake found at the edge: answered with the route's code, before anything runs. */
@@ -80,6 +84,10 @@ async function readInput(route: RestRoute, req: Request, res: Response, parser: 
   if (input.from === 'none') return { input: {}, version: undefined };
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
   if (input.from === 'form') return readForm(route, req, res, parser);
+  // null: no body at all; false: a body of another type, which is refused before it is read.
+  const json = req.is('application/json');
+  if (json === null) throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
+  if (json === false) throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'the request body must be sent as Content-Type: application/json' });
   try {
     await runParser(parser, req, res);
   } catch (error) {
@@ -108,6 +116,16 @@ function errorItems(route: RestRoute, errors: NonNullable<Awaited<ReturnType<Ope
   });
 }
 
+/** "<Type>.<field>" of each root field the route's operation selects, as the role table names them. */
+function rootFieldsOf(operation: Operation): string[] {
+  const definition = parse(operation.query).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operation.name,
+  );
+  if (!definition) throw new Error(`operation ${operation.name} not found`);
+  const type = definition.operation === 'mutation' ? 'Mutation' : 'Query';
+  return definition.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [`${type}.${selection.name.value}`] : []));
+}
+
 /** The Express handler of one route: envelope in, named operation, envelope out. */
 export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandler {
   const { input } = route;
@@ -125,12 +143,21 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
     res.status(200).type('application/json').send(text);
   };
 
+  const guarded = rootFieldsOf(route.operation);
   return async (req, res) => {
     let version: unknown;
     try {
+      const context = deps.contextFor(req);
+      // The caller's token and roles are checked before a body is read: a stranger cannot make the server buffer uploads.
+      try {
+        for (const field of guarded) await authorize(field, context, deps.specOpenEndpoints);
+      } catch (error) {
+        if (error instanceof PlatformError) throw new EdgeError({ errorCode: error.code, message: error.message });
+        throw error;
+      }
       const read = await readInput(route, req, res, parser, deps.maxBodyBytes);
       version = read.version;
-      const result = await deps.execute(route.operation, route.variables(read.input, req), deps.contextFor(req));
+      const result = await deps.execute(route.operation, route.variables(read.input, req), context);
       if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
       await reply(res, version, { response: route.result(result.data ?? {}, { res }) });
     } catch (error) {

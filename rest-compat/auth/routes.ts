@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { identifier } from '../../lib/input.js';
 import { tokenCookie } from '../../lib/credentials.js';
 import { operation } from '../operations.js';
 import { defineRoute, type RestRoute } from '../route.js';
@@ -10,7 +11,7 @@ function loginCodeFor(credentialCode: string) {
   return (field: string) => (field === 'appId' ? 'KER-ATH-026' : field === 'userName' ? 'KER-ATH-003' : credentialCode);
 }
 
-const text = z.string().max(256);
+const text = identifier();
 
 const passwordLogin = z.object({
   userName: text,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { identifier } from '../../lib/input.js';
 import { operation } from '../operations.js';
 import { defineRoute, type RestRoute } from '../route.js';
 
 const op = (name: string) => operation('keys', name);
-const text = z.string().max(256);
+const text = identifier();
 const optional = text.nullish();
 
 const record = z.object({ certSignRequest: z.string().nullable(), certificate: z.string(), issuedAt: z.string(), expiryAt: z.string(), timestamp: z.string() });

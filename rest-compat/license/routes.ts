@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { identifier } from '../../lib/input.js';
 import { operation } from '../operations.js';
 import { defineRoute, type RestRoute } from '../route.js';
 
 const op = (name: string) => operation('license', name);
-const text = z.string().max(256);
+const text = identifier();
 const PREFIX = '/v1/licensekeymanager/license';
 
 /** A missing or malformed field gets the code of what it is. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { identifier, text } from '../../lib/input.js';
 import type { UploadedFile } from '../handler.js';
 import { operation } from '../operations.js';
 import { defineRoute, type RestRoute } from '../route.js';
@@ -7,14 +8,14 @@ const op = (name: string) => operation('notify', name);
 const result = z.object({ status: z.string(), message: z.string() });
 
 /** A form field sent once, several times, or comma-separated. */
-const addresses = z.union([z.string(), z.array(z.string())]).transform((value) =>
+const addresses = z.union([identifier(4096), z.array(identifier(4096)).max(100)]).transform((value) =>
   (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean));
 
 const emailForm = z.object({
   mailTo: addresses,
   mailCc: addresses.optional(),
-  mailSubject: z.string(),
-  mailContent: z.string().optional(),
+  mailSubject: identifier(998),
+  mailContent: text(1024 * 1024).optional(),
 });
 
 const emailCode = (field: string) =>
@@ -26,7 +27,7 @@ export const notifyRoutes: RestRoute[] = [
     path: '/v1/smsnotifier/sms/send',
     summary: 'Send an SMS (to the outbox when no SMS gateway is configured)',
     id: 'platform.kernel.sms.send',
-    input: { from: 'envelope', schema: z.object({ number: z.string(), message: z.string() }) },
+    input: { from: 'envelope', schema: z.object({ number: identifier(64), message: text(4096) }) },
     operation: op('SendSms'),
     variables: (input) => input,
     response: result,

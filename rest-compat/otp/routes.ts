@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { identifier } from '../../lib/input.js';
 import { operation } from '../operations.js';
 import { defineRoute, type HttpMethod, type RestRoute } from '../route.js';
 
 const op = (name: string) => operation('otp', name);
 
-const validateQuery = z.object({ key: z.string(), otp: z.string() });
+const validateQuery = z.object({ key: identifier(), otp: z.string().max(64) });
 type ValidateQuery = z.infer<typeof validateQuery>;
 type Validation = { validateOtp: { status: string; message: string } };
 
@@ -34,7 +35,7 @@ export const otpRoutes: RestRoute[] = [
     path: '/v1/otpmanager/otp/generate',
     summary: 'Generate an OTP for a key',
     id: 'platform.otp.generateOTP',
-    input: { from: 'envelope', schema: z.object({ key: z.string() }) },
+    input: { from: 'envelope', schema: z.object({ key: identifier() }) },
     operation: op('GenerateOtp'),
     variables: (input) => ({ key: input.key }),
     // MOSIP answers a frozen key with the string "null" as the OTP.

@@ -2,7 +2,7 @@ import type { PrismaClient, User } from '../../generated/prisma/client.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import type { TokenService } from '../../lib/tokens.js';
 import { NotificationService, type Channel } from '../notify/service.js';
-import { OtpService } from '../otp/service.js';
+import type { OtpService } from '../otp/service.js';
 import { authErrors } from './errors.js';
 import { isAppId } from './realms.js';
 import type { LoginThrottle } from './throttle.js';
@@ -37,8 +37,8 @@ export class OtpLoginService {
   constructor(deps: PlatformDeps, private readonly throttle: LoginThrottle) {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
-    this.otp = new OtpService(deps.prisma, deps.masterKey, deps.clock, deps.config.otp);
-    this.notifications = new NotificationService(deps.prisma, deps.clock, deps.config.notify, deps.logger.child({ component: 'auth-otp' }));
+    this.otp = deps.services.otp;
+    this.notifications = deps.services.notify;
   }
 
   private static key(appId: string, userId: string) {
@@ -81,10 +81,10 @@ export class OtpLoginService {
     const idType = input.useridtype.trim().toUpperCase();
     if (idType === 'UIN') throw authErrors.uinNotResolvable();
     if (idType !== 'USERID' || !input.userId.trim()) throw authErrors.userNotFound();
-    const { user, addresses } = await this.recipients(input, channels);
+    // Counted before any look-up: past the limit every answer is the same, so sendotp cannot list accounts.
     const key = OtpLoginService.key(input.appId, input.userId);
-    if (!(await this.throttle.allows(`otp-send:${key}`, clientAddress))) throw authErrors.sendThrottled();
-    await this.throttle.record(`otp-send:${key}`, clientAddress, true);
+    if (!(await this.throttle.reserve(`otp-send:${key}`, clientAddress))) throw authErrors.sendThrottled();
+    const { user, addresses } = await this.recipients(input, channels);
     const generated = await this.otp.generate('login', key);
     if (!generated.otp) throw authErrors.otpFrozen();
     const variables: Record<string, string> = {};
@@ -106,9 +106,9 @@ export class OtpLoginService {
     const userId = input.userId.trim();
     if (!userId) throw authErrors.missingUser();
     const key = OtpLoginService.key(input.appId, userId);
-    if (!(await this.throttle.allows(`otp-login:${key}`, clientAddress))) throw authErrors.otpThrottled();
+    if (!(await this.throttle.reserve(`otp-login:${key}`, clientAddress))) throw authErrors.otpThrottled();
     const result = /^\d+$/.test(input.otp) ? await this.otp.check('login', key, input.otp) : 'INVALID';
-    await this.throttle.record(`otp-login:${key}`, clientAddress, result !== 'VALID');
+    if (result === 'VALID') await this.throttle.succeeded(`otp-login:${key}`);
     if (result === 'EXPIRED') throw authErrors.expiredOtp();
     if (result === 'BLOCKED') throw authErrors.otpFrozen();
     if (result !== 'VALID') throw authErrors.invalidOtp();

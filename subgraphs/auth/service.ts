@@ -52,12 +52,11 @@ export class AuthService {
     if (!isAppId(appId)) throw authErrors.unknownRealm(appId);
   }
 
-  /** One login attempt: throttled, checked, counted; refused with the caller's errors. */
+  /** One login attempt: reserved against the limits first, then checked; refused with the caller's errors. */
   private async attempt(account: string, clientAddress: string, refuse: { throttled: () => Error; denied: () => Error }, check: () => Promise<boolean>): Promise<void> {
-    if (!(await this.throttle.allows(account, clientAddress))) throw refuse.throttled();
-    const ok = await check();
-    await this.throttle.record(account, clientAddress, !ok);
-    if (!ok) throw refuse.denied();
+    if (!(await this.throttle.reserve(account, clientAddress))) throw refuse.throttled();
+    if (!(await check())) throw refuse.denied();
+    await this.throttle.succeeded(account);
   }
 
   async loginWithPassword(input: PasswordLoginInput, clientAddress: string) {

@@ -14,7 +14,10 @@ export interface ThrottleLimits {
 
 /**
  * Login throttling counted in the database, so it holds across restarts and
- * instances. Unknown accounts are counted like known ones.
+ * instances. An attempt is reserved before the credentials are checked, with
+ * one atomic increment-and-read per bucket: of any number of parallel
+ * attempts, at most the limit get through. Unknown accounts are counted like
+ * known ones.
  */
 export class LoginThrottle {
   private lastSweep = 0;
@@ -25,40 +28,42 @@ export class LoginThrottle {
     private readonly limits: ThrottleLimits,
   ) {}
 
-  /** True when this account and address may try again now. */
-  async allows(account: string, address: string): Promise<boolean> {
-    const now = this.clock.now().getTime();
-    const [failures, attempts] = await Promise.all([
-      this.limits.account ? this.count(`account:${account}`, now - ACCOUNT_WINDOW_MS, true) : 0,
-      this.limits.address ? this.count(`address:${address}`, now - ADDRESS_WINDOW_MS) : 0,
-    ]);
-    return (!this.limits.account || failures < this.limits.account) && (!this.limits.address || attempts < this.limits.address);
-  }
-
-  private count(bucket: string, sinceMs: number, failedOnly = false): Promise<number> {
-    return this.prisma.loginAttempt.count({
-      where: { bucket, createdAt: { gte: new Date(sinceMs) }, ...(failedOnly ? { failed: true } : {}) },
-    });
-  }
-
   /**
-   * Records an attempt from an address; `failed` ones count against the
-   * account (for OTP sending every send does), and a success clears them.
+   * Counts one attempt of the address and one against the account, and
+   * answers whether both are still within their limits. The account's count
+   * stands as a failure until `succeeded` clears it.
    */
-  async record(account: string, address: string, failed: boolean): Promise<void> {
-    const createdAt = this.clock.now();
-    const rows = [];
-    if (this.limits.address) rows.push({ bucket: `address:${address}`, failed, createdAt });
-    if (this.limits.account && failed) rows.push({ bucket: `account:${account}`, failed, createdAt });
-    if (rows.length) await this.prisma.loginAttempt.createMany({ data: rows });
-    if (!failed && this.limits.account) await this.prisma.loginAttempt.deleteMany({ where: { bucket: `account:${account}` } });
-    await this.sweep(createdAt.getTime());
+  async reserve(account: string, address: string): Promise<boolean> {
+    const now = this.clock.now();
+    const [accountCount, addressCount] = await Promise.all([
+      this.limits.account ? this.increment(`account:${account}`, now, ACCOUNT_WINDOW_MS) : 0,
+      this.limits.address ? this.increment(`address:${address}`, now, ADDRESS_WINDOW_MS) : 0,
+    ]);
+    await this.sweep(now);
+    return accountCount <= this.limits.account && addressCount <= this.limits.address;
   }
 
-  /** Drops rows older than the longest window, at most once a minute per instance. */
-  private async sweep(now: number): Promise<void> {
-    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = now;
-    await this.prisma.loginAttempt.deleteMany({ where: { createdAt: { lt: new Date(now - ACCOUNT_WINDOW_MS) } } });
+  /** A successful login wipes the account's failures. */
+  async succeeded(account: string): Promise<void> {
+    if (this.limits.account) await this.prisma.throttleCounter.deleteMany({ where: { bucket: `account:${account}` } });
+  }
+
+  /** The bucket's count after this attempt, in a window that starts afresh once it has run out. */
+  private async increment(bucket: string, now: Date, windowMs: number): Promise<number> {
+    const expired = new Date(now.getTime() - windowMs);
+    const [row] = await this.prisma.$queryRaw<{ count: number }[]>`
+      INSERT INTO auth_throttle (bucket, "windowStart", count) VALUES (${bucket}, ${now}, 1)
+      ON CONFLICT (bucket) DO UPDATE SET
+        count = CASE WHEN auth_throttle."windowStart" <= ${expired} THEN 1 ELSE auth_throttle.count + 1 END,
+        "windowStart" = CASE WHEN auth_throttle."windowStart" <= ${expired} THEN ${now} ELSE auth_throttle."windowStart" END
+      RETURNING count`;
+    return Number(row?.count ?? 1);
+  }
+
+  /** Drops counters whose window has run out, at most once a minute per instance. */
+  private async sweep(now: Date): Promise<void> {
+    if (now.getTime() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now.getTime();
+    await this.prisma.throttleCounter.deleteMany({ where: { windowStart: { lt: new Date(now.getTime() - ACCOUNT_WINDOW_MS) } } });
   }
 }

@@ -6,13 +6,16 @@ import { loadKeyPolicy } from './policy.js';
 import { keysResolvers } from './resolvers.js';
 import { KeysService } from './service.js';
 
-export const keysServiceOf = (deps: PlatformDeps) =>
-  new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, loadKeyPolicy(deps.config.keyPolicyJson)), deps.clock);
-
 /** Key manager, crypto manager, signature service and the sync data key endpoints. */
 export const keys: Component = {
   name: 'keys',
+  async services(deps: PlatformDeps) {
+    const keys = new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, loadKeyPolicy(deps.config.keyPolicyJson)), deps.clock);
+    // The platform's own keys exist before the first request that needs them.
+    await keys.ensurePlatformKeys();
+    return { keys };
+  },
   async build(deps: PlatformDeps) {
-    return buildComponentSchema('keys', keysResolvers(keysServiceOf(deps)), deps.config.specOpenEndpoints);
+    return buildComponentSchema('keys', keysResolvers(deps.services.keys), deps.config.specOpenEndpoints);
   },
 };

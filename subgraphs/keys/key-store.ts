@@ -193,21 +193,35 @@ export class KeyStore {
     return this.prisma.keyStoreEntry.update({ where: { id: entry.id }, data: { csr } });
   }
 
-  /** Replaces a generated certificate by one signed by a CA, for the same key. */
+  /**
+   * Puts a CA-signed certificate in force for the key in force. The entry of
+   * the old certificate stays, retired, holding the same private key: data
+   * encrypted under the old certificate names its thumbprint and still opens,
+   * here and on any instance that cached that entry.
+   */
   async uploadCertificate(applicationId: string, referenceId: string | null | undefined, data: string): Promise<KeyStoreEntry> {
     const { referenceId: ref } = this.checkReference(applicationId, referenceId);
     const certificate = parseCertificate(data);
     if (!certificate) throw keyErrors.certificateParsing('certificateData is not an X.509 certificate');
-    const entry = await this.find(applicationId, ref, this.clock.now());
+    const now = this.clock.now();
+    const entry = await this.find(applicationId, ref, now);
     if (!entry || !entry.privateKey) throw keyErrors.notGenerated(ref ? `${applicationId}/${ref}` : applicationId);
     if (!samePublicKey(certificate.publicKey, new X509Certificate(entry.certificate).publicKey)) {
       throw keyErrors.certificateParsing('the certificate is not for the key generated for this application and reference id');
     }
+    const thumbprint = thumbprintOf(certificate).toString('hex');
+    if (thumbprint === entry.thumbprint) return entry;
     this.forget(applicationId, ref);
-    return this.prisma.keyStoreEntry.update({
-      where: { id: entry.id },
-      data: { certificate: certificate.toString(), thumbprint: thumbprintOf(certificate).toString('hex'), validTo: new Date(certificate.validTo), csr: null },
-    });
+    const [, uploaded] = await this.prisma.$transaction([
+      this.prisma.keyStoreEntry.update({ where: { id: entry.id }, data: { retiredAt: now } }),
+      this.prisma.keyStoreEntry.create({
+        data: {
+          applicationId, referenceId: ref, kind: entry.kind, privateKey: entry.privateKey, certificate: certificate.toString(), thumbprint,
+          validFrom: now, validTo: new Date(certificate.validTo), replacesId: entry.id,
+        },
+      }),
+    ]);
+    return uploaded;
   }
 
   /** Stores another domain's certificate (e.g. the ABIS partner's) to encrypt towards it. */

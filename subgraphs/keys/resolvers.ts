@@ -1,3 +1,4 @@
+import type { RequestContext } from '../../lib/context.js';
 import type { Subject } from '../../lib/crypto/certificates.js';
 import type { CryptoInput, KeysService } from './service.js';
 
@@ -17,11 +18,12 @@ export function keysResolvers(service: KeysService) {
       generateCsr: (_: unknown, args: Pair & { subject: Subject }) => service.generateCsr(args.applicationId, args.referenceId, args.subject),
       uploadCertificate: (_: unknown, args: Upload) => service.uploadCertificate(args.applicationId, args.referenceId, args.certificateData),
       uploadOtherDomainCertificate: (_: unknown, args: Upload) => service.uploadOtherDomainCertificate(args.applicationId, args.referenceId, args.certificateData),
-      encrypt: (_: unknown, args: CryptoInput) => service.encrypt(args),
-      decrypt: (_: unknown, args: CryptoInput) => service.decrypt(args),
+      encrypt: async (_: unknown, args: CryptoInput, context: RequestContext) => service.encrypt(await context.principal(), args),
+      decrypt: async (_: unknown, args: CryptoInput, context: RequestContext) => service.decrypt(await context.principal(), args),
       sign: (_: unknown, args: { data: string }) => service.sign(args.data),
       validateSignature: (_: unknown, args: { signature: string; data?: string | null }) => service.validateSignature(args.signature, args.data),
-      uploadMachinePublicKey: (_: unknown, args: Machine) => service.uploadMachinePublicKey(args.machineName, args.publicKey),
+      uploadMachinePublicKey: async (_: unknown, args: Machine, context: RequestContext) =>
+        service.uploadMachinePublicKey(await context.principal(), args.machineName, args.publicKey),
       verifyMachinePublicKey: (_: unknown, args: Machine) => service.verifyMachinePublicKey(args.machineName, args.publicKey),
     },
   };

@@ -4,8 +4,10 @@ import type { Subject } from '../../lib/crypto/certificates.js';
 import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, KEY_SPLITTER, UnknownKeyError, UnsupportedVersionError } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
 import { parseTimestamp, type Clock } from '../../lib/time.js';
+import type { Principal } from '../../lib/tokens.js';
 import { keyErrors } from './errors.js';
 import type { KeyStore } from './key-store.js';
+import { NOTIFICATION_KEY, PLATFORM_APPLICATION, RESPONSE_SIGNING_KEY } from './policy.js';
 
 export interface CryptoInput {
   applicationId?: string | null;
@@ -16,8 +18,20 @@ export interface CryptoInput {
   timeStamp?: string | null;
 }
 
-/** The application and reference of the platform's signing key (MOSIP: KERNEL / SIGN). */
-export const SIGNING_KEY = { applicationId: 'KERNEL', referenceId: 'SIGN' };
+export interface KeyPair {
+  applicationId: string;
+  referenceId: string;
+}
+
+/** The caller of an operation that depends on who asks: its roles (crypto) and name (audit). */
+export type Caller = Pick<Principal, 'subject' | 'roles'>;
+
+/** The application and reference of the signature service's key (MOSIP: KERNEL / SIGN). */
+export const SIGNING_KEY: KeyPair = { applicationId: 'KERNEL', referenceId: 'SIGN' };
+/** Signatures validateSignature accepts: the signature service's and the platform's response signatures. */
+const VERIFIABLE_KEYS: KeyPair[] = [SIGNING_KEY, RESPONSE_SIGNING_KEY];
+/** Roles that may give a machine that already has a key another one. */
+const MACHINE_REMAPPERS = ['GLOBAL_ADMIN', 'REGISTRATION_ADMIN'];
 
 const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 
@@ -93,15 +107,27 @@ export class KeysService {
     return { applicationId: input.applicationId.trim(), referenceId: input.referenceId?.trim() ?? '', at, aad: decode('aad', input.aad), salt: decode('salt', input.salt) };
   }
 
-  async encrypt(input: CryptoInput): Promise<{ data: string }> {
+  /**
+   * Only the roles the key policy grants an application id may use its keys
+   * through the crypto manager; the platform's own keys (PLATFORM) never.
+   */
+  private async authorizeCrypto(caller: Caller, applicationId: string): Promise<void> {
+    const policy = await this.keyFor(async () => this.store.policyOf(applicationId));
+    const allowed = policy.applicationId !== PLATFORM_APPLICATION && caller.roles.some((role) => (policy.cryptoRoles as readonly string[]).includes(role));
+    if (!allowed) throw new PlatformError('KER-ATH-403', `Forbidden: the token has no role that may use the keys of ${applicationId}`);
+  }
+
+  async encrypt(caller: Caller, input: CryptoInput): Promise<{ data: string }> {
     const p = this.cryptoParameters(input);
+    await this.authorizeCrypto(caller, p.applicationId);
     const entry = await this.keyFor(() => this.store.current(p.applicationId, p.referenceId, p.at));
     const sealed = encryptVerR2(this.store.recipient(entry), Buffer.from(input.data!, 'utf8'), { aad: p.aad, salt: p.salt });
     return { data: encodeBase64Url(sealed) };
   }
 
-  async decrypt(input: CryptoInput): Promise<{ data: string }> {
+  async decrypt(caller: Caller, input: CryptoInput): Promise<{ data: string }> {
     const p = this.cryptoParameters(input);
+    await this.authorizeCrypto(caller, p.applicationId);
     this.store.checkReference(p.applicationId, p.referenceId);
     let sealed: Buffer;
     try {
@@ -127,19 +153,20 @@ export class KeysService {
     }
   }
 
-  private signingKey(): Promise<KeyStoreEntry> {
-    return this.store.current(SIGNING_KEY.applicationId, SIGNING_KEY.referenceId);
-  }
-
-  /** A JWS (RS256) over the data, with the signing certificate in x5c and its thumbprint as kid. */
-  async sign(data: string | null | undefined): Promise<{ signature: string; timestamp: string }> {
-    if (!data) throw keyErrors.signatureInput('data should not be null or empty');
-    const entry = await this.signingKey();
+  /** A compact JWS (RS256) over the data with a pair's key in force: its certificate in x5c, its thumbprint as kid. */
+  private async signWith(pair: KeyPair, data: string): Promise<string> {
+    const entry = await this.store.current(pair.applicationId, pair.referenceId);
     const certificate = this.store.certificateOf(entry);
     const header = base64url(JSON.stringify({ alg: 'RS256', x5c: [certificate.raw.toString('base64')], kid: entry.thumbprint }));
     const input = `${header}.${base64url(data)}`;
     const signature = createSign('RSA-SHA256').update(input).sign(await this.store.privateKeyOf(entry)).toString('base64url');
-    return { signature: `${input}.${signature}`, timestamp: this.clock.now().toISOString() };
+    return `${input}.${signature}`;
+  }
+
+  /** The signature service: signs with KERNEL/SIGN, never with the key behind Response-Signature. */
+  async sign(data: string | null | undefined): Promise<{ signature: string; timestamp: string }> {
+    if (!data) throw keyErrors.signatureInput('data should not be null or empty');
+    return { signature: await this.signWith(SIGNING_KEY, data), timestamp: this.clock.now().toISOString() };
   }
 
   /** Valid only when signed by one of this platform's signing keys (rotated ones too); a detached JWS needs `data`. */
@@ -156,16 +183,39 @@ export class KeysService {
     if (payload === undefined || payload === null) throw keyErrors.signatureInput('a detached signature needs data');
     if (header.alg !== 'RS256' || !header.kid) throw keyErrors.signatureInvalid();
     const entry = await this.store.entryByThumbprint(header.kid);
-    if (!entry || entry.applicationId !== SIGNING_KEY.applicationId || entry.referenceId !== SIGNING_KEY.referenceId) throw keyErrors.signatureInvalid();
+    if (!entry || !VERIFIABLE_KEYS.some((pair) => entry.applicationId === pair.applicationId && entry.referenceId === pair.referenceId)) throw keyErrors.signatureInvalid();
     const ok = createVerify('RSA-SHA256').update(`${parts[0]}.${base64url(payload)}`).verify(this.store.certificateOf(entry).publicKey, Buffer.from(parts[2], 'base64url'));
     if (!ok || (data != null && data !== payload)) throw keyErrors.signatureInvalid();
     return { status: 'success', message: 'Validation Successful' };
   }
 
-  /** The Response-Signature header value: a detached JWS over the body (MOSIP's convention). */
+  /**
+   * The Response-Signature header value: a detached JWS over the body
+   * (MOSIP's convention), with a key of its own (PLATFORM/RESPONSE_SIGN) so
+   * that no caller of `sign` can produce a platform response.
+   */
   async responseSignature(body: string): Promise<string> {
-    const [header, , signature] = (await this.sign(body)).signature.split('.');
+    const [header, , signature] = (await this.signWith(RESPONSE_SIGNING_KEY, body)).split('.');
     return `${header}..${signature}`;
+  }
+
+  /** Generates the platform's own keys where missing (first start). */
+  async ensurePlatformKeys(): Promise<void> {
+    for (const pair of [RESPONSE_SIGNING_KEY, NOTIFICATION_KEY]) await this.store.current(pair.applicationId, pair.referenceId);
+  }
+
+  /** Seals data with one of the platform's own keys (never reachable through the crypto manager). */
+  async seal(pair: KeyPair, data: Buffer): Promise<string> {
+    const entry = await this.store.current(pair.applicationId, pair.referenceId);
+    return encodeBase64Url(encryptVerR2(this.store.recipient(entry), data));
+  }
+
+  /** Opens what `seal` sealed for the same pair; any key the pair ever had opens its own data. */
+  async open(pair: KeyPair, sealed: string): Promise<Buffer> {
+    return decryptVerR2(decodeBase64Any(sealed), async (thumbprint) => {
+      const entry = await this.store.entryByThumbprint(thumbprint.toString('hex'));
+      return entry && entry.applicationId === pair.applicationId && entry.referenceId === pair.referenceId && entry.privateKey ? this.store.privateKeyOf(entry) : undefined;
+    });
   }
 
   /** Sync data: the public key of an application (or reference) in force at a time. */
@@ -188,14 +238,23 @@ export class KeysService {
     }
   }
 
-  async uploadMachinePublicKey(machineName: string, publicKey: string) {
+  /**
+   * Maps a machine's public key. Any registration role may map a new machine;
+   * re-mapping a machine that already has another key takes an admin, and the
+   * row keeps who mapped it first and who re-mapped it, and when.
+   */
+  async uploadMachinePublicKey(caller: Caller, machineName: string, publicKey: string) {
     if (!machineName?.trim()) throw keyErrors.emptyInput('machineName');
     const { der, keyIndex } = this.machineKey(publicKey);
     const other = await this.prisma.machinePublicKey.findUnique({ where: { keyIndex } });
     if (other && other.machineName !== machineName) throw keyErrors.badPublicKey(`the key is already mapped to machine ${other.machineName}`);
-    await this.prisma.machinePublicKey.upsert({
-      where: { machineName }, create: { machineName, publicKey: der.toString('base64'), keyIndex }, update: { publicKey: der.toString('base64'), keyIndex },
-    });
+    const mapped = await this.prisma.machinePublicKey.findUnique({ where: { machineName } });
+    if (mapped && mapped.keyIndex !== keyIndex && !caller.roles.some((role) => MACHINE_REMAPPERS.includes(role))) {
+      throw new PlatformError('KER-ATH-403', `Forbidden: machine ${machineName} already has a key; only an admin may map another`);
+    }
+    const row = { publicKey: der.toString('base64'), keyIndex };
+    if (!mapped) await this.prisma.machinePublicKey.create({ data: { machineName, ...row, createdBy: caller.subject } });
+    else if (mapped.keyIndex !== keyIndex) await this.prisma.machinePublicKey.update({ where: { machineName }, data: { ...row, updatedBy: caller.subject } });
     return { machineName, keyIndex, verified: null };
   }
 

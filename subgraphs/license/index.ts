@@ -7,8 +7,8 @@ import { LicenseService } from './service.js';
 /** The license key manager: MISP license keys, permissions and status. */
 export const license: Component = {
   name: 'license',
+  services: (deps: PlatformDeps) => ({ license: new LicenseService(deps.prisma, deps.masterKey, deps.clock, deps.config.license) }),
   async build(deps: PlatformDeps) {
-    const service = new LicenseService(deps.prisma, deps.masterKey, deps.clock, deps.config.license);
-    return buildComponentSchema('license', licenseResolvers(service), deps.config.specOpenEndpoints);
+    return buildComponentSchema('license', licenseResolvers(deps.services.license), deps.config.specOpenEndpoints);
   },
 };

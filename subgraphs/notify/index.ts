@@ -4,16 +4,16 @@ import type { Component } from '../component.js';
 import { notifyResolvers } from './resolvers.js';
 import { NotificationService } from './service.js';
 
-export const notificationServiceOf = (deps: PlatformDeps) =>
-  new NotificationService(deps.prisma, deps.clock, deps.config.notify, deps.logger.child({ component: 'notify' }));
-
 /** SMS and e-mail notification, with the outbox and delivery retries. */
 export const notify: Component = {
   name: 'notify',
-  async build(deps: PlatformDeps) {
-    const service = notificationServiceOf(deps);
-    service.startRetries();
+  services(deps: PlatformDeps) {
+    const service = new NotificationService(deps.prisma, deps.clock, deps.config.notify, deps.logger.child({ component: 'notify' }), deps.services.keys);
+    service.startSweeps();
     deps.onClose(() => service.stop());
-    return buildComponentSchema('notify', notifyResolvers(service), deps.config.specOpenEndpoints);
+    return { notify: service };
+  },
+  async build(deps: PlatformDeps) {
+    return buildComponentSchema('notify', notifyResolvers(deps.services.notify), deps.config.specOpenEndpoints);
   },
 };

@@ -1,5 +1,4 @@
 import type { Notification } from '../../generated/prisma/client.js';
-import type { Attachment } from './delivery.js';
 import type { EmailInput, NotificationService } from './service.js';
 
 export function notifyResolvers(service: NotificationService) {
@@ -16,7 +15,6 @@ export function notifyResolvers(service: NotificationService) {
     OutboxMessage: {
       createdAt: (row: Notification) => row.createdAt.toISOString(),
       sentAt: (row: Notification) => row.sentAt?.toISOString() ?? null,
-      attachmentNames: (row: Notification) => ((row.attachments as Attachment[] | null) ?? []).map((a) => a.filename),
     },
   };
 }

@@ -2,7 +2,9 @@ import type { Notification, PrismaClient } from '../../generated/prisma/client.j
 import type { NotifySettings } from '../../lib/config.js';
 import type { Logger } from '../../lib/log.js';
 import type { Clock } from '../../lib/time.js';
-import { Delivery, type Attachment } from './delivery.js';
+import { NOTIFICATION_KEY } from '../keys/policy.js';
+import type { KeysService } from '../keys/service.js';
+import { Delivery, type Attachment, type Message } from './delivery.js';
 import { notifyErrors } from './errors.js';
 import { BUILT_IN_TEMPLATES, render, type Template } from './templates.js';
 
@@ -21,6 +23,14 @@ export interface SendResult {
 
 export type Channel = 'email' | 'sms';
 
+/** What is sealed at rest: everything of a message that may carry a secret or personal data. */
+interface Sealed {
+  body: string;
+  attachments: Attachment[];
+}
+
+export type OutboxMessage = Notification & { body: string | null };
+
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
 const LEASE_MS = 60_000;
 
@@ -38,6 +48,8 @@ export class NotificationService {
     private readonly clock: Clock,
     private readonly settings: NotifySettings,
     private readonly logger: Logger,
+    /** the key store, which seals bodies at rest */
+    private readonly sealer: Pick<KeysService, 'seal' | 'open'>,
   ) {
     this.delivery = new Delivery(settings);
   }
@@ -72,27 +84,42 @@ export class NotificationService {
     return { status: 'success', message: 'Email Request submitted' };
   }
 
-  /** Records the message, then tries to deliver it now; a failure is left for the retry sweep. */
-  private async dispatch(message: { channel: Channel; to: string; cc: string | null; subject: string | null; body: string; attachments: Attachment[] }): Promise<void> {
+  /**
+   * Records the message, its body and attachments sealed with the key store,
+   * then tries to deliver it now; a failure is left for the retry sweep.
+   */
+  private async dispatch(message: Message & { channel: Channel }): Promise<void> {
     const configured = this.delivery.configured(message.channel);
     const now = this.clock.now();
+    const content = await this.sealer.seal(NOTIFICATION_KEY, Buffer.from(JSON.stringify({ body: message.body, attachments: message.attachments } satisfies Sealed), 'utf8'));
     const row = await this.prisma.notification.create({
       data: {
-        ...message,
-        attachments: message.attachments.length ? message.attachments.map((a) => ({ ...a })) : undefined,
+        channel: message.channel, to: message.to, cc: message.cc, subject: message.subject, content,
+        attachmentNames: message.attachments.map((a) => a.filename),
         status: configured ? 'PENDING' : 'OUTBOX',
         nextAttemptAt: configured ? new Date(now.getTime() + LEASE_MS) : null,
       },
     });
-    if (configured) await this.attempt(row, row.nextAttemptAt!);
+    if (configured) await this.attempt(row, row.nextAttemptAt!, message);
   }
 
-  /** One delivery; its outcome is written only while this attempt still holds the lease on the row. */
-  private async attempt(row: Notification, lease: Date): Promise<void> {
+  /** The body and attachments of a row, or null once they have been dropped. */
+  private async contentOf(row: Notification): Promise<Sealed | null> {
+    if (!row.content) return null;
+    return JSON.parse((await this.sealer.open(NOTIFICATION_KEY, row.content)).toString('utf8')) as Sealed;
+  }
+
+  /**
+   * One delivery; its outcome is written only while this attempt still holds
+   * the lease on the row. A delivered message keeps no body: channel,
+   * recipients, subject, state and times stay.
+   */
+  private async attempt(row: Notification, lease: Date, message?: Message): Promise<void> {
     const attempts = row.attempts + 1;
     try {
-      await this.delivery.send({ ...row, attachments: (row.attachments as Attachment[] | null) ?? [] });
-      await this.prisma.notification.updateMany({ where: { id: row.id, nextAttemptAt: lease }, data: { status: 'SENT', attempts, sentAt: this.clock.now(), lastError: null, nextAttemptAt: null } });
+      const content = message ?? { ...row, ...(await this.contentOf(row) ?? { body: '', attachments: [] }) };
+      await this.delivery.send(content);
+      await this.prisma.notification.updateMany({ where: { id: row.id, nextAttemptAt: lease }, data: { status: 'SENT', attempts, sentAt: this.clock.now(), lastError: null, nextAttemptAt: null, content: null } });
     } catch (error) {
       const failed = attempts >= this.settings.maxAttempts;
       const backoffMs = this.settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
@@ -120,9 +147,17 @@ export class NotificationService {
     return sent;
   }
 
-  startRetries(): void {
+  /** Outbox mode keeps bodies for the retention time only, then drops them; answers how many were dropped. */
+  async purgeExpired(): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - this.settings.outboxRetentionHours * 3_600_000);
+    const { count } = await this.prisma.notification.updateMany({ where: { status: { in: ['OUTBOX', 'FAILED'] }, createdAt: { lt: before }, content: { not: null } }, data: { content: null } });
+    return count;
+  }
+
+  /** The retry and purge sweeps, on a timer that never keeps the process alive. */
+  startSweeps(): void {
     this.timer ??= setInterval(() => {
-      this.retryDue().catch((error: unknown) => this.logger.error({ err: error }, 'notification retry sweep failed'));
+      this.retryDue().then(() => this.purgeExpired()).catch((error: unknown) => this.logger.error({ err: error }, 'notification sweep failed'));
     }, this.settings.retrySweepMs).unref();
   }
 
@@ -132,8 +167,9 @@ export class NotificationService {
     this.delivery.close();
   }
 
-  outbox(filter: { to?: string | null; channel?: string | null; limit?: number | null }) {
-    return this.prisma.notification.findMany({
+  /** Recorded messages, newest first, with their bodies opened for the admin (null once dropped). */
+  async outbox(filter: { to?: string | null; channel?: string | null; limit?: number | null }): Promise<OutboxMessage[]> {
+    const rows = await this.prisma.notification.findMany({
       where: {
         ...(filter.to ? { to: { contains: filter.to } } : {}),
         ...(filter.channel ? { channel: filter.channel } : {}),
@@ -141,6 +177,7 @@ export class NotificationService {
       orderBy: { createdAt: 'desc' },
       take: Math.min(Math.max(filter.limit ?? 50, 1), 500),
     });
+    return Promise.all(rows.map(async (row) => ({ ...row, body: (await this.contentOf(row))?.body ?? null })));
   }
 
   /** The template for a purpose in a language, falling back to English, then to the built-in text. */

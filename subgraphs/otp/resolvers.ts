@@ -1,10 +1,23 @@
-import type { OtpService } from './service.js';
+import type { RequestContext } from '../../lib/context.js';
+import type { OtpCaller, OtpService } from './service.js';
 
-export function otpResolvers(service: OtpService) {
+/**
+ * The caller an OTP belongs to. Only with PLATFORM_SPEC_OPEN_ENDPOINTS may a
+ * request without a token get here (the role table lets it through); a token,
+ * when present, is always verified.
+ */
+async function callerOf(context: RequestContext, specOpen: boolean): Promise<OtpCaller> {
+  if (specOpen && !context.credentials.token) return null;
+  return context.principal();
+}
+
+export function otpResolvers(service: OtpService, specOpen: boolean) {
   return {
     Mutation: {
-      generateOtp: (_: unknown, args: { key: string }) => service.generateForKey(args.key),
-      validateOtp: (_: unknown, args: { key: string; otp: string }) => service.validateForKey(args.key, args.otp),
+      generateOtp: async (_: unknown, args: { key: string }, context: RequestContext) =>
+        service.generateForKey(await callerOf(context, specOpen), args.key),
+      validateOtp: async (_: unknown, args: { key: string; otp: string }, context: RequestContext) =>
+        service.validateForKey(await callerOf(context, specOpen), args.key, args.otp),
     },
   };
 }

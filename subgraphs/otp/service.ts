@@ -3,6 +3,7 @@ import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { OtpSettings } from '../../lib/config.js';
 import type { MasterKey } from '../../lib/master-key.js';
 import type { Clock } from '../../lib/time.js';
+import type { Principal } from '../../lib/tokens.js';
 import { otpErrors } from './errors.js';
 
 /**
@@ -26,6 +27,19 @@ export interface OtpValidation {
 
 const HMAC_PURPOSE = 'otp/hmac';
 
+/**
+ * Who generates and validates an OTP through the API: a token's principal,
+ * or nobody in particular when PLATFORM_SPEC_OPEN_ENDPOINTS lets a call
+ * without a token through (all such callers share one scope).
+ */
+export type OtpCaller = Pick<Principal, 'subject' | 'subjectType' | 'appId'> | null;
+
+/** A client's OTPs are its own; a user's belong to the application it logged in to. */
+function scopeOf(caller: OtpCaller): string {
+  if (!caller) return 'anonymous';
+  return caller.subjectType === 'client' ? `client:${caller.subject}` : `app:${caller.appId}`;
+}
+
 /** One-time passwords: numeric, expiring, stored only as keyed hashes, consumed atomically, frozen after too many wrong tries. */
 export class OtpService {
   private readonly hmacKey: Buffer;
@@ -39,8 +53,9 @@ export class OtpService {
     this.hmacKey = masterKey.derive(HMAC_PURPOSE);
   }
 
-  private entryId(namespace: OtpNamespace, key: string): string {
-    return createHmac('sha256', this.hmacKey).update(`${namespace}\0${key}`).digest('base64url');
+  /** The row of a key: namespace, the caller's scope and the key, hashed together so one caller never meets another's entry. */
+  private entryId(namespace: OtpNamespace, key: string, scope: string): string {
+    return createHmac('sha256', this.hmacKey).update(`${namespace}\0${scope}\0${key}`).digest('base64url');
   }
 
   /** Binds the OTP to its entry, so equal OTPs of two keys hash differently. */
@@ -52,8 +67,8 @@ export class OtpService {
     return randomInt(0, 10 ** this.settings.length).toString().padStart(this.settings.length, '0');
   }
 
-  async generate(namespace: OtpNamespace, key: string): Promise<OtpGeneration> {
-    const id = this.entryId(namespace, key);
+  async generate(namespace: OtpNamespace, key: string, scope = ''): Promise<OtpGeneration> {
+    const id = this.entryId(namespace, key, scope);
     const now = this.clock.now();
     const entry = await this.prisma.otpEntry.findUnique({ where: { id } });
     if (entry?.frozenUntil && entry.frozenUntil > now) return { otp: null, status: 'USER_BLOCKED' };
@@ -66,8 +81,8 @@ export class OtpService {
     return { otp, status: 'GENERATION_SUCCESSFUL' };
   }
 
-  async check(namespace: OtpNamespace, key: string, otp: string): Promise<OtpCheck> {
-    const id = this.entryId(namespace, key);
+  async check(namespace: OtpNamespace, key: string, otp: string, scope = ''): Promise<OtpCheck> {
+    const id = this.entryId(namespace, key, scope);
     const now = this.clock.now();
     const entry = await this.prisma.otpEntry.findUnique({ where: { id } });
     if (!entry) return 'NOT_GENERATED';
@@ -97,21 +112,21 @@ export class OtpService {
     return 'BLOCKED';
   }
 
-  /** POST /otp/generate: the key is checked as MOSIP does. */
-  generateForKey(key: string): Promise<OtpGeneration> {
+  /** POST /otp/generate for a caller: the key is checked as MOSIP does; the OTP belongs to the caller's scope. */
+  generateForKey(caller: OtpCaller, key: string): Promise<OtpGeneration> {
     const { keyMinLength: min, keyMaxLength: max } = this.settings;
     if (key.length < min || key.length > max) throw otpErrors.badGenerateKey(min, max);
-    return this.generate('api', key);
+    return this.generate('api', key, scopeOf(caller));
   }
 
-  /** /otp/validate: MOSIP's answers, and its KER-OTV codes for bad input. */
-  async validateForKey(key: string, otp: string): Promise<OtpValidation> {
+  /** /otp/validate for a caller, against the OTPs of its own scope only: MOSIP's answers and KER-OTV codes. */
+  async validateForKey(caller: OtpCaller, key: string, otp: string): Promise<OtpValidation> {
     const { keyMinLength: min, keyMaxLength: max } = this.settings;
     if (!key) throw otpErrors.emptyKey();
     if (key.length < min || key.length > max) throw otpErrors.badKeyLength(min, max);
     if (!otp) throw otpErrors.emptyOtp();
     if (!/^\d+$/.test(otp)) throw otpErrors.nonNumericOtp();
-    switch (await this.check('api', key, otp)) {
+    switch (await this.check('api', key, otp, scopeOf(caller))) {
       case 'VALID': return { status: 'success', message: 'VALIDATION_SUCCESSFUL' };
       case 'EXPIRED': return { status: 'failure', message: 'OTP_EXPIRED' };
       case 'BLOCKED': return { status: 'failure', message: 'USER_BLOCKED' };

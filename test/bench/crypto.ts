@@ -14,7 +14,6 @@ import autocannon from 'autocannon';
 import express from 'express';
 import { readCredentials } from '../../lib/credentials.js';
 import { decryptVerR2, encryptVerR2, thumbprintOf } from '../../lib/crypto/envelope.js';
-import { keysServiceOf } from '../../subgraphs/keys/index.js';
 import { SIGNING_KEY } from '../../subgraphs/keys/service.js';
 import { cookieHeader, envelopeOf, startTestPlatform } from '../support/platform.js';
 
@@ -22,6 +21,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const payload = Buffer.from('x'.repeat(1024));
 const text = payload.toString('utf8');
+/** The service as a registration processor calls it (REGISTRATION keys). */
+const BENCH_CALLER = { subject: 'bench', roles: ['REGISTRATION_PROCESSOR'] };
 
 interface Row { group: string; name: string; rate: number; microseconds: number; note?: string }
 const rows: Row[] = [];
@@ -67,7 +68,7 @@ async function measure(group: string, operations: [name: string, operation: () =
 
 const t = await startTestPlatform({ PLATFORM_THROTTLE_ADDRESS: '0' });
 try {
-  const service = keysServiceOf(t.platform.deps);
+  const service = t.platform.deps.services.keys;
   const auth = cookieHeader(await t.adminToken());
   process.stderr.write(`1 KB payload, RSA-2048, ${seconds} s per case, database ${t.platform.database.kind}\n`);
 
@@ -93,7 +94,7 @@ try {
     return Buffer.concat([decipher.update(sealed), decipher.final()]);
   };
   const moduleRoundTrip = () => decryptVerR2(encryptVerR2(recipient, payload), lookup);
-  const serviceRoundTrip = async () => service.decrypt({ applicationId: 'REGISTRATION', data: (await service.encrypt({ applicationId: 'REGISTRATION', data: text })).data });
+  const serviceRoundTrip = async () => service.decrypt(BENCH_CALLER, { applicationId: 'REGISTRATION', data: (await service.encrypt(BENCH_CALLER, { applicationId: 'REGISTRATION', data: text })).data });
   check(rawRoundTrip().equals(payload), 'raw round trip');
   check((await moduleRoundTrip()).equals(payload), 'module round trip');
   check((await serviceRoundTrip()).data === text, 'service round trip');
@@ -125,8 +126,8 @@ try {
   const body = JSON.stringify(envelopeOf({ applicationId: 'REGISTRATION', data: text }));
   const headers = { 'content-type': 'application/json', ...auth };
   const answer = await (await fetch(url, { method: 'POST', headers, body })).json();
-  check(answer.errors === null && (await service.decrypt({ applicationId: 'REGISTRATION', data: answer.response.data })).data === text, 'REST encrypt answers');
-  const [inProcess] = (await measure('(c)', [['KeysService.encrypt in process', () => service.encrypt({ applicationId: 'REGISTRATION', data: text })]])) as [number];
+  check(answer.errors === null && (await service.decrypt(BENCH_CALLER, { applicationId: 'REGISTRATION', data: answer.response.data })).data === text, 'REST encrypt answers');
+  const [inProcess] = (await measure('(c)', [['KeysService.encrypt in process', () => service.encrypt(BENCH_CALLER, { applicationId: 'REGISTRATION', data: text })]])) as [number];
 
   // The same function behind bare Express JSON handlers (no gateway): HTTP alone, then HTTP and the token check.
   const bare = express();
@@ -134,7 +135,7 @@ try {
   const { tokens } = t.platform.deps;
   bare.post('/encrypt/:auth', async (req, res) => {
     if (req.params.auth === 'token') await tokens.verify(readCredentials({ cookie: req.headers.cookie, authorization: req.headers.authorization }));
-    res.json({ response: await service.encrypt({ applicationId: req.body.request.applicationId, data: req.body.request.data }), errors: null });
+    res.json({ response: await service.encrypt(BENCH_CALLER, { applicationId: req.body.request.applicationId, data: req.body.request.data }), errors: null });
   });
   const bareServer = bare.listen(0, '127.0.0.1');
   await new Promise((resolve) => bareServer.once('listening', resolve));
@@ -151,7 +152,7 @@ try {
   try {
     for (const mode of ['none', 'token']) {
       const bareAnswer = await (await fetch(`${bareUrl}/${mode}`, { method: 'POST', headers, body })).json();
-      check((await service.decrypt({ applicationId: 'REGISTRATION', data: bareAnswer.response.data })).data === text, `bare Express encrypt (${mode}) answers`);
+      check((await service.decrypt(BENCH_CALLER, { applicationId: 'REGISTRATION', data: bareAnswer.response.data })).data === text, `bare Express encrypt (${mode}) answers`);
     }
     const bareRate = await load('bare Express + encrypt (autocannon)', `${bareUrl}/none`);
     const bareTokenRate = await load('bare Express + token check + encrypt (autocannon)', `${bareUrl}/token`);

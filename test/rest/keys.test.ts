@@ -88,17 +88,17 @@ describe('key manager', () => {
   });
 
   it('rotates with force; what the old key encrypted still decrypts, chosen by thumbprint', async () => {
-    const before = await certificate('RESIDENT');
-    const old = await encrypt({ applicationId: 'RESIDENT', data: 'sealed before rotation' });
-    const rotated = await call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'RESIDENT', force: true, ...SUBJECT });
+    const before = await certificate('PRE_REGISTRATION');
+    const old = await encrypt({ applicationId: 'PRE_REGISTRATION', data: 'sealed before rotation' });
+    const rotated = await call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'PRE_REGISTRATION', force: true, ...SUBJECT });
     expect(rotated.json.response.certificate).not.toBe(before.response.certificate);
-    const kept = await call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'RESIDENT', force: false, ...SUBJECT });
+    const kept = await call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'PRE_REGISTRATION', force: false, ...SUBJECT });
     expect(kept.json.response.certificate).toBe(rotated.json.response.certificate);
-    const fresh = await encrypt({ applicationId: 'RESIDENT', data: 'sealed after rotation' });
+    const fresh = await encrypt({ applicationId: 'PRE_REGISTRATION', data: 'sealed after rotation' });
     const thumbprint = (sealed: string) => decodeBase64Any(sealed).subarray(6, 38).toString('hex');
     expect(thumbprint(old.response.data)).not.toBe(thumbprint(fresh.response.data));
-    expect((await decrypt({ applicationId: 'RESIDENT', data: old.response.data })).response.data).toBe('sealed before rotation');
-    expect((await decrypt({ applicationId: 'RESIDENT', data: fresh.response.data })).response.data).toBe('sealed after rotation');
+    expect((await decrypt({ applicationId: 'PRE_REGISTRATION', data: old.response.data })).response.data).toBe('sealed before rotation');
+    expect((await decrypt({ applicationId: 'PRE_REGISTRATION', data: fresh.response.data })).response.data).toBe('sealed after rotation');
   });
 
   it('stores another domain certificate and encrypts towards it with its thumbprint', async () => {

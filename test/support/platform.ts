@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
@@ -58,7 +59,9 @@ export interface TestPlatform {
   graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any>;
   /** Logs the bootstrap admin in through REST and returns the raw JWT. */
   adminToken(): Promise<string>;
-  /** Row counts of every table, to prove a rejected request changed nothing. */
+  /** Creates a client with these roles (as the admin) and logs it in through REST: its id and raw JWT. */
+  clientToken(roles: string[], appId?: string): Promise<{ clientId: string; token: string }>;
+  /** Row counts of every table (but the throttle's counters), to prove a rejected request changed nothing. */
   snapshot(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
@@ -91,19 +94,34 @@ export async function startTestPlatform(env: Record<string, string> = {}, shared
     return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
   };
 
+  const adminToken = async () => {
+    const { json } = await request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
+      body: envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }),
+    });
+    if (!json.response?.token) throw new Error(`admin login failed: ${JSON.stringify(json.errors)}`);
+    return json.response.token as string;
+  };
+
   return {
     platform, clock, baseUrl, request,
     graphql: async (query, variables, headers) => (await request('POST', '/graphql', { body: { query, variables }, headers })).json,
-    adminToken: async () => {
-      const { json } = await request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
-        body: envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }),
-      });
-      if (!json.response?.token) throw new Error(`admin login failed: ${JSON.stringify(json.errors)}`);
-      return json.response.token as string;
+    adminToken,
+    clientToken: async (roles, appId = 'ida') => {
+      const clientId = `client-${randomUUID().slice(0, 8)}`;
+      const admin = cookieHeader(await adminToken());
+      const created = (await request('POST', '/graphql', {
+        body: { query: 'mutation($input: ClientInput!) { createClient(input: $input) { secretKey } }', variables: { input: { clientId, roles, appIds: [appId] } } }, headers: admin,
+      })).json;
+      const secretKey = created.data?.createClient?.secretKey as string | undefined;
+      if (!secretKey) throw new Error(`client creation failed: ${JSON.stringify(created.errors)}`);
+      const { json, headers } = await request('POST', '/v1/authmanager/authenticate/clientidsecretkey', { body: envelopeOf({ clientId, secretKey, appId }) });
+      if (json.errors) throw new Error(`client login failed: ${JSON.stringify(json.errors)}`);
+      return { clientId, token: tokenOfCookie(headers.get('set-cookie') ?? '') };
     },
     snapshot: async () => {
+      // Throttle counters are bookkeeping of attempts, not state a request changes: a refused attempt counts too.
       const rows = await database.prisma.$queryRawUnsafe<{ relname: string }[]>(
-        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = 'public' ORDER BY 1",
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = 'public' AND c.relname <> 'auth_throttle' ORDER BY 1",
       );
       const counts: Record<string, number> = {};
       for (const { relname } of rows) {
@@ -125,6 +143,9 @@ export async function startTestPlatform(env: Record<string, string> = {}, shared
 export function envelopeOf(request: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { id: 'platform.test', version: '1.0', requesttime: new Date().toISOString(), metadata: {}, request, ...extra };
 }
+
+/** The JWT of a Set-Cookie header `Authorization=Platform-Token<jwt>; …`. */
+export const tokenOfCookie = (setCookie: string) => /Authorization=Platform-Token([^;]+)/.exec(setCookie)?.[1] ?? '';
 
 export const cookieHeader = (token: string) => ({ cookie: `Authorization=Platform-Token${token}` });
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,99 @@
+// Hostile GraphQL documents are refused with a clear error before anything runs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookieHeader, startTestPlatform, type TestPlatform } from '../support/platform.js';
+
+let t: TestPlatform;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  t = await startTestPlatform();
+  admin = cookieHeader(await t.adminToken());
+});
+afterAll(async () => { await t?.close(); });
+
+const aliases = (count: number, field: string) => `{ ${Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+
+/** The request was refused as a whole: one error with this code, no data, and nothing signed or written. */
+async function expectRefused(query: string, code: string, message: RegExp, headers: Record<string, string> = admin) {
+  const before = await t.snapshot();
+  const { status, json } = await t.request('POST', '/graphql', { body: { query }, headers });
+  expect(status).toBe(400);
+  expect(json.data).toBeUndefined();
+  expect(json.errors).toHaveLength(1);
+  expect(json.errors[0].extensions.code).toBe(code);
+  expect(json.errors[0].message).toMatch(message);
+  expect(await t.snapshot()).toEqual(before);
+}
+
+describe('GraphQL limits', () => {
+  it('refuses 1,000 aliased sign calls and 2,000 aliased __schema fields before anything runs', async () => {
+    for (const query of [`mutation ${aliases(1000, 'sign(data: "x") { signature }')}`, aliases(2000, '__schema { types { name } }')]) {
+      const before = await t.snapshot();
+      const { status, json } = await t.request('POST', '/graphql', { body: { query }, headers: admin });
+      expect(status).toBe(400);
+      expect(json.data).toBeUndefined();
+      expect(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED']).toContain(json.errors[0].extensions.code);
+      expect(await t.snapshot()).toEqual(before);
+    }
+  });
+
+  it('refuses more aliases than PLATFORM_GRAPHQL_MAX_ALIASES (15)', async () => {
+    await expectRefused(`mutation ${aliases(60, 'sign(data: "x") { signature }')}`, 'GRAPHQL_VALIDATION_FAILED', /aliases limit of 15/i);
+    const fifteen = await t.graphql(aliases(15, 'licensePermissionValues'), {}, admin);
+    expect(Object.keys(fifteen.data)).toHaveLength(15);
+  });
+
+  it('refuses a document deeper than PLATFORM_GRAPHQL_MAX_DEPTH (10), counting through fragments', async () => {
+    const deep = (level: number): string => (level === 0 ? 'users(limit: 1) { roles }' : `... on Query { ${deep(level - 1)} }`);
+    expect((await t.graphql(`{ ${deep(3)} }`, {}, admin)).data.users).toHaveLength(1);
+    await expectRefused(`{ ${deep(12)} }`, 'GRAPHQL_VALIDATION_FAILED', /depth limit of 10/i);
+  });
+
+  it('refuses a document of more than PLATFORM_GRAPHQL_MAX_TOKENS (2000) tokens at parse time', async () => {
+    const query = `{ licensePermissionValues ${'__typename '.repeat(2500)}}`;
+    await expectRefused(query, 'GRAPHQL_PARSE_FAILED', /2000 tokens/i);
+  });
+
+  it('refuses a document whose cost exceeds PLATFORM_GRAPHQL_MAX_COST (5000)', async () => {
+    // Few tokens, much work: fragments that spread each other ten times over select 1,000 fields.
+    const query = `{ users(limit: 5) { ...F2 } }
+      fragment F0 on AuthUser { userId name mail mobile langCode roles appIds hasPassword isLocked rid }
+      fragment F1 on AuthUser { ${'...F0 '.repeat(10)}}
+      fragment F2 on AuthUser { ${'...F1 '.repeat(10)}}`;
+    await expectRefused(query, 'GRAPHQL_VALIDATION_FAILED', /cost limit of 5000/i);
+  });
+
+  it('refuses more directives than PLATFORM_GRAPHQL_MAX_DIRECTIVES (20)', async () => {
+    await expectRefused(`{ licensePermissionValues ${'__typename @include(if: true) '.repeat(30)}}`, 'GRAPHQL_VALIDATION_FAILED', /directives limit of 20/i);
+  });
+
+  it('answers introspection only with a valid token (KER-ATH-006 without one)', async () => {
+    const anonymous = await t.request('POST', '/graphql', { body: { query: '{ __schema { queryType { name } } }' } });
+    expect(anonymous.json.data).toBeUndefined();
+    expect(anonymous.json.errors[0].extensions.code).toBe('KER-ATH-006');
+    const nested = await t.request('POST', '/graphql', { body: { query: '{ licensePermissionValues __type(name: "Query") { name } }' } });
+    expect(nested.json.errors[0].extensions.code).toBe('KER-ATH-006');
+    const authenticated = await t.graphql('{ __schema { queryType { name } } }', {}, admin);
+    expect(authenticated.data.__schema.queryType.name).toBe('Query');
+  });
+});
+
+describe('PLATFORM_GRAPHQL_INTROSPECTION=public', () => {
+  it('answers introspection without a token', async () => {
+    const open = await startTestPlatform({ PLATFORM_GRAPHQL_INTROSPECTION: 'public' });
+    try {
+      const { json } = await open.request('POST', '/graphql', { body: { query: '{ __schema { queryType { name } } }' } });
+      expect(json.data.__schema.queryType.name).toBe('Query');
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('health while a hostile document is refused', () => {
+  it('keeps answering /health', async () => {
+    const hostile = t.request('POST', '/graphql', { body: { query: aliases(2000, '__schema { types { name fields { name type { name } } } }') }, headers: admin });
+    const health = await t.request('GET', '/health');
+    expect(health.status).toBe(200);
+    expect((await hostile).status).toBe(400);
+  });
+});
