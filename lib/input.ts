@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 /** C0 controls and DEL: never part of an identifier; NUL cannot even be stored by PostgreSQL. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex -- as above
 const NUL = /\u0000/;
 
 /** An identifier, name or code: at most `max` characters, no control characters. */

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, createSign, createVerify, X509Certificate } from 'node:crypto';
-import type { KeyStoreEntry, PrismaClient } from '../../generated/prisma/client.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Subject } from '../../lib/crypto/certificates.js';
 import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, KEY_SPLITTER, UnknownKeyError, UnsupportedVersionError } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
