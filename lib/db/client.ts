@@ -15,6 +15,8 @@ export interface Database {
   adapter: SqlMigrationAwareDriverAdapterFactory;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** embedded only: the PGlite instance (tests read its data folder) */
+  pglite?: PGlite;
 }
 
 export interface OpenOptions {
@@ -65,7 +67,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const adapter = new PrismaPGlite(pglite);
     const prisma = new PrismaClient({ adapter });
     database = {
-      prisma, kind: 'pglite', description: `pglite:${dataDir}`, adapter,
+      prisma, kind: 'pglite', description: `pglite:${dataDir}`, adapter, pglite,
       ping: async () => void (await pglite.query('SELECT 1')),
       close: async () => {
         await prisma.$disconnect();

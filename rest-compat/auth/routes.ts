@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier } from '../../lib/input.js';
+import { identifier, text as freeText } from '../../lib/input.js';
 import { tokenCookie } from '../../lib/credentials.js';
 import { operation } from '../operations.js';
 import { defineRoute, type RestRoute } from '../route.js';
@@ -15,7 +15,8 @@ const text = identifier();
 
 const passwordLogin = z.object({
   userName: text,
-  password: text,
+  // any character a person may type, but NUL
+  password: freeText(256),
   appId: text,
   clientId: text.optional(),
   clientSecret: text.optional(),

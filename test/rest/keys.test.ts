@@ -75,11 +75,14 @@ describe('key manager', () => {
     openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Test CA', '-days', '2');
     openssl('x509', '-req', '-in', 'ida.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'ida-signed.pem', '-days', '1');
     const signed = readFileSync(path.join(dir, 'ida-signed.pem'), 'utf8');
+    const sealedBefore = await encrypt({ applicationId: 'IDA', data: 'before upload' });
     const uploaded = await call('POST', '/v1/keymanager/uploadCertificate', { applicationId: 'IDA', certificateData: signed });
     expect(uploaded.json.response.status).toBe('success');
     const now = await certificate('IDA');
     expect(new X509Certificate(now.response.certificate).issuer).toMatch(/Test CA/);
-    // what is encrypted for the new certificate still opens with the same key
+    // what was encrypted under the old certificate's thumbprint still opens: the upload orphans nothing
+    expect((await decrypt({ applicationId: 'IDA', data: sealedBefore.response.data })).response.data).toBe('before upload');
+    // what is encrypted for the new certificate opens with the same key
     const sealed = await encrypt({ applicationId: 'IDA', data: 'after upload' });
     expect((await decrypt({ applicationId: 'IDA', data: sealed.response.data })).response.data).toBe('after upload');
     // a certificate for another key is refused
