@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../../lib/db/client.js';
 import { createLogger, type Logger } from '../../lib/log.js';
 import { MasterKey } from '../../lib/master-key.js';
 import { ManualClock } from '../../lib/time.js';
-import { createTestDatabase } from './postgres.js';
+import { createTestDatabase, withAdminClient } from './postgres.js';
 
 export const ADMIN_PASSWORD = 'Admin-password-for-tests-1';
 export const ADMIN_CLIENT_SECRET = 'admin-client-secret-for-tests-0123456789abcdef';
@@ -21,6 +21,8 @@ export const testMasterKey = MasterKey.fromPassphrase(TEST_MASTER_KEY);
 
 export interface TestDatabase {
   database: Database;
+  /** Makes the database unreachable for whoever uses it: a real outage, for failure tests. */
+  cutOff(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -33,10 +35,18 @@ export async function freshDatabase(): Promise<TestDatabase> {
   if (process.env.PLATFORM_TEST_DB === 'postgres') {
     const server = await createTestDatabase(inject('postgresTemplate'));
     const database = await openDatabase({ url: server.url, migrate: false });
-    return { database, drop: async () => { await database.close(); await server.drop(); } };
+    return {
+      database,
+      // The pool would reconnect after a close: the server itself refuses the database instead.
+      cutOff: () => withAdminClient(async (client) => {
+        await client.query(`ALTER DATABASE "${server.name}" WITH ALLOW_CONNECTIONS false`);
+        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [server.name]);
+      }),
+      drop: async () => { await database.close(); await server.drop(); },
+    };
   }
   const database = await openDatabase({ dataDir: 'memory://', migrate: false, loadDataDir: await pgliteTemplate() });
-  return { database, drop: () => database.close() };
+  return { database, cutOff: () => database.close(), drop: () => database.close() };
 }
 
 let template: Blob | undefined;
