@@ -1,11 +1,16 @@
 import path from 'node:path';
+import type { GraphQLSchema } from 'graphql';
 import type { PlatformConfig } from '../lib/config.js';
 import { openDatabase, type Database } from '../lib/db/client.js';
 import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
 import { log as defaultLogger, type Logger } from '../lib/log.js';
 import { MasterKey } from '../lib/master-key.js';
+import { readSettings, SettingsError, type SettingValues, type Settings } from '../lib/settings.js';
+import { buildComponentSchema } from '../lib/subgraph.js';
 import { systemClock, type Clock } from '../lib/time.js';
+import { RevocationList } from '../lib/revocations.js';
 import { TokenService } from '../lib/tokens.js';
+import type { Component } from '../subgraphs/component.js';
 import { COMPONENTS } from '../subgraphs/index.js';
 
 export interface DepsOptions {
@@ -17,9 +22,34 @@ export interface DepsOptions {
   masterKey?: MasterKey;
 }
 
+/** Every component's settings, read at once so a bad configuration names all its mistakes before anything opens. */
+function componentSettings(env: NodeJS.ProcessEnv): Map<Component, SettingValues<Settings>> {
+  const values = new Map<Component, SettingValues<Settings>>();
+  const problems: string[] = [];
+  for (const component of COMPONENTS) {
+    try {
+      values.set(component, readSettings(component.settings ?? {}, env));
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  if (problems.length) throw new SettingsError(problems);
+  return values;
+}
+
+export interface Dependencies {
+  deps: PlatformDeps;
+  database: Database;
+  /** a component's subgraph schema, after its start-up work */
+  buildSubgraph(component: Component): Promise<GraphQLSchema>;
+  runCloseTasks(): Promise<void>;
+}
+
 /** Opens the database (migrating it), loads the master key and the token signing key, and builds every component's services. */
-export async function createDeps(options: DepsOptions): Promise<{ deps: PlatformDeps; database: Database; runCloseTasks(): Promise<void> }> {
+export async function createDeps(options: DepsOptions): Promise<Dependencies> {
   const { config } = options;
+  const settings = componentSettings(config.env);
   const logger = options.logger ?? defaultLogger;
   const clock = options.clock ?? systemClock;
   const database = options.database ?? (await (config.databaseUrl
@@ -31,17 +61,25 @@ export async function createDeps(options: DepsOptions): Promise<{ deps: Platform
     audience: 'identity-platform',
     accessLifeSeconds: config.tokenLifeSeconds,
     refreshLifeSeconds: config.refreshTokenLifeSeconds,
-  }, clock);
+  }, clock, new RevocationList(database, clock, logger.child({ component: 'revocations' })));
   await tokens.init();
-  const closeTasks: (() => Promise<void> | void)[] = [];
-  const runCloseTasks = async () => {
-    for (const task of closeTasks.splice(0).reverse()) await task();
-  };
+  const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop()];
   const deps: PlatformDeps = {
     config, prisma: database.prisma, masterKey, tokens, clock, logger,
     services: {} as PlatformServices,
     onClose: (task) => void closeTasks.push(task),
   };
-  for (const component of COMPONENTS) Object.assign(deps.services, await component.services?.(deps));
-  return { deps, database, runCloseTasks };
+  for (const component of COMPONENTS) Object.assign(deps.services, await component.services?.(deps, settings.get(component)!));
+  return {
+    deps,
+    database,
+    buildSubgraph: async (component) => {
+      const values = settings.get(component)!;
+      await component.start?.(deps, values);
+      return buildComponentSchema(component.name, component.resolvers(deps, values), component.access, config.specOpenEndpoints);
+    },
+    runCloseTasks: async () => {
+      for (const task of closeTasks.splice(0).reverse()) await task();
+    },
+  };
 }

@@ -6,7 +6,8 @@ import type { RequestContext } from '../lib/context.js';
 import type { Logger } from '../lib/log.js';
 import { envelope } from '../rest-compat/envelope.js';
 import type { HandlerDeps } from '../rest-compat/handler.js';
-import { mountRest, REST_ROUTES } from '../rest-compat/index.js';
+import { mountRest } from '../rest-compat/index.js';
+import type { RestRoute } from '../rest-compat/route.js';
 import { openApiDocument } from '../rest-compat/openapi.js';
 
 declare global {
@@ -27,6 +28,7 @@ export interface HealthReport {
 export interface HttpOptions {
   server: ApolloServer<RequestContext>;
   rest: HandlerDeps;
+  routes: readonly RestRoute[];
   logger: Logger;
   health: () => Promise<HealthReport>;
   trustProxy: string;
@@ -77,14 +79,14 @@ export function createHttpApp(options: HttpOptions): Express {
     const report = await options.health();
     res.status(report.status === 'UP' ? 200 : 503).json(report);
   });
-  const apiDocs = openApiDocument(REST_ROUTES, options.version);
+  const apiDocs = openApiDocument(options.routes, options.version);
   app.get('/v3/api-docs', (_req, res) => res.json(apiDocs));
   app.use(
     '/graphql',
     express.json({ limit: options.maxBodyBytes }),
     expressMiddleware(options.server, { context: async ({ req }) => options.rest.contextFor(req) }),
   );
-  mountRest(app, options.rest);
+  mountRest(app, options.rest, options.routes);
   app.use(notFound);
   app.use(finalErrorHandler);
   return app;

@@ -9,8 +9,8 @@ import type { PlatformDeps } from '../lib/deps.js';
 import type { Logger } from '../lib/log.js';
 import { StompConnection } from '../lib/queue/stomp.js';
 import type { OperationExecutor } from '../rest-compat/handler.js';
-import { COMPONENTS } from '../subgraphs/index.js';
-import { createDeps, type DepsOptions } from './deps.js';
+import { COMPONENTS, REST_ROUTES, ROLE_TABLE } from '../subgraphs/index.js';
+import { createDeps, type Dependencies, type DepsOptions } from './deps.js';
 import { HttpDrain } from './drain.js';
 import { createGatewayServer } from './graphql.js';
 import { createHttpApp, type HealthReport } from './http.js';
@@ -26,6 +26,8 @@ export interface Platform {
   graphql: ApolloServer<RequestContext>;
   queue: StompConnection | undefined;
   execute: OperationExecutor;
+  /** a component's subgraph schema over this platform's services (to serve it separately) */
+  buildSubgraph: Dependencies['buildSubgraph'];
   listen(port?: number): Promise<AddressInfo>;
   close(): Promise<void>;
 }
@@ -41,12 +43,12 @@ function startQueue(config: PlatformConfig, logger: Logger): StompConnection | u
 /** Builds the whole platform in one process: database, keys, every subgraph, the gateway, REST and health. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const { config } = options;
-  const { deps, database, runCloseTasks } = await createDeps(options);
+  const { deps, database, buildSubgraph, runCloseTasks } = await createDeps(options);
   const { logger, clock, tokens } = deps;
 
   const localSchemas = new Map<string, GraphQLSchema>();
   for (const component of COMPONENTS) {
-    if (!config.subgraphUrls[component.name]) localSchemas.set(component.name, await component.build(deps));
+    if (!config.subgraphUrls[component.name]) localSchemas.set(component.name, await buildSubgraph(component));
   }
   const graphql = await createGatewayServer({ localSchemas, remoteUrls: config.subgraphUrls, logger, limits: config.graphql });
   const queue = startQueue(config, logger);
@@ -74,12 +76,13 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const app = createHttpApp({
     server: graphql, logger, health, trustProxy: config.trustProxy,
     maxBodyBytes: config.maxBodyBytes, version: PLATFORM_VERSION,
-    rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes, signResponse: (body) => deps.services.keys.responseSignature(body), specOpenEndpoints: config.specOpenEndpoints },
+    rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes, signResponse: (body) => deps.services.keys.responseSignature(body), specOpenEndpoints: config.specOpenEndpoints, roleTable: ROLE_TABLE },
+    routes: REST_ROUTES,
   });
 
   let http: HttpDrain | undefined;
   return {
-    app, deps, database, graphql, queue, execute,
+    app, deps, database, graphql, queue, execute, buildSubgraph,
     listen: (port = config.port) =>
       new Promise((resolve, reject) => {
         const server = app.listen(port, '0.0.0.0', (error?: Error) => (error ? reject(error) : resolve(server.address() as AddressInfo)));

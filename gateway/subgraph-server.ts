@@ -6,7 +6,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { createRequestContext, type RequestContext } from '../lib/context.js';
 import type { PlatformDeps } from '../lib/deps.js';
-import type { Component } from '../subgraphs/component.js';
+import type { GraphQLSchema } from 'graphql';
 import { errorFormatter } from './format-error.js';
 import { introspectionGuard, limitOptions } from './graphql-limits.js';
 
@@ -19,8 +19,7 @@ export interface SubgraphServer {
  * One component as its own GraphQL service. It verifies the caller's token
  * itself from the forwarded headers, so it is safe to reach without the gateway.
  */
-export async function startSubgraphServer(component: Component, deps: PlatformDeps, port: number, host = '127.0.0.1'): Promise<SubgraphServer> {
-  const schema = await component.build(deps);
+export async function startSubgraphServer(schema: GraphQLSchema, deps: PlatformDeps, port: number, host = '127.0.0.1'): Promise<SubgraphServer> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');

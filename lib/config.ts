@@ -1,86 +1,57 @@
 import path from 'node:path';
+import { read, readSettings, setting, type SettingValues } from './settings.js';
 
-/** Every environment variable the platform reads, in one place (README documents each). */
-export interface PlatformConfig {
-  port: number;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  stompUrl: string | undefined;
-  stompLogin: string | undefined;
-  stompPasscode: string | undefined;
-  adminPassword: string | undefined;
-  adminClientSecret: string | undefined;
-  masterKey: string | undefined;
-  specOpenEndpoints: boolean;
-  throttleAccount: number;
-  throttleAddress: number;
-  tokenLifeSeconds: number;
-  refreshTokenLifeSeconds: number;
-  tokenIssuer: string;
-  maxBodyBytes: number;
-  subgraphUrls: Record<string, string>;
-  shutdownGraceMs: number;
-  /** Express `trust proxy`: whose X-Forwarded-For names the client address */
-  trustProxy: string;
-  /** PLATFORM_KEY_POLICY: JSON replacing the key policy, or undefined for MOSIP's */
-  keyPolicyJson: string | undefined;
+/**
+ * The platform core's environment variables; each component declares its own
+ * beside its code (subgraphs/<name>/settings.ts), and the README's table is
+ * generated from all of them (`npm run docs`).
+ */
+export const CORE_SETTINGS = {
+  port: setting('PORT', read.integer(0, 65535), '8080', 'HTTP port of the gateway and REST layer'),
+  databaseUrl: setting('DATABASE_URL', read.optionalUrl('postgresql', 'postgres'), undefined, '`postgresql://…` uses that PostgreSQL server; unset uses embedded PGlite in `PLATFORM_DATA_DIR/pglite`'),
+  dataDir: setting('PLATFORM_DATA_DIR', read.text().transform((dir) => path.resolve(dir)), './data', 'embedded database, development master key, bootstrap credentials, files'),
+  stompUrl: setting('STOMP_URL', read.optionalUrl('stomp'), undefined, '`stomp://host:61613` (ActiveMQ); unset: ABIS traffic is not sent and `/health` reports the queue `DISABLED`'),
+  stompLogin: setting('STOMP_LOGIN', read.optionalText(), undefined, 'broker login'),
+  stompPasscode: setting('STOMP_PASSCODE', read.optionalText(), undefined, 'broker passcode'),
+  adminPassword: setting('PLATFORM_ADMIN_PASSWORD', read.optionalText(), undefined, 'if set and no user `admin` exists: creates `admin` with every role and every `appId`'),
+  adminClientSecret: setting('PLATFORM_ADMIN_CLIENT_SECRET', read.optionalText(), undefined, 'if set and no client `admin-client` exists: creates it with every role and every `appId` (use ≥ 32 random characters)'),
+  masterKey: setting('PLATFORM_MASTER_KEY', read.optionalText(), undefined, 'passphrase protecting private keys and secrets at rest; unset in development: generated once into `PLATFORM_DATA_DIR/master-key` with a warning'),
+  specOpenEndpoints: setting('PLATFORM_SPEC_OPEN_ENDPOINTS', read.flag(), 'false', '`true` opens the key-material and OTP endpoints exactly as the spec flags them (see CONTRACT)'),
+  tokenLifeSeconds: setting('PLATFORM_TOKEN_LIFE_SECONDS', read.integer(1), '3600', 'access token life (`expiryTime`, cookie `Max-Age`)'),
+  refreshTokenLifeSeconds: setting('PLATFORM_REFRESH_TOKEN_LIFE_SECONDS', read.integer(1), '86400', 'refresh token life'),
+  tokenIssuer: setting('PLATFORM_TOKEN_ISSUER', read.text(), 'identity-platform', "the tokens' `iss`"),
+  maxBodyBytes: setting('PLATFORM_MAX_BODY_BYTES', read.integer(1024), '1048576', 'largest accepted JSON request body'),
+  shutdownGraceMs: setting('PLATFORM_SHUTDOWN_GRACE_MS', read.integer(), '10000', 'how long SIGTERM waits for in-flight requests before cutting them'),
+  trustProxy: setting('PLATFORM_TRUST_PROXY', read.text(), 'loopback', "Express `trust proxy`: which proxies' `X-Forwarded-For` names the client address (throttling)"),
+  logLevel: setting('LOG_LEVEL', read.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino level (`silent` in tests)'),
+  publicUrl: setting('PLATFORM_PUBLIC_URL', read.optionalUrl('http', 'https'), undefined, 'the address callers reach the platform at (data share URLs, entity links)'),
+};
+
+/** Limits that refuse a hostile GraphQL document before anything runs; 0 turns one off. */
+export const GRAPHQL_SETTINGS = {
+  maxDepth: setting('PLATFORM_GRAPHQL_MAX_DEPTH', read.integer(), '10', 'deepest selection a GraphQL document may have (fragments counted through; introspection exempt); `0` turns it off'),
+  maxAliases: setting('PLATFORM_GRAPHQL_MAX_ALIASES', read.integer(), '15', 'aliases per GraphQL document; `0` turns it off'),
+  maxTokens: setting('PLATFORM_GRAPHQL_MAX_TOKENS', read.integer(), '2000', 'lexical tokens per GraphQL document, checked while parsing; `0` turns it off'),
+  maxCost: setting('PLATFORM_GRAPHQL_MAX_COST', read.integer(), '5000', 'GraphQL Armor cost (objects 2, scalars 1, times 1.5 per level); `0` turns it off'),
+  maxDirectives: setting('PLATFORM_GRAPHQL_MAX_DIRECTIVES', read.integer(), '20', 'directives per GraphQL document; `0` turns it off'),
+  introspection: setting('PLATFORM_GRAPHQL_INTROSPECTION', read.oneOf(['authenticated', 'public']), 'authenticated', '`public` answers introspection without a token; otherwise it needs a valid token (any role)'),
+};
+
+/** `npm run subgraph -- <name>`: where one component serves on its own. */
+export const SUBGRAPH_SETTINGS = {
+  port: setting('SUBGRAPH_PORT', read.integer(0, 65535), '4001', 'where `npm run subgraph` listens'),
+  host: setting('SUBGRAPH_HOST', read.text(), '127.0.0.1', 'the interface `npm run subgraph` listens on'),
+};
+
+export type GraphqlLimits = SettingValues<typeof GRAPHQL_SETTINGS>;
+
+/** The core configuration, with the raw environment kept for the components' own settings. */
+export type PlatformConfig = SettingValues<typeof CORE_SETTINGS> & {
   graphql: GraphqlLimits;
-  otp: OtpSettings;
-  notify: NotifySettings;
-  license: LicenseSettings;
-}
-
-export interface LicenseSettings {
-  keyLength: number;
-  /** the accepted permission values */
-  permissions: string[];
-}
-
-/** MOSIP's TSP license permissions. */
-const DEFAULT_LICENSE_PERMISSIONS = 'OTP Trigger,OTP Authentication,Demo Authentication,Biometric Authentication - FMR,Biometric Authentication - IIR,Biometric Authentication - FID,Static Pin Authentication,eKYC';
-
-/** Limits that refuse a hostile GraphQL document before anything runs (0 turns one off). */
-export interface GraphqlLimits {
-  maxDepth: number;
-  maxAliases: number;
-  maxTokens: number;
-  maxCost: number;
-  maxDirectives: number;
-  /** `public`: introspection without a token; else it needs a valid token */
-  introspection: 'public' | 'authenticated';
-}
-
-/** The spec's platform.kernel.otp.* keys, from PLATFORM_OTP_* variables (MOSIP's defaults). */
-export interface OtpSettings {
-  length: number;
-  expirySeconds: number;
-  attemptThreshold: number;
-  freezeSeconds: number;
-  keyMinLength: number;
-  keyMaxLength: number;
-}
-
-export interface NotifySettings {
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  smsGatewayUrl: string | undefined;
-  /** platform.kernel.sms.number.length */
-  smsNumberLength: number;
-  maxAttempts: number;
-  retryBaseSeconds: number;
-  /** how often (real time) due retries are looked for, and expired outbox bodies dropped */
-  retrySweepMs: number;
-  /** how long an undelivered (outbox) message keeps its body */
-  outboxRetentionHours: number;
-}
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
+  /** SUBGRAPH_<NAME>_URL values by lower-case component name: those components are reached over HTTP */
+  subgraphUrls: Record<string, string>;
+  env: NodeJS.ProcessEnv;
+};
 
 function subgraphUrls(env: NodeJS.ProcessEnv): Record<string, string> {
   const urls: Record<string, string> = {};
@@ -91,57 +62,7 @@ function subgraphUrls(env: NodeJS.ProcessEnv): Record<string, string> {
   return urls;
 }
 
+/** Every core variable, read and checked in one place; throws SettingsError naming each bad one. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
-  return {
-    port: int(env, 'PORT', 8080),
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: path.resolve(env.PLATFORM_DATA_DIR || './data'),
-    stompUrl: env.STOMP_URL || undefined,
-    stompLogin: env.STOMP_LOGIN || undefined,
-    stompPasscode: env.STOMP_PASSCODE || undefined,
-    adminPassword: env.PLATFORM_ADMIN_PASSWORD || undefined,
-    adminClientSecret: env.PLATFORM_ADMIN_CLIENT_SECRET || undefined,
-    masterKey: env.PLATFORM_MASTER_KEY || undefined,
-    specOpenEndpoints: env.PLATFORM_SPEC_OPEN_ENDPOINTS === 'true',
-    throttleAccount: int(env, 'PLATFORM_THROTTLE_ACCOUNT', 10),
-    throttleAddress: int(env, 'PLATFORM_THROTTLE_ADDRESS', 120),
-    tokenLifeSeconds: int(env, 'PLATFORM_TOKEN_LIFE_SECONDS', 3600),
-    refreshTokenLifeSeconds: int(env, 'PLATFORM_REFRESH_TOKEN_LIFE_SECONDS', 86400),
-    tokenIssuer: env.PLATFORM_TOKEN_ISSUER || 'identity-platform',
-    maxBodyBytes: int(env, 'PLATFORM_MAX_BODY_BYTES', 1024 * 1024),
-    subgraphUrls: subgraphUrls(env),
-    shutdownGraceMs: int(env, 'PLATFORM_SHUTDOWN_GRACE_MS', 10000),
-    trustProxy: env.PLATFORM_TRUST_PROXY || 'loopback',
-    keyPolicyJson: env.PLATFORM_KEY_POLICY || undefined,
-    graphql: {
-      maxDepth: int(env, 'PLATFORM_GRAPHQL_MAX_DEPTH', 10),
-      maxAliases: int(env, 'PLATFORM_GRAPHQL_MAX_ALIASES', 15),
-      maxTokens: int(env, 'PLATFORM_GRAPHQL_MAX_TOKENS', 2000),
-      maxCost: int(env, 'PLATFORM_GRAPHQL_MAX_COST', 5000),
-      maxDirectives: int(env, 'PLATFORM_GRAPHQL_MAX_DIRECTIVES', 20),
-      introspection: env.PLATFORM_GRAPHQL_INTROSPECTION === 'public' ? 'public' : 'authenticated',
-    },
-    otp: {
-      length: int(env, 'PLATFORM_OTP_LENGTH', 6),
-      expirySeconds: int(env, 'PLATFORM_OTP_EXPIRY_SECONDS', 180),
-      attemptThreshold: int(env, 'PLATFORM_OTP_ATTEMPT_THRESHOLD', 10),
-      freezeSeconds: int(env, 'PLATFORM_OTP_FREEZE_SECONDS', 1800),
-      keyMinLength: 3,
-      keyMaxLength: 64,
-    },
-    notify: {
-      smtpUrl: env.SMTP_URL || undefined,
-      mailFrom: env.MAIL_FROM || 'identity-platform@localhost',
-      smsGatewayUrl: env.SMS_GATEWAY_URL || undefined,
-      smsNumberLength: int(env, 'PLATFORM_SMS_NUMBER_LENGTH', 10),
-      maxAttempts: int(env, 'PLATFORM_NOTIFY_MAX_ATTEMPTS', 5),
-      retryBaseSeconds: int(env, 'PLATFORM_NOTIFY_RETRY_SECONDS', 30),
-      retrySweepMs: int(env, 'PLATFORM_NOTIFY_SWEEP_MS', 5000),
-      outboxRetentionHours: int(env, 'PLATFORM_OUTBOX_RETENTION_HOURS', 24),
-    },
-    license: {
-      keyLength: int(env, 'PLATFORM_LICENSE_KEY_LENGTH', 16),
-      permissions: (env.PLATFORM_LICENSE_PERMISSIONS || DEFAULT_LICENSE_PERMISSIONS).split(',').map((p) => p.trim()).filter(Boolean),
-    },
-  };
+  return { ...readSettings(CORE_SETTINGS, env), graphql: readSettings(GRAPHQL_SETTINGS, env), subgraphUrls: subgraphUrls(env), env };
 }

@@ -16,6 +16,8 @@ export interface RequestContext {
   credentials: Credentials;
   /** The verified caller; checked once per request, whichever subgraphs it touches. */
   principal(): Promise<Principal>;
+  /** this request's batch loaders (lib/graph/loader.ts), by name */
+  loaders: Map<string, (key: unknown) => Promise<unknown>>;
 }
 
 export function createRequestContext(
@@ -30,5 +32,6 @@ export function createRequestContext(
     credentialHeaders: { cookie: input.headers.cookie, authorization: input.headers.authorization },
     credentials,
     principal: () => (verified ??= tokens.verify(credentials)),
+    loaders: new Map(),
   };
 }

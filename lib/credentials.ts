@@ -41,6 +41,19 @@ export function readCredentials(headers: { cookie?: string | undefined; authoriz
   return { token, cookiesPresent: cookieHeader !== '' || fromHeader !== undefined };
 }
 
+/** MOSIP's cookie for the refresh token; sent only to the refresh path. */
+export const REFRESH_COOKIE = 'refresh_token';
+export const REFRESH_PATH = '/v1/authmanager/authorize/refreshToken';
+
+export function refreshCookie(refreshToken: string, maxAgeSeconds: number): string {
+  return `${REFRESH_COOKIE}=${refreshToken}; Max-Age=${maxAgeSeconds}; Path=${REFRESH_PATH}; Secure; HttpOnly; SameSite=Strict`;
+}
+
+/** The refresh token of a Cookie header, if any. */
+export function refreshTokenOf(cookieHeader: string | undefined): string | undefined {
+  return cookieHeader ? cookieValue(cookieHeader, REFRESH_COOKIE) : undefined;
+}
+
 /** The Set-Cookie value for a freshly issued token (CONTRACT.md attributes). */
 export function tokenCookie(token: string, maxAgeSeconds: number): string {
   return `${TOKEN_COOKIE}=${TOKEN_PREFIX}${token}; Max-Age=${maxAgeSeconds}; Path=/; Secure; HttpOnly; SameSite=Lax`;

@@ -4,21 +4,14 @@ import type { Logger } from './log.js';
 import type { MasterKey } from './master-key.js';
 import type { Clock } from './time.js';
 import type { TokenService } from './tokens.js';
-import type { KeysService } from '../subgraphs/keys/service.js';
-import type { LicenseService } from '../subgraphs/license/service.js';
-import type { NotificationService } from '../subgraphs/notify/service.js';
-import type { OtpService } from '../subgraphs/otp/service.js';
 
 /**
  * What components offer each other: one instance of each per process, built
- * in COMPONENTS order, so a component may use those built before it.
+ * in COMPONENTS order, so a component may use those built before it. Each
+ * component adds its own services here (declaration merging in its index.ts).
  */
-export interface PlatformServices {
-  keys: KeysService;
-  notify: NotificationService;
-  otp: OtpService;
-  license: LicenseService;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the components
+export interface PlatformServices {}
 
 /** What every component is built from; one set per process. */
 export interface PlatformDeps {

@@ -6,7 +6,7 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/res
 import { parse, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from './context.js';
 import { PlatformError } from './errors.js';
-import { accessFor } from './roles.js';
+import type { Access } from './roles.js';
 
 export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'schema');
 
@@ -15,11 +15,13 @@ export function componentTypeDefs(name: string): string {
   return readFileSync(path.join(SCHEMA_DIR, `${name}.graphql`), 'utf8');
 }
 
+/** The role table: "<Type>.<field>" to its access rule. */
+export type AccessTable = Readonly<Record<string, Access>>;
+
 type Resolver = (parent: unknown, args: Record<string, unknown>, context: RequestContext, info: unknown) => unknown;
 
-/** Checks the role table before a root field runs; a field missing from the table is denied. */
-export async function authorize(operation: string, context: RequestContext, specOpenEndpoints = false): Promise<void> {
-  const access = accessFor(operation);
+/** Checks one row of the role table; a root field missing from the table is denied. */
+export async function authorize(access: Access | undefined, operation: string, context: RequestContext, specOpenEndpoints = false): Promise<void> {
   if (!access) throw new PlatformError('KER-ATH-403', `Forbidden: ${operation} is not open to any role`);
   if (access.kind === 'public' || (access.kind === 'roles' && access.specOpen && specOpenEndpoints)) return;
   const principal = await context.principal();
@@ -28,28 +30,29 @@ export async function authorize(operation: string, context: RequestContext, spec
   }
 }
 
-function guardRootFields(resolvers: Record<string, Record<string, unknown>>, specOpenEndpoints: boolean): GraphQLResolverMap<unknown> {
+/**
+ * Wraps every root field, and every entity field with a row of its own, in
+ * the role check: a root field without a row is denied; an entity field
+ * without one is as open as the object that holds it.
+ */
+function guardFields(resolvers: Record<string, Record<string, unknown>>, table: AccessTable, specOpenEndpoints: boolean): GraphQLResolverMap<unknown> {
   const guarded: Record<string, Record<string, unknown>> = {};
   for (const [typeName, fields] of Object.entries(resolvers)) {
-    if (typeName !== 'Query' && typeName !== 'Mutation') {
-      guarded[typeName] = fields;
-      continue;
-    }
-    guarded[typeName] = Object.fromEntries(
-      Object.entries(fields).map(([field, resolve]) => {
-        const operation = `${typeName}.${field}`;
-        const wrapped: Resolver = async (parent, args, context, info) => {
-          await authorize(operation, context, specOpenEndpoints);
-          return (resolve as Resolver)(parent, args, context, info);
-        };
-        return [field, wrapped];
-      }),
-    );
+    const root = typeName === 'Query' || typeName === 'Mutation';
+    guarded[typeName] = Object.fromEntries(Object.entries(fields).map(([field, resolve]) => {
+      const operation = `${typeName}.${field}`;
+      if ((!root && !table[operation]) || typeof resolve !== 'function') return [field, resolve];
+      const wrapped: Resolver = async (parent, args, context, info) => {
+        await authorize(table[operation], operation, context, specOpenEndpoints);
+        return (resolve as Resolver)(parent, args, context, info);
+      };
+      return [field, wrapped];
+    }));
   }
   return guarded as GraphQLResolverMap<unknown>;
 }
 
-/** A component's federated schema with every root field behind the role table. */
-export function buildComponentSchema(name: string, resolvers: Record<string, Record<string, unknown>>, specOpenEndpoints = false): GraphQLSchema {
-  return buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(name)), resolvers: guardRootFields(resolvers, specOpenEndpoints) });
+/** A component's federated schema with its fields behind its role table. */
+export function buildComponentSchema(name: string, resolvers: Record<string, Record<string, unknown>>, table: AccessTable, specOpenEndpoints = false): GraphQLSchema {
+  return buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(name)), resolvers: guardFields(resolvers, table, specOpenEndpoints) });
 }

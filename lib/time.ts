@@ -12,6 +12,25 @@ export function parseTimestamp(value: string): Date | undefined {
   return Number.isNaN(date.getTime()) || formatTimestamp(date) !== value ? undefined : date;
 }
 
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * The one parser for instants callers send (expiry times, key timestamps,
+ * GraphQL DateTime): ISO 8601 date and time, fraction optional, zone `Z` or
+ * `±hh:mm`; without a zone it is UTC, as MOSIP's LocalDateTime values are.
+ * Undefined for anything else, impossible dates (2026-02-30) included.
+ */
+export function parseInstant(value: string): Date | undefined {
+  const match = INSTANT.exec(value.trim());
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second, fraction = '', zone = 'Z'] = match;
+  const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}.${fraction.padEnd(3, '0').slice(0, 3)}${zone}`);
+  if (Number.isNaN(date.getTime())) return undefined;
+  // Date rolls 02-30 over to 03-02: the calendar fields must survive the round trip.
+  const check = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)));
+  return check.getUTCMonth() === Number(month) - 1 && check.getUTCDate() === Number(day) && Number(hour) < 24 ? date : undefined;
+}
+
 /** An injectable clock, so tests move time instead of sleeping. */
 export interface Clock {
   now(): Date;

@@ -1,12 +1,22 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Credentials } from './credentials.js';
 import { PlatformError } from './errors.js';
 import type { MasterKey } from './master-key.js';
+import type { RevocationList } from './revocations.js';
 import type { Clock } from './time.js';
 
 export type SubjectType = 'user' | 'client';
+
+/** A user's profile, carried in the token so that validation needs no look-up (as Keycloak's tokens carry it). */
+export interface Profile {
+  name?: string | null;
+  mail?: string | null;
+  mobile?: string | null;
+  langCode?: string | null;
+  rid?: string | null;
+}
 
 /** Who a verified token speaks for. */
 export interface Principal {
@@ -15,15 +25,27 @@ export interface Principal {
   appId: string;
   roles: string[];
   tokenId: string;
+  sessionId: string;
   token: string;
   expiresAt: Date;
+  profile: Profile;
+}
+
+export interface Subject {
+  id: string;
+  type: SubjectType;
+  appId: string;
+  roles: string[];
+  profile?: Profile;
 }
 
 export interface IssuedTokens {
   token: string;
-  refreshToken: string;
   expiresIn: number;
-  refreshExpiresIn: number;
+  sessionId: string;
+  /** absent for client logins, which log in again instead */
+  refreshToken?: string;
+  refreshExpiresIn?: number;
 }
 
 export interface TokenSettings {
@@ -35,43 +57,50 @@ export interface TokenSettings {
 
 const SIGNING_KEY_ID = 'auth-token-signing-1';
 const KEY_PURPOSE = 'auth/token-signing-key';
+/** Verified tokens kept (by hash) until their exp, so a repeated token costs no RSA verification. */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 interface Claims {
   sub: string;
   jti: string;
+  sid: string;
   typ: 'access' | 'refresh';
   sty: SubjectType;
   appId: string;
   roles: string[];
   exp: number;
+  prf?: Profile;
 }
-
-const refreshIdOf = (accessId: string) => `${accessId}-r`;
 
 export const TOKEN_ERRORS = {
   noCookies: () => new PlatformError('KER-ATH-006', 'Cookies are empty'),
   noToken: () => new PlatformError('KER-ATH-007', 'Token is not present in cookies'),
   notStored: () => new PlatformError('KER-ATH-008', 'Token is not present in datastore, Please try with new token'),
   invalid: () => new PlatformError('KER-ATH-401', 'Authentication Failed: invalid or expired token'),
+  refreshReused: () => new PlatformError('KER-ATH-401', 'Authentication Failed: this refresh token was already used; its session is revoked'),
+  wrongRealm: (appId: string) => new PlatformError('KER-ATH-026', `Realm not found for the given appId: ${appId} (the refresh token belongs to another application)`),
 };
 
 /**
  * Issues RS256 tokens with the auth manager's key and verifies them. Every
- * token id is recorded, and verification looks it up, so invalidation takes
- * effect at once on every instance.
+ * token is recorded with its session; verification needs no database round
+ * trip: the signature and exp prove the token, and the in-memory revocation
+ * list (kept current by LISTEN/NOTIFY) says whether it was ended early.
  */
 export class TokenService {
   private privateKey!: KeyObject;
   private publicKey!: KeyObject;
+  private readonly verified = new Map<string, Claims>();
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly masterKey: MasterKey,
     private readonly settings: TokenSettings,
     private readonly clock: Clock,
+    readonly revocations: RevocationList,
   ) {}
 
-  /** Loads the signing key, creating it on first start; concurrent first starts converge on one row. */
+  /** Loads the signing key, creating it on first start (concurrent first starts converge on one row), and the revocation list. */
   async init(): Promise<void> {
     let row = await this.prisma.signingKey.findUnique({ where: { id: SIGNING_KEY_ID } });
     if (!row) {
@@ -89,56 +118,92 @@ export class TokenService {
     }
     this.privateKey = createPrivateKey(this.masterKey.unwrap(row.privateKey, KEY_PURPOSE).toString('utf8'));
     this.publicKey = createPublicKey(row.publicKey);
+    await this.revocations.start();
   }
 
-  async issue(subject: { id: string; type: SubjectType; appId: string; roles: string[] }): Promise<IssuedTokens> {
+  async stop(): Promise<void> {
+    await this.revocations.stop();
+  }
+
+  /**
+   * A new session: an access token, and for users a refresh token. The
+   * session, not the token, is what logout and an admin's revokeSession end.
+   */
+  async issue(subject: Subject, options: { clientAddress?: string; refresh?: boolean } = {}): Promise<IssuedTokens> {
     const now = this.clock.now();
-    // The refresh token's id derives from the access token's, so logging out revokes both.
-    const id = randomUUID();
-    const [token, refreshToken] = await Promise.all([
-      this.sign(subject, id, 'access', now, this.settings.accessLifeSeconds),
-      this.sign(subject, refreshIdOf(id), 'refresh', now, this.settings.refreshLifeSeconds),
-    ]);
-    await this.prisma.accessToken.createMany({ data: [token.row, refreshToken.row] });
+    const sessionId = randomUUID();
+    const refresh = options.refresh ?? subject.type === 'user';
+    const life = refresh ? this.settings.refreshLifeSeconds : this.settings.accessLifeSeconds;
+    await this.prisma.session.create({
+      data: {
+        id: sessionId, subject: subject.id, subjectType: subject.type, appId: subject.appId, clientAddress: options.clientAddress ?? null,
+        createdAt: now, expiresAt: new Date(now.getTime() + life * 1000),
+      },
+    });
+    return this.issueInSession(subject, sessionId, now, refresh);
+  }
+
+  private async issueInSession(subject: Subject, sessionId: string, now: Date, refresh: boolean): Promise<IssuedTokens> {
+    const access = this.sign(subject, sessionId, 'access', now, this.settings.accessLifeSeconds);
+    const renewal = refresh ? this.sign(subject, sessionId, 'refresh', now, this.settings.refreshLifeSeconds) : undefined;
+    await this.prisma.accessToken.createMany({ data: renewal ? [access.row, renewal.row] : [access.row] });
     return {
-      token: token.jwt,
-      refreshToken: refreshToken.jwt,
+      token: access.jwt,
       expiresIn: this.settings.accessLifeSeconds,
-      refreshExpiresIn: this.settings.refreshLifeSeconds,
+      sessionId,
+      ...(renewal ? { refreshToken: renewal.jwt, refreshExpiresIn: this.settings.refreshLifeSeconds } : {}),
     };
   }
 
-  private async sign(subject: { id: string; type: SubjectType; appId: string; roles: string[] }, id: string, kind: 'access' | 'refresh', now: Date, lifeSeconds: number) {
+  private sign(subject: Subject, sessionId: string, kind: 'access' | 'refresh', now: Date, lifeSeconds: number) {
     const iat = Math.floor(now.getTime() / 1000);
-    const claims: Claims = { sub: subject.id, jti: id, typ: kind, sty: subject.type, appId: subject.appId, roles: subject.roles, exp: iat + lifeSeconds };
+    const id = randomUUID();
+    const claims: Claims = {
+      sub: subject.id, jti: id, sid: sessionId, typ: kind, sty: subject.type, appId: subject.appId, roles: subject.roles, exp: iat + lifeSeconds,
+      ...(subject.profile ? { prf: subject.profile } : {}),
+    };
     const signed = jwt.sign({ ...claims, iat }, this.privateKey, {
       algorithm: 'RS256', issuer: this.settings.issuer, audience: this.settings.audience, keyid: SIGNING_KEY_ID,
     });
-    const row = { id, subject: subject.id, subjectType: subject.type, kind, appId: subject.appId, issuedAt: now, expiresAt: new Date((iat + lifeSeconds) * 1000) };
+    const row = { id, sessionId, subject: subject.id, subjectType: subject.type, kind, appId: subject.appId, issuedAt: now, expiresAt: new Date((iat + lifeSeconds) * 1000) };
     return { jwt: signed, row };
   }
 
   /** The access token's principal, or the spec's KER-ATH code for what is wrong with it. */
   async verify(credentials: Credentials): Promise<Principal> {
     if (!credentials.token) throw credentials.cookiesPresent ? TOKEN_ERRORS.noToken() : TOKEN_ERRORS.noCookies();
-    const claims = this.checkSignature(credentials.token);
-    const row = await this.prisma.accessToken.findUnique({ where: { id: claims.jti }, select: { revokedAt: true, expiresAt: true } });
-    if (!row || row.revokedAt) throw TOKEN_ERRORS.notStored();
-    if (row.expiresAt <= this.clock.now()) throw TOKEN_ERRORS.invalid();
+    const claims = this.checkSignature(credentials.token, 'access');
+    if (await this.revocations.isRevoked(claims.jti)) throw TOKEN_ERRORS.notStored();
     return {
       subject: claims.sub, subjectType: claims.sty, appId: claims.appId, roles: claims.roles,
-      tokenId: claims.jti, token: credentials.token, expiresAt: new Date(claims.exp * 1000),
+      tokenId: claims.jti, sessionId: claims.sid, token: credentials.token, expiresAt: new Date(claims.exp * 1000), profile: claims.prf ?? {},
     };
   }
 
-  private checkSignature(token: string): Claims {
+  private checkSignature(token: string, kind: Claims['typ']): Claims {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const hash = createHash('sha256').update(token).digest('base64url');
+    let claims = this.verified.get(hash);
+    if (!claims) {
+      claims = this.verifySignature(token, now);
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(hash, claims);
+    }
+    if (claims.exp <= now) {
+      this.verified.delete(hash);
+      throw TOKEN_ERRORS.invalid();
+    }
+    if (claims.typ !== kind) throw TOKEN_ERRORS.invalid();
+    return claims;
+  }
+
+  private verifySignature(token: string, now: number): Claims {
     try {
       const claims = jwt.verify(token, this.publicKey, {
-        algorithms: ['RS256'], issuer: this.settings.issuer, audience: this.settings.audience,
-        clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
+        algorithms: ['RS256'], issuer: this.settings.issuer, audience: this.settings.audience, clockTimestamp: now,
       }) as Partial<Claims>;
       // A token without exp would never expire: refused, whoever signed it.
-      if (claims.typ !== 'access' || !claims.jti || !claims.sub || !claims.appId || !Array.isArray(claims.roles) || typeof claims.exp !== 'number') throw TOKEN_ERRORS.invalid();
+      if (!claims.jti || !claims.sub || !claims.sid || !claims.appId || !Array.isArray(claims.roles) || typeof claims.exp !== 'number') throw TOKEN_ERRORS.invalid();
       return claims as Claims;
     } catch (error) {
       if (error instanceof PlatformError) throw error;
@@ -146,18 +211,53 @@ export class TokenService {
     }
   }
 
-  /** Revokes every live token of a subject (locked user, reset password). */
-  async revokeSubject(subject: string): Promise<number> {
-    const { count } = await this.prisma.accessToken.updateMany({ where: { subject, revokedAt: null }, data: { revokedAt: this.clock.now() } });
-    return count;
+  /**
+   * Exchanges a refresh token for new tokens in the same session and retires
+   * it. A refresh token presented a second time means it was stolen or
+   * replayed: the whole session is revoked (OAuth 2.0 security BCP, reuse
+   * detection).
+   */
+  async refresh(refreshToken: string | undefined, appId: string): Promise<IssuedTokens> {
+    if (!refreshToken) throw TOKEN_ERRORS.noToken();
+    const claims = this.checkSignature(refreshToken, 'refresh');
+    if (claims.appId !== appId) throw TOKEN_ERRORS.wrongRealm(appId);
+    const now = this.clock.now();
+    const { count } = await this.prisma.accessToken.updateMany({
+      where: { id: claims.jti, rotatedAt: null, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
+      data: { rotatedAt: now },
+    });
+    if (count !== 1) {
+      const row = await this.prisma.accessToken.findUnique({ where: { id: claims.jti }, select: { rotatedAt: true } });
+      if (row?.rotatedAt) {
+        await this.revokeSession(claims.sid);
+        throw TOKEN_ERRORS.refreshReused();
+      }
+      throw TOKEN_ERRORS.notStored();
+    }
+    await this.prisma.session.update({ where: { id: claims.sid }, data: { refreshedAt: now, expiresAt: new Date(now.getTime() + this.settings.refreshLifeSeconds * 1000) } });
+    const subject: Subject = { id: claims.sub, type: claims.sty, appId: claims.appId, roles: claims.roles, ...(claims.prf ? { profile: claims.prf } : {}) };
+    return this.issueInSession(subject, claims.sid, now, true);
   }
 
-  /** Marks the access token and its refresh token revoked; answers whether the access token was live. */
-  async revoke(tokenId: string): Promise<boolean> {
-    const { count } = await this.prisma.accessToken.updateMany({
-      where: { id: { in: [tokenId, refreshIdOf(tokenId)] }, revokedAt: null },
-      data: { revokedAt: this.clock.now() },
-    });
-    return count > 0;
+  /** Ends the tokens matching `where` now, on this instance at once and on the others through the trigger's notification. */
+  private async revokeWhere(where: { subject?: string; sessionId?: string }): Promise<number> {
+    const now = this.clock.now();
+    const rows = await this.prisma.accessToken.findMany({ where: { ...where, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }], expiresAt: { gt: now } }, select: { id: true, expiresAt: true } });
+    if (!rows.length) return 0;
+    await this.prisma.accessToken.updateMany({ where: { id: { in: rows.map((row) => row.id) } }, data: { revokedAt: now } });
+    for (const row of rows) this.revocations.note(row.id, now.getTime(), row.expiresAt.getTime());
+    return rows.length;
+  }
+
+  /** Ends a session: every token it handed out, refresh tokens included. */
+  async revokeSession(sessionId: string): Promise<number> {
+    await this.prisma.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: this.clock.now() } });
+    return this.revokeWhere({ sessionId });
+  }
+
+  /** Ends every live session of a subject (locked user, reset password, changed roles, rotated client secret). */
+  async revokeSubject(subject: string): Promise<number> {
+    await this.prisma.session.updateMany({ where: { subject, revokedAt: null }, data: { revokedAt: this.clock.now() } });
+    return this.revokeWhere({ subject });
   }
 }

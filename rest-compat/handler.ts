@@ -5,7 +5,7 @@ import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { z } from 'zod';
 import type { RequestContext } from '../lib/context.js';
 import { INTERNAL_ERROR, PlatformError } from '../lib/errors.js';
-import { authorize } from '../lib/subgraph.js';
+import { authorize, type AccessTable } from '../lib/subgraph.js';
 import { parseTimestamp, type Clock } from '../lib/time.js';
 import { envelope, type ErrorItem } from './envelope.js';
 import type { Operation } from './operations.js';
@@ -27,6 +27,8 @@ export interface HandlerDeps {
   signResponse: (body: string) => Promise<string>;
   /** PLATFORM_SPEC_OPEN_ENDPOINTS: endpoints the spec flags open need no token */
   specOpenEndpoints: boolean;
+  /** the role table, to check the caller before a body is read */
+  roleTable: AccessTable;
 }
 
 /** A caller mistake found at the edge: answered with the route's code, before anything runs. */
@@ -86,6 +88,7 @@ async function readInput(route: RestRoute, req: Request, res: Response, parser: 
   if (input.from === 'form') return readForm(route, req, res, parser);
   // null: no body at all; false: a body of another type, which is refused before it is read.
   const json = req.is('application/json');
+  if (json === null && input.bodyOptional) return { input: validate(route, input.schema, {}), version: undefined };
   if (json === null) throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
   if (json === false) throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'the request body must be sent as Content-Type: application/json' });
   try {
@@ -150,7 +153,7 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
       const context = deps.contextFor(req);
       // The caller's token and roles are checked before a body is read: a stranger cannot make the server buffer uploads.
       try {
-        for (const field of guarded) await authorize(field, context, deps.specOpenEndpoints);
+        for (const field of guarded) await authorize(deps.roleTable[field], field, context, deps.specOpenEndpoints);
       } catch (error) {
         if (error instanceof PlatformError) throw new EdgeError({ errorCode: error.code, message: error.message });
         throw error;

@@ -7,7 +7,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Where a route's input comes from, and its shape (validated at the edge, and documented). */
 export type RouteInput =
-  | { from: 'envelope'; schema: z.ZodType; requestTime?: 'required' | 'optional' }
+  /** `bodyOptional`: a request without any body reads as an empty `request` (the refresh token may come as a cookie) */
+  | { from: 'envelope'; schema: z.ZodType; requestTime?: 'required' | 'optional'; bodyOptional?: boolean }
   | { from: 'query'; schema: z.ZodType }
   /** multipart/form-data: text fields validated by `schema`; uploaded files arrive as `files` beside them */
   | { from: 'form'; schema: z.ZodType; fileField: string; maxFileBytes: number; maxFiles: number }

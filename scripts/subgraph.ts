@@ -2,7 +2,8 @@
 import { createDeps } from '../gateway/deps.js';
 import { stopOnSignals } from '../gateway/signals.js';
 import { startSubgraphServer } from '../gateway/subgraph-server.js';
-import { loadConfig } from '../lib/config.js';
+import { loadConfig, SUBGRAPH_SETTINGS } from '../lib/config.js';
+import { readSettings } from '../lib/settings.js';
 import { log } from '../lib/log.js';
 import { COMPONENTS, componentNamed } from '../subgraphs/index.js';
 
@@ -13,13 +14,14 @@ if (!component) {
   process.exit(2);
 }
 const config = loadConfig();
+const listenOn = readSettings(SUBGRAPH_SETTINGS, process.env);
 if (!config.databaseUrl) {
   // Embedded PGlite belongs to one process; a separate subgraph and the gateway must share a server.
   console.error('a subgraph running as its own service needs the shared PostgreSQL database: set DATABASE_URL');
   process.exit(2);
 }
-const { deps, database, runCloseTasks } = await createDeps({ config });
-const server = await startSubgraphServer(component, deps, Number(process.env.SUBGRAPH_PORT ?? 4001), process.env.SUBGRAPH_HOST ?? '127.0.0.1');
+const { deps, database, buildSubgraph, runCloseTasks } = await createDeps({ config });
+const server = await startSubgraphServer(await buildSubgraph(component), deps, listenOn.port, listenOn.host);
 log.info({ subgraph: component.name, url: server.url, database: database.description },
   `subgraph ${component.name} listening; point the gateway at it with SUBGRAPH_${component.name.toUpperCase()}_URL=${server.url}`);
 stopOnSignals(log, async () => {

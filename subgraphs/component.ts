@@ -1,15 +1,36 @@
-import type { GraphQLSchema } from 'graphql';
 import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
+import type { Access } from '../lib/roles.js';
+import type { Settings, SettingValues } from '../lib/settings.js';
+import type { RestRoute } from '../rest-compat/route.js';
 
-/** One platform component: a federated subgraph built from the shared dependencies. */
-export interface Component {
+/** Resolvers by type and field, as a component writes them. */
+export type ComponentResolvers = Record<string, Record<string, unknown>>;
+
+/**
+ * One platform component: a folder under subgraphs/ and one line in
+ * COMPONENTS. Everything shared is assembled from these declarations: the
+ * role table, the REST routes, the configuration and its README table.
+ */
+export interface Component<S extends Settings = Settings> {
   /** subgraph name; its SDL is schema/<name>.graphql */
   name: string;
+  /** who may call each of its GraphQL fields, "<Type>.<field>": every root field, and entity fields that need more than their parent */
+  access: Readonly<Record<string, Access>>;
+  /** its REST paths (rest-compat/<name>/routes.ts) */
+  routes?: readonly RestRoute[];
+  /** the environment variables it reads */
+  settings?: S;
   /**
-   * The services it offers to the other components, built once per process
-   * (in COMPONENTS order) whether or not its subgraph runs in this process.
+   * The services it offers to the other components (each declares them in
+   * PlatformServices), built once per process in COMPONENTS order, whether
+   * or not its subgraph runs in this process.
    */
-  services?(deps: PlatformDeps): Partial<PlatformServices> | Promise<Partial<PlatformServices>>;
-  /** its subgraph schema, resolvers over deps.services */
-  build(deps: PlatformDeps): Promise<GraphQLSchema>;
+  services?(deps: PlatformDeps, settings: SettingValues<S>): Partial<PlatformServices> | Promise<Partial<PlatformServices>>;
+  /** its subgraph's resolvers, over deps.services */
+  resolvers(deps: PlatformDeps, settings: SettingValues<S>): ComponentResolvers;
+  /** work before its subgraph serves (bootstrap rows), run where the subgraph runs */
+  start?(deps: PlatformDeps, settings: SettingValues<S>): Promise<void>;
 }
+
+/** Declares a component, inferring its settings' types for services and resolvers. */
+export const defineComponent = <S extends Settings>(component: Component<S>): Component<S> => component;

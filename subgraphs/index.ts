@@ -1,3 +1,5 @@
+import type { AccessTable } from '../lib/subgraph.js';
+import type { RestRoute } from '../rest-compat/route.js';
 import { auth } from './auth/index.js';
 import type { Component } from './component.js';
 import { keys } from './keys/index.js';
@@ -5,9 +7,21 @@ import { license } from './license/index.js';
 import { notify } from './notify/index.js';
 import { otp } from './otp/index.js';
 
-/** Every component of the platform, in start-up order: a component's services may use those of the components before it. */
-export const COMPONENTS: readonly Component[] = [keys, notify, otp, auth, license];
+/**
+ * Every component of the platform, in start-up order: a component's services
+ * may use those of the components before it. The only list to edit when a
+ * component is added.
+ */
+// Each component keeps its own settings type; the list only needs what all share.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const COMPONENTS: readonly Component<any>[] = [keys, notify, otp, auth, license];
 
 export function componentNamed(name: string): Component | undefined {
   return COMPONENTS.find((component) => component.name === name);
 }
+
+/** The one role table, assembled from the components' rows; subgraphs and the REST layer enforce it, a test checks it. */
+export const ROLE_TABLE: AccessTable = Object.assign({}, ...COMPONENTS.map((component) => component.access)) as AccessTable;
+
+/** Every REST path of the platform: mounted, and documented by /v3/api-docs, from this one list. */
+export const REST_ROUTES: readonly RestRoute[] = COMPONENTS.flatMap((component) => component.routes ?? []);

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -17,6 +19,24 @@ export interface Database {
   close(): Promise<void>;
   /** embedded only: the PGlite instance (tests read its data folder) */
   pglite?: PGlite;
+  /**
+   * LISTENs on a channel: `message` per notification; `up` once listening
+   * (again, after a loss: the caller reloads what it may have missed);
+   * `down` when the listening connection is lost (it is re-made in the background).
+   */
+  subscribe(channel: string, handlers: SubscriptionHandlers): Promise<Subscription>;
+}
+
+export interface SubscriptionHandlers {
+  message(payload: string): void;
+  up(): void | Promise<void>;
+  down(): void;
+}
+
+export interface Subscription {
+  /** the application_name of the listening connection (PostgreSQL), to find it in pg_stat_activity */
+  connectionName: string | undefined;
+  close(): Promise<void>;
 }
 
 export interface OpenOptions {
@@ -42,6 +62,57 @@ export function redactUrl(url: string): string {
   }
 }
 
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 5000;
+
+/**
+ * A connection of its own that LISTENs (a pooled one would be handed to
+ * other queries). Lost, it is re-made with backoff; `up` follows every
+ * successful LISTEN so the caller can reload what it missed meanwhile.
+ */
+async function listenOnPostgres(url: string, channel: string, handlers: SubscriptionHandlers): Promise<Subscription> {
+  const connectionName = `platform-listen-${randomBytes(4).toString('hex')}`;
+  let client: pg.Client | undefined;
+  let closed = false;
+  let delay = RECONNECT_MIN_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const lost = () => {
+    if (closed || !client) return;
+    client = undefined;
+    handlers.down();
+    timer = setTimeout(() => void connect(), delay).unref();
+    delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+  };
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, application_name: connectionName });
+    next.on('error', () => { if (client === next) lost(); });
+    next.on('end', () => { if (client === next) lost(); });
+    next.on('notification', (notification) => { if (notification.payload !== undefined) handlers.message(notification.payload); });
+    try {
+      await next.connect();
+      await next.query(`LISTEN "${channel}"`);
+      client = next;
+      delay = RECONNECT_MIN_MS;
+      await handlers.up();
+    } catch {
+      void next.end().catch(() => undefined);
+      client = next;
+      lost();
+    }
+  };
+  await connect();
+  return {
+    connectionName,
+    close: async () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
+    },
+  };
+}
+
 /** Closing twice (a test that cut the database, then its clean-up) closes once. */
 function once(close: () => Promise<void>): () => Promise<void> {
   let closing: Promise<void> | undefined;
@@ -54,10 +125,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.url) {
     const adapter = new PrismaPg({ connectionString: options.url, max: options.poolSize ?? 10 });
     const prisma = new PrismaClient({ adapter });
+    const url = options.url;
     database = {
-      prisma, kind: 'postgresql', description: redactUrl(options.url), adapter,
+      prisma, kind: 'postgresql', description: redactUrl(url), adapter,
       ping: async () => void (await prisma.$queryRawUnsafe('SELECT 1')),
       close: () => prisma.$disconnect(),
+      subscribe: (channel, handlers) => listenOnPostgres(url, channel, handlers),
     };
   } else {
     const dataDir = options.dataDir ?? 'memory://';
@@ -68,6 +141,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const prisma = new PrismaClient({ adapter });
     database = {
       prisma, kind: 'pglite', description: `pglite:${dataDir}`, adapter, pglite,
+      // One process owns an embedded database: its notifications never travel, and never get lost.
+      subscribe: async (channel, handlers) => {
+        const unsubscribe = await pglite.listen(channel, handlers.message);
+        await handlers.up();
+        return { connectionName: undefined, close: () => (pglite.closed ? Promise.resolve() : unsubscribe()) };
+      },
       ping: async () => void (await pglite.query('SELECT 1')),
       close: async () => {
         await prisma.$disconnect();

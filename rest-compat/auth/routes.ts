@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { identifier, text as freeText } from '../../lib/input.js';
-import { tokenCookie } from '../../lib/credentials.js';
+import { refreshCookie, refreshTokenOf, tokenCookie } from '../../lib/credentials.js';
 import { operation } from '../operations.js';
 import { defineRoute, type RestRoute } from '../route.js';
 
@@ -106,6 +106,7 @@ export const authRoutes: RestRoute[] = [
     }),
     result: ({ loginWithPassword: login }, { res }) => {
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
+      res.append('Set-Cookie', refreshCookie(login.refreshToken, login.refreshExpiryTime));
       return login;
     },
     codeFor: loginCodeFor('KER-ATH-023'),
@@ -156,6 +157,25 @@ export const authRoutes: RestRoute[] = [
     response: z.object({ message: z.string() }),
     result: (data) => data.invalidateToken,
     codeFor: tokenCodeFor,
+    internalErrorCode: 'KER-ATH-500',
+  }),
+  defineRoute<{ refreshToken?: string | undefined }, { refreshToken: PasswordLoginData['loginWithPassword'] }>({
+    method: 'post',
+    path: '/v1/authmanager/authorize/refreshToken/{appId}',
+    summary: 'Exchange a refresh token (cookie refresh_token, or request.refreshToken) for new tokens; the refresh token is rotated, and one presented twice revokes its session',
+    id: 'platform.authorize.refreshToken',
+    input: { from: 'envelope', schema: z.object({ refreshToken: identifier(4096).optional() }), requestTime: 'optional', bodyOptional: true },
+    operation: op('RefreshToken'),
+    variables: (input, req) => ({ appId: req.params.appId, refreshToken: input.refreshToken ?? refreshTokenOf(req.headers.cookie) }),
+    response: z.object({
+      token: z.string(), refreshToken: z.string(), expiryTime: z.number().int(), refreshExpiryTime: z.number().int(), status: z.string(), message: z.string(),
+    }),
+    result: ({ refreshToken: refreshed }, { res }) => {
+      res.append('Set-Cookie', tokenCookie(refreshed.token, refreshed.expiryTime));
+      res.append('Set-Cookie', refreshCookie(refreshed.refreshToken, refreshed.refreshExpiryTime));
+      return refreshed;
+    },
+    codeFor: (field) => (field === 'appId' ? 'KER-ATH-026' : 'KER-ATH-401'),
     internalErrorCode: 'KER-ATH-500',
   }),
 ];

@@ -1,19 +1,34 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { buildComponentSchema } from '../../lib/subgraph.js';
-import type { Component } from '../component.js';
+import { authRoutes } from '../../rest-compat/auth/routes.js';
+import { defineComponent } from '../component.js';
+import { authAccess } from './access.js';
 import { OtpLoginService } from './otp-login-service.js';
 import { authResolvers } from './resolvers.js';
 import { AuthService } from './service.js';
+import { authSettings } from './settings.js';
 import { UsersService } from './users-service.js';
 
+declare module '../../lib/deps.js' {
+  interface PlatformServices {
+    /** logins, token validation and invalidation, bootstrap accounts */
+    auth: AuthService;
+    /** login by OTP (sendotp, useridOTP) */
+    otpLogin: OtpLoginService;
+    /** users and clients administration */
+    users: UsersService;
+  }
+}
+
 /** The authentication manager: logins (password, client, OTP), token validation and invalidation, users and clients. */
-export const auth: Component = {
+export const auth = defineComponent({
   name: 'auth',
-  async build(deps: PlatformDeps) {
-    const service = new AuthService(deps);
-    await service.bootstrap();
-    const otpLogin = new OtpLoginService(deps, service.throttle);
-    const users = new UsersService(deps, service.secretKey);
-    return buildComponentSchema('auth', authResolvers(service, otpLogin, users), deps.config.specOpenEndpoints);
+  access: authAccess,
+  routes: authRoutes,
+  settings: authSettings,
+  services(deps: PlatformDeps, settings) {
+    const auth = new AuthService(deps, settings);
+    return { auth, otpLogin: new OtpLoginService(deps, auth.throttle), users: new UsersService(deps, auth.secretKey) };
   },
-};
+  start: (deps) => deps.services.auth.bootstrap(),
+  resolvers: (deps) => authResolvers(deps.services.auth, deps.services.otpLogin, deps.services.users),
+});

@@ -5,6 +5,7 @@ import { NotificationService, type Channel } from '../notify/service.js';
 import type { OtpService } from '../otp/service.js';
 import { authErrors } from './errors.js';
 import { isAppId } from './realms.js';
+import { userSubject } from './service.js';
 import type { LoginThrottle } from './throttle.js';
 
 export interface SendOtpInput {
@@ -114,7 +115,7 @@ export class OtpLoginService {
     if (result !== 'VALID') throw authErrors.invalidOtp();
     const user = input.appId === PRE_REGISTRATION ? await this.preRegistrationUser(userId) : await this.prisma.user.findUnique({ where: { userId } });
     if (!user || user.isLocked || !user.appIds.includes(input.appId)) throw authErrors.userNotFound();
-    const issued = await this.tokens.issue({ id: user.userId, type: 'user', appId: input.appId, roles: user.roles });
+    const issued = await this.tokens.issue(userSubject(user, input.appId), { clientAddress });
     return { token: issued.token, expiryTime: issued.expiresIn, userId: user.userId, status: 'success', message: 'OTP validated successfully' };
   }
 

@@ -1,5 +1,6 @@
 import type { Client, User } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../lib/context.js';
+import { refreshTokenOf } from '../../lib/credentials.js';
 import type { OtpLoginInput, OtpLoginService, SendOtpInput } from './otp-login-service.js';
 import type { AuthService, ClientLoginInput, PasswordLoginInput } from './service.js';
 import type { ClientInput, UserInput, UsersService } from './users-service.js';
@@ -21,6 +22,8 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
       loginWithClientSecret: (_: unknown, args: ClientLoginInput, context: RequestContext) =>
         service.loginWithClientSecret(args, context.clientAddress),
       invalidateToken: (_: unknown, __: unknown, context: RequestContext) => service.invalidateToken(context.credentials),
+      refreshToken: (_: unknown, args: { appId: string; refreshToken?: string | null }, context: RequestContext) =>
+        service.refresh(args.refreshToken ?? refreshTokenOf(context.credentialHeaders.cookie), args.appId),
       sendOtp: (_: unknown, { templateVariables, ...args }: SendOtpArgs, context: RequestContext) =>
         otpLogin.sendOtp({ ...args, templateVariables: Object.fromEntries((templateVariables ?? []).map((v) => [v.name, v.value])) }, context.clientAddress),
       loginWithOtp: (_: unknown, args: OtpLoginInput, context: RequestContext) => otpLogin.loginWithOtp(args, context.clientAddress),

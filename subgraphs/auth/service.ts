@@ -5,9 +5,10 @@ import type { Credentials } from '../../lib/credentials.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import { ROLES } from '../../lib/roles.js';
 import { hashClientSecret, hashPassword, randomSecret, verifyClientSecret, verifyPassword } from '../../lib/secrets.js';
-import type { Principal, TokenService } from '../../lib/tokens.js';
+import type { Principal, Subject, TokenService } from '../../lib/tokens.js';
 import { authErrors } from './errors.js';
 import { APP_IDS, isAppId } from './realms.js';
+import type { AuthSettings } from './settings.js';
 import { LoginThrottle } from './throttle.js';
 
 const CLIENT_SECRET_PURPOSE = 'auth/client-secret-hmac';
@@ -16,6 +17,11 @@ export const ADMIN_CLIENT = 'admin-client';
 
 export interface PasswordLoginInput { userName: string; password: string; appId: string }
 export interface ClientLoginInput { clientId: string; secretKey: string; appId: string }
+
+/** The token subject of a user: roles, and the profile validateToken answers with. */
+export function userSubject(user: User, appId: string): Subject {
+  return { id: user.userId, type: 'user', appId, roles: user.roles, profile: { name: user.name, mail: user.mail, mobile: user.mobile, langCode: user.langCode, rid: user.rid } };
+}
 
 export interface TokenIdentity {
   userId: string;
@@ -38,14 +44,11 @@ export class AuthService {
   /** the HMAC key of client secrets, shared with client administration */
   readonly secretKey: Buffer;
 
-  constructor(private readonly deps: PlatformDeps) {
+  constructor(private readonly deps: PlatformDeps, settings: AuthSettings) {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
     this.secretKey = deps.masterKey.derive(CLIENT_SECRET_PURPOSE);
-    this.throttle = new LoginThrottle(deps.prisma, deps.clock, {
-      account: deps.config.throttleAccount,
-      address: deps.config.throttleAddress,
-    });
+    this.throttle = new LoginThrottle(deps.prisma, deps.clock, { account: settings.throttleAccount, address: settings.throttleAddress });
   }
 
   private requireRealm(appId: string): void {
@@ -70,14 +73,13 @@ export class AuthService {
       const passwordOk = await verifyPassword(input.password, user?.passwordHash);
       return passwordOk && user !== null && !user.isLocked && user.appIds.includes(input.appId);
     });
-    const { userId, roles } = user!;
-    const issued = await this.tokens.issue({ id: userId, type: 'user', appId: input.appId, roles });
+    const issued = await this.tokens.issue(userSubject(user!, input.appId), { clientAddress });
     return {
       token: issued.token,
-      refreshToken: issued.refreshToken,
+      refreshToken: issued.refreshToken!,
       expiryTime: issued.expiresIn,
-      refreshExpiryTime: issued.refreshExpiresIn,
-      userId,
+      refreshExpiryTime: issued.refreshExpiresIn!,
+      userId: user!.userId,
       status: 'success',
       message: 'Username and password combination had been validated successfully',
     };
@@ -92,30 +94,41 @@ export class AuthService {
       return secretOk && client !== null && client.isActive && client.appIds.includes(input.appId);
     });
     const { clientId, roles } = client!;
-    const issued = await this.tokens.issue({ id: clientId, type: 'client', appId: input.appId, roles });
+    const issued = await this.tokens.issue({ id: clientId, type: 'client', appId: input.appId, roles }, { clientAddress });
     return { token: issued.token, expiryTime: issued.expiresIn, status: 'Success', message: 'Clientid and Token combination had been validated successfully' };
   }
 
-  /** The identity record of a verified token; a client's record carries its client id as user id. */
-  async identityOf(principal: Principal): Promise<TokenIdentity> {
-    const user = principal.subjectType === 'user' ? await this.prisma.user.findUnique({ where: { userId: principal.subject } }) : null;
+  /** The identity record of a verified token, from its claims; a client's record carries its client id as user id. */
+  identityOf(principal: Principal): TokenIdentity {
+    const { profile } = principal;
     return {
       userId: principal.subject,
-      mobile: user?.mobile ?? null,
-      mail: user?.mail ?? null,
-      langCode: user?.langCode ?? null,
+      mobile: profile.mobile ?? null,
+      mail: profile.mail ?? null,
+      langCode: profile.langCode ?? null,
       userPassword: null,
-      name: user?.name ?? null,
+      name: profile.name ?? null,
       role: principal.roles.join(','),
       token: principal.token,
-      rid: user?.rid ?? null,
+      rid: profile.rid ?? null,
     };
   }
 
+  /** Logout: the caller's session ends, its refresh token with it. */
   async invalidateToken(credentials: Credentials): Promise<{ message: string }> {
     const principal = await this.tokens.verify(credentials);
-    await this.tokens.revoke(principal.tokenId);
+    await this.tokens.revokeSession(principal.sessionId);
     return { message: 'Token has been invalidated successfully' };
+  }
+
+  /** MOSIP's refreshToken/{appId}: new tokens in the same session; the refresh token is rotated. */
+  async refresh(refreshToken: string | undefined, appId: string) {
+    this.requireRealm(appId);
+    const issued = await this.tokens.refresh(refreshToken, appId);
+    return {
+      token: issued.token, refreshToken: issued.refreshToken!, expiryTime: issued.expiresIn, refreshExpiryTime: issued.refreshExpiresIn!,
+      status: 'success', message: 'Token refreshed successfully',
+    };
   }
 
   realms(): string[] {

@@ -1,21 +1,30 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { buildComponentSchema } from '../../lib/subgraph.js';
-import type { Component } from '../component.js';
+import { keysRoutes } from '../../rest-compat/keys/routes.js';
+import { defineComponent } from '../component.js';
+import { keysAccess } from './access.js';
 import { KeyStore } from './key-store.js';
-import { loadKeyPolicy } from './policy.js';
 import { keysResolvers } from './resolvers.js';
 import { KeysService } from './service.js';
+import { keysSettings } from './settings.js';
+
+declare module '../../lib/deps.js' {
+  interface PlatformServices {
+    /** key manager, crypto manager, signatures; the platform's own keys (seal, open, response signatures) */
+    keys: KeysService;
+  }
+}
 
 /** Key manager, crypto manager, signature service and the sync data key endpoints. */
-export const keys: Component = {
+export const keys = defineComponent({
   name: 'keys',
-  async services(deps: PlatformDeps) {
-    const keys = new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, loadKeyPolicy(deps.config.keyPolicyJson)), deps.clock);
+  access: keysAccess,
+  routes: keysRoutes,
+  settings: keysSettings,
+  async services(deps: PlatformDeps, settings) {
+    const keys = new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, settings.policy), deps.clock);
     // The platform's own keys exist before the first request that needs them.
     await keys.ensurePlatformKeys();
     return { keys };
   },
-  async build(deps: PlatformDeps) {
-    return buildComponentSchema('keys', keysResolvers(deps.services.keys), deps.config.specOpenEndpoints);
-  },
-};
+  resolvers: (deps) => keysResolvers(deps.services.keys),
+});

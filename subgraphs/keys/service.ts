@@ -3,7 +3,7 @@ import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Subject } from '../../lib/crypto/certificates.js';
 import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, KEY_SPLITTER, UnknownKeyError, UnsupportedVersionError } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
-import { parseTimestamp, type Clock } from '../../lib/time.js';
+import { parseInstant, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { keyErrors } from './errors.js';
 import type { KeyStore } from './key-store.js';
@@ -92,9 +92,8 @@ export class KeysService {
     // No timestamp means now: the key in force, which the store may answer from its short cache.
     let at: Date | undefined;
     if (input.timeStamp) {
-      const parsed = parseTimestamp(input.timeStamp) ?? (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$/.test(input.timeStamp) ? new Date(input.timeStamp + 'Z') : undefined);
-      if (!parsed || Number.isNaN(parsed.getTime())) throw keyErrors.badTimestamp();
-      at = parsed;
+      at = parseInstant(input.timeStamp);
+      if (!at) throw keyErrors.badTimestamp();
     }
     const decode = (name: string, value?: string | null) => {
       if (!value) return undefined;
@@ -220,7 +219,7 @@ export class KeysService {
 
   /** Sync data: the public key of an application (or reference) in force at a time. */
   async syncPublicKey(applicationId: string, referenceId: string | null | undefined, timeStamp: string) {
-    const at = parseTimestamp(timeStamp);
+    const at = parseInstant(timeStamp);
     if (!at) throw keyErrors.badTimestamp();
     const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);
     const entry = at <= this.clock.now() ? await this.store.find(applicationId, ref, at) ?? (await this.store.current(applicationId, ref)) : await this.store.current(applicationId, ref);

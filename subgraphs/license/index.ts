@@ -1,14 +1,24 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { buildComponentSchema } from '../../lib/subgraph.js';
-import type { Component } from '../component.js';
+import { licenseRoutes } from '../../rest-compat/license/routes.js';
+import { defineComponent } from '../component.js';
+import { licenseAccess } from './access.js';
 import { licenseResolvers } from './resolvers.js';
 import { LicenseService } from './service.js';
+import { licenseSettings } from './settings.js';
+
+declare module '../../lib/deps.js' {
+  interface PlatformServices {
+    /** MISP license keys: generation, permissions, status */
+    license: LicenseService;
+  }
+}
 
 /** The license key manager: MISP license keys, permissions and status. */
-export const license: Component = {
+export const license = defineComponent({
   name: 'license',
-  services: (deps: PlatformDeps) => ({ license: new LicenseService(deps.prisma, deps.masterKey, deps.clock, deps.config.license) }),
-  async build(deps: PlatformDeps) {
-    return buildComponentSchema('license', licenseResolvers(deps.services.license), deps.config.specOpenEndpoints);
-  },
-};
+  access: licenseAccess,
+  routes: licenseRoutes,
+  settings: licenseSettings,
+  services: (deps: PlatformDeps, settings) => ({ license: new LicenseService(deps.prisma, deps.masterKey, deps.clock, settings) }),
+  resolvers: (deps) => licenseResolvers(deps.services.license),
+});

@@ -1,8 +1,8 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type { LicenseKey as LicenseRow, PrismaClient } from '../../generated/prisma/client.js';
-import type { LicenseSettings } from '../../lib/config.js';
+import type { LicenseSettings } from './settings.js';
 import type { MasterKey } from '../../lib/master-key.js';
-import type { Clock } from '../../lib/time.js';
+import { parseInstant, type Clock } from '../../lib/time.js';
 import { licenseErrors } from './errors.js';
 
 export const LICENSE_STATUSES = ['ACTIVE', 'SUSPENDED', 'BLOCKED'] as const;
@@ -50,8 +50,8 @@ export class LicenseService {
 
   async generate(mispId: string, licenseExpiryTime: string): Promise<LicenseView> {
     if (!mispId?.trim()) throw licenseErrors.emptyMisp();
-    const expiresAt = new Date(licenseExpiryTime);
-    if (!licenseExpiryTime || Number.isNaN(expiresAt.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(licenseExpiryTime)) throw licenseErrors.badExpiry();
+    const expiresAt = parseInstant(licenseExpiryTime ?? '');
+    if (!expiresAt) throw licenseErrors.badExpiry();
     if (expiresAt <= this.clock.now()) throw licenseErrors.expiryInPast();
     const licenseKey = this.newKey();
     const row = await this.prisma.licenseKey.create({

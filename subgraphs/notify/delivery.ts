@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { NotifySettings } from '../../lib/config.js';
+import type { NotifySettings } from './settings.js';
 
 export interface Attachment {
   filename: string;

@@ -1,19 +1,29 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { buildComponentSchema } from '../../lib/subgraph.js';
-import type { Component } from '../component.js';
+import { notifyRoutes } from '../../rest-compat/notify/routes.js';
+import { defineComponent } from '../component.js';
+import { notifyAccess } from './access.js';
 import { notifyResolvers } from './resolvers.js';
 import { NotificationService } from './service.js';
+import { notifySettings } from './settings.js';
+
+declare module '../../lib/deps.js' {
+  interface PlatformServices {
+    /** e-mail and SMS, templates, the outbox */
+    notify: NotificationService;
+  }
+}
 
 /** SMS and e-mail notification, with the outbox and delivery retries. */
-export const notify: Component = {
+export const notify = defineComponent({
   name: 'notify',
-  services(deps: PlatformDeps) {
-    const service = new NotificationService(deps.prisma, deps.clock, deps.config.notify, deps.logger.child({ component: 'notify' }), deps.services.keys);
+  access: notifyAccess,
+  routes: notifyRoutes,
+  settings: notifySettings,
+  services(deps: PlatformDeps, settings) {
+    const service = new NotificationService(deps.prisma, deps.clock, settings, deps.logger.child({ component: 'notify' }), deps.services.keys);
     service.startSweeps();
     deps.onClose(() => service.stop());
     return { notify: service };
   },
-  async build(deps: PlatformDeps) {
-    return buildComponentSchema('notify', notifyResolvers(deps.services.notify), deps.config.specOpenEndpoints);
-  },
-};
+  resolvers: (deps) => notifyResolvers(deps.services.notify),
+});

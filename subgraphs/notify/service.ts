@@ -1,5 +1,5 @@
 import type { Notification, PrismaClient } from '../../generated/prisma/client.js';
-import type { NotifySettings } from '../../lib/config.js';
+import type { NotifySettings } from './settings.js';
 import type { Logger } from '../../lib/log.js';
 import type { Clock } from '../../lib/time.js';
 import { NOTIFICATION_KEY } from '../keys/policy.js';

@@ -1,14 +1,24 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { buildComponentSchema } from '../../lib/subgraph.js';
-import type { Component } from '../component.js';
+import { otpRoutes } from '../../rest-compat/otp/routes.js';
+import { defineComponent } from '../component.js';
+import { otpAccess } from './access.js';
 import { otpResolvers } from './resolvers.js';
 import { OtpService } from './service.js';
+import { otpSettings } from './settings.js';
+
+declare module '../../lib/deps.js' {
+  interface PlatformServices {
+    /** one-time passwords, for the API (scoped to the caller) and for the login flows */
+    otp: OtpService;
+  }
+}
 
 /** The OTP manager. */
-export const otp: Component = {
+export const otp = defineComponent({
   name: 'otp',
-  services: (deps: PlatformDeps) => ({ otp: new OtpService(deps.prisma, deps.masterKey, deps.clock, deps.config.otp) }),
-  async build(deps: PlatformDeps) {
-    return buildComponentSchema('otp', otpResolvers(deps.services.otp, deps.config.specOpenEndpoints), deps.config.specOpenEndpoints);
-  },
-};
+  access: otpAccess,
+  routes: otpRoutes,
+  settings: otpSettings,
+  services: (deps: PlatformDeps, settings) => ({ otp: new OtpService(deps.prisma, deps.masterKey, deps.clock, settings) }),
+  resolvers: (deps) => otpResolvers(deps.services.otp, deps.config.specOpenEndpoints),
+});

@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import type { OtpSettings } from '../../lib/config.js';
+import type { OtpSettings } from './settings.js';
 import type { MasterKey } from '../../lib/master-key.js';
 import type { Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';

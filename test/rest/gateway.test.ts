@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubgraphServer, type SubgraphServer } from '../../gateway/subgraph-server.js';
 import { expressPath } from '../../rest-compat/route.js';
-import { REST_ROUTES } from '../../rest-compat/index.js';
+import { REST_ROUTES } from '../../subgraphs/index.js';
 import { auth } from '../../subgraphs/auth/index.js';
 import { ADMIN_PASSWORD, cookieHeader, envelopeOf, freshDatabase, startTestPlatform, type TestDatabase, type TestPlatform } from '../support/platform.js';
 
@@ -49,7 +49,7 @@ describe('a subgraph running as its own service', () => {
   beforeAll(async () => {
     db = await freshDatabase();
     local = await startTestPlatform({}, { database: db.database });
-    subgraph = await startSubgraphServer(auth, local.platform.deps, 0);
+    subgraph = await startSubgraphServer(await local.platform.buildSubgraph(auth), local.platform.deps, 0);
     remote = await startTestPlatform({ SUBGRAPH_AUTH_URL: subgraph.url }, { database: db.database });
   });
   afterAll(async () => {

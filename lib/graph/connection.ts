@@ -1,0 +1,71 @@
+import { PlatformError } from '../errors.js';
+
+/** Relay's page arguments. */
+export interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
+}
+
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  /** a function, so the count runs only when a caller selects it */
+  totalCount: () => Promise<number>;
+}
+
+export const DEFAULT_PAGE = 20;
+export const MAX_PAGE = 100;
+
+/** Cursors are opaque to callers: the unique key of the row, base64url. */
+export const encodeCursor = (key: string): string => Buffer.from(key, 'utf8').toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  const key = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!key || encodeCursor(key) !== cursor) throw new PlatformError('BAD_USER_INPUT', 'after: not a cursor of this list');
+  return key;
+}
+
+export interface PageQuery {
+  take: number;
+  skip?: number;
+  /** the unique key of the row after which the page starts */
+  after?: string;
+}
+
+/**
+ * One page of a list in Relay's shape. `find` runs the query with Prisma's
+ * cursor pagination (`cursor: { key: after }, skip: 1`) over a unique key, so
+ * a page costs one indexed query whatever its depth in the list; one row more
+ * than asked tells whether another page follows.
+ */
+export async function connection<T>(
+  args: PageArgs,
+  keyOf: (row: T) => string,
+  find: (page: PageQuery) => Promise<T[]>,
+  count: () => Promise<number>,
+): Promise<Connection<T>> {
+  const first = args.first ?? DEFAULT_PAGE;
+  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE) throw new PlatformError('BAD_USER_INPUT', `first: between 0 and ${MAX_PAGE}`);
+  const after = args.after ? decodeCursor(args.after) : undefined;
+  const rows = first === 0 ? [] : await find({ take: first + 1, ...(after ? { after, skip: 1 } : {}) });
+  const page = rows.slice(0, first);
+  const edges = page.map((node) => ({ cursor: encodeCursor(keyOf(node)), node }));
+  let counted: Promise<number> | undefined;
+  return {
+    edges,
+    pageInfo: { hasNextPage: rows.length > first, hasPreviousPage: after !== undefined, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    totalCount: () => (counted ??= count()),
+  };
+}
+
+/** Prisma's orderBy from a GraphQL `{field, direction}` input, the unique key last so the order is total. */
+export function orderBy<F extends string>(order: { field: F; direction: 'ASC' | 'DESC' } | null | undefined, columns: Record<F, string>, fallback: F, key: string): Record<string, 'asc' | 'desc'>[] {
+  const column = columns[order?.field ?? fallback];
+  const direction = order?.direction === 'DESC' ? 'desc' : 'asc';
+  return column === key ? [{ [key]: direction }] : [{ [column]: direction }, { [key]: direction }];
+}

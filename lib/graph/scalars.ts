@@ -1,0 +1,23 @@
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { parseInstant } from '../time.js';
+
+function toDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === 'string') {
+    const parsed = parseInstant(value);
+    if (parsed) return parsed;
+  }
+  throw new GraphQLError("DateTime: an ISO 8601 instant in UTC, e.g. 2026-01-31T12:00:00.000Z");
+}
+
+/** Instants as ISO 8601 in UTC with milliseconds, both ways; one parser (lib/time.ts) for every timestamp. */
+export const DateTimeScalar = new GraphQLScalarType({
+  name: 'DateTime',
+  description: "An instant, ISO 8601 in UTC with milliseconds: yyyy-MM-dd'T'HH:mm:ss.SSS'Z'",
+  serialize: (value) => toDate(value).toISOString(),
+  parseValue: toDate,
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime: a string');
+    return toDate(ast.value);
+  },
+});

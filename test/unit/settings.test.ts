@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CORE_SETTINGS, loadConfig } from '../../lib/config.js';
+import { read, readSettings, setting, SettingsError } from '../../lib/settings.js';
+import { withSettingsTable } from '../../gateway/settings-doc.js';
+import { otpSettings } from '../../subgraphs/otp/settings.js';
+
+describe('settings', () => {
+  it("README's configuration table is the one generated from the declarations (npm run docs)", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toBe(withSettingsTable(readme));
+  });
+
+  it('reads defaults, typed values, and an empty variable as unset', () => {
+    const config = loadConfig({ PORT: '9090', PLATFORM_SPEC_OPEN_ENDPOINTS: 'true', DATABASE_URL: '' });
+    expect(config.port).toBe(9090);
+    expect(config.specOpenEndpoints).toBe(true);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.graphql.maxAliases).toBe(15);
+    expect(readSettings(otpSettings, {}).length).toBe(6);
+  });
+
+  it('names every bad variable at once', () => {
+    const attempt = () => readSettings(CORE_SETTINGS, { PORT: 'eighty', PLATFORM_SPEC_OPEN_ENDPOINTS: 'yes', STOMP_URL: 'http://broker' });
+    expect(attempt).toThrow(SettingsError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as SettingsError).problems.map((p) => p.split('=')[0])).toEqual(['PORT', 'STOMP_URL', 'PLATFORM_SPEC_OPEN_ENDPOINTS']);
+    }
+    expect(() => readSettings(otpSettings, { PLATFORM_OTP_LENGTH: '3' })).toThrow(/PLATFORM_OTP_LENGTH/);
+    expect(() => readSettings({ n: setting('N', read.integer(1, 5), '1', 'n') }, { N: '-1' })).toThrow(/whole number/);
+  });
+});
