@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
-import { parse, type GraphQLSchema } from 'graphql';
+import { GraphQLScalarType, parse, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from './context.js';
 import { PlatformError } from './errors.js';
 import type { Access } from './roles.js';
@@ -33,15 +33,28 @@ export async function authorize(access: Access | undefined, operation: string, c
 /**
  * Wraps every root field, and every entity field with a row of its own, in
  * the role check: a root field without a row is denied; an entity field
- * without one is as open as the object that holds it.
+ * without one is as open as the object that holds it. `<Type>.__resolveReference`
+ * guards fetching an entity by its key.
  */
-function guardFields(resolvers: Record<string, Record<string, unknown>>, table: AccessTable, specOpenEndpoints: boolean): GraphQLResolverMap<unknown> {
-  const guarded: Record<string, Record<string, unknown>> = {};
+function guardFields(resolvers: Record<string, object>, table: AccessTable, specOpenEndpoints: boolean): GraphQLResolverMap<unknown> {
+  const guarded: Record<string, object> = {};
   for (const [typeName, fields] of Object.entries(resolvers)) {
+    if (fields instanceof GraphQLScalarType) {
+      guarded[typeName] = fields;
+      continue;
+    }
     const root = typeName === 'Query' || typeName === 'Mutation';
     guarded[typeName] = Object.fromEntries(Object.entries(fields).map(([field, resolve]) => {
       const operation = `${typeName}.${field}`;
       if ((!root && !table[operation]) || typeof resolve !== 'function') return [field, resolve];
+      if (field === '__resolveReference') {
+        // An entity fetched by its key (the gateway's _entities, or a caller reaching the subgraph directly).
+        const reference = async (ref: unknown, context: RequestContext, info: unknown) => {
+          await authorize(table[operation], operation, context, specOpenEndpoints);
+          return (resolve as (ref: unknown, context: RequestContext, info: unknown) => unknown)(ref, context, info);
+        };
+        return [field, reference];
+      }
       const wrapped: Resolver = async (parent, args, context, info) => {
         await authorize(table[operation], operation, context, specOpenEndpoints);
         return (resolve as Resolver)(parent, args, context, info);
@@ -53,6 +66,6 @@ function guardFields(resolvers: Record<string, Record<string, unknown>>, table: 
 }
 
 /** A component's federated schema with its fields behind its role table. */
-export function buildComponentSchema(name: string, resolvers: Record<string, Record<string, unknown>>, table: AccessTable, specOpenEndpoints = false): GraphQLSchema {
+export function buildComponentSchema(name: string, resolvers: Record<string, object>, table: AccessTable, specOpenEndpoints = false): GraphQLSchema {
   return buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(name)), resolvers: guardFields(resolvers, table, specOpenEndpoints) });
 }

@@ -86,8 +86,8 @@ async function readInput(route: RestRoute, req: Request, res: Response, parser: 
   if (input.from === 'none') return { input: {}, version: undefined };
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
   if (input.from === 'form') return readForm(route, req, res, parser);
-  // null: no body at all; false: a body of another type, which is refused before it is read.
-  const json = req.is('application/json');
+  // null: no body at all (an empty one counts as none); false: a body of another type, refused before it is read.
+  const json = req.headers['content-length'] === '0' ? null : req.is('application/json');
   if (json === null && input.bodyOptional) return { input: validate(route, input.schema, {}), version: undefined };
   if (json === null) throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
   if (json === false) throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'the request body must be sent as Content-Type: application/json' });

@@ -3,8 +3,8 @@ import type { Access } from '../lib/roles.js';
 import type { Settings, SettingValues } from '../lib/settings.js';
 import type { RestRoute } from '../rest-compat/route.js';
 
-/** Resolvers by type and field, as a component writes them. */
-export type ComponentResolvers = Record<string, Record<string, unknown>>;
+/** Resolvers by type and field, as a component writes them (a scalar is its GraphQLScalarType). */
+export type ComponentResolvers = Record<string, object>;
 
 /**
  * One platform component: a folder under subgraphs/ and one line in

@@ -1,6 +1,6 @@
 import { access } from '../../lib/roles.js';
 
-const { PUBLIC, ADMIN } = access;
+const { PUBLIC, ADMIN, AUTHENTICATED } = access;
 
 /** The authentication manager's role rows: logins and token checks read the credentials themselves. */
 export const authAccess = {
@@ -24,4 +24,17 @@ export const authAccess = {
   'Mutation.createClient': ADMIN,
   'Mutation.updateClient': ADMIN,
   'Mutation.rotateClientSecret': ADMIN,
+  'Query.client': ADMIN,
+  'Query.sessions': ADMIN,
+  'Mutation.revokeSession': ADMIN,
+  // entities: any caller with a token may see who a user or client is (a name on a record);
+  // contact details, national ids and logins are for admins, whichever path reaches them
+  'User.__resolveReference': AUTHENTICATED,
+  'User.mail': ADMIN,
+  'User.mobile': ADMIN,
+  'User.rid': ADMIN,
+  'User.sessions': ADMIN,
+  'Client.__resolveReference': AUTHENTICATED,
+  'Client.sessions': ADMIN,
+  'Session.__resolveReference': ADMIN,
 };

@@ -21,6 +21,7 @@ export const authErrors = {
   sendThrottled: () => new PlatformError('AUTH_ERR_OTP_BLOCKED', 'Too many OTP requests: try again later'),
   // users and clients administration (GraphQL)
   noSuchUser: (userId: string) => new PlatformError('KER-ATH-003', `User detail does not exist: ${userId}`),
+  noSuchSession: (id: string) => new PlatformError('KER-ATH-003', `Session does not exist: ${id}`),
   noSuchClient: (clientId: string) => new PlatformError('KER-ATH-003', `Client does not exist: ${clientId}`),
   alreadyExists: (what: string) => new PlatformError('KER-ATH-409', `${what} already exists`),
   invalidInput: (reason: string) => new PlatformError('KER-ATH-400', `Invalid input: ${reason}`),

@@ -5,6 +5,7 @@ import { authAccess } from './access.js';
 import { OtpLoginService } from './otp-login-service.js';
 import { authResolvers } from './resolvers.js';
 import { AuthService } from './service.js';
+import { SessionsService } from './sessions-service.js';
 import { authSettings } from './settings.js';
 import { UsersService } from './users-service.js';
 
@@ -16,6 +17,8 @@ declare module '../../lib/deps.js' {
     otpLogin: OtpLoginService;
     /** users and clients administration */
     users: UsersService;
+    /** logins as sessions: listed and revoked */
+    sessions: SessionsService;
   }
 }
 
@@ -27,8 +30,8 @@ export const auth = defineComponent({
   settings: authSettings,
   services(deps: PlatformDeps, settings) {
     const auth = new AuthService(deps, settings);
-    return { auth, otpLogin: new OtpLoginService(deps, auth.throttle), users: new UsersService(deps, auth.secretKey) };
+    return { auth, otpLogin: new OtpLoginService(deps, auth.throttle), users: new UsersService(deps, auth.secretKey), sessions: new SessionsService(deps) };
   },
   start: (deps) => deps.services.auth.bootstrap(),
-  resolvers: (deps) => authResolvers(deps.services.auth, deps.services.otpLogin, deps.services.users),
+  resolvers: (deps) => authResolvers(deps.services.auth, deps.services.otpLogin, deps.services.users, deps.services.sessions),
 });

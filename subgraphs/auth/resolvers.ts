@@ -1,20 +1,35 @@
-import type { Client, User } from '../../generated/prisma/client.js';
+import type { Client, Session, User } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../lib/context.js';
 import { refreshTokenOf } from '../../lib/credentials.js';
+import type { PageArgs } from '../../lib/graph/connection.js';
+import { loader } from '../../lib/graph/loader.js';
+import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import type { OtpLoginInput, OtpLoginService, SendOtpInput } from './otp-login-service.js';
 import type { AuthService, ClientLoginInput, PasswordLoginInput } from './service.js';
-import type { ClientInput, UserInput, UsersService } from './users-service.js';
+import type { SessionFilter, SessionsService } from './sessions-service.js';
+import type { ClientFilter, ClientInput, UserFilter, UserInput, UserOrder, UsersService } from './users-service.js';
 
 type SendOtpArgs = Omit<SendOtpInput, 'templateVariables'> & { templateVariables?: { name: string; value: string }[] | null };
+type SessionArgs = PageArgs & { filter?: SessionFilter | null };
 
-export function authResolvers(service: AuthService, otpLogin: OtpLoginService, users: UsersService) {
+export function authResolvers(service: AuthService, otpLogin: OtpLoginService, users: UsersService, sessions: SessionsService) {
+  // One query per page of references, whatever the page's size.
+  const userRef = (context: RequestContext) => loader(context, 'auth.user', (ids: readonly string[]) => users.usersById(ids));
+  const clientRef = (context: RequestContext) => loader(context, 'auth.client', (ids: readonly string[]) => users.clientsById(ids));
+  const sessionRef = (context: RequestContext) => loader(context, 'auth.session', (ids: readonly string[]) => sessions.sessionsById(ids));
+  const sessionsOf = (subject: string, subjectType: 'USER' | 'CLIENT', args: SessionArgs) =>
+    sessions.sessions(args, { ...args.filter, subject, subjectType });
+
   return {
+    DateTime: DateTimeScalar,
     Query: {
       validateToken: async (_: unknown, __: unknown, context: RequestContext) => service.identityOf(await context.principal()),
       authRealms: () => service.realms(),
-      users: (_: unknown, args: { limit?: number; offset?: number }) => users.users(args.limit, args.offset),
+      users: (_: unknown, args: PageArgs & { filter?: UserFilter | null; orderBy?: UserOrder | null }) => users.users(args, args.filter, args.orderBy),
       user: (_: unknown, args: { userId: string }) => users.user(args.userId),
-      clients: () => users.clients(),
+      clients: (_: unknown, args: PageArgs & { filter?: ClientFilter | null }) => users.clients(args, args.filter),
+      client: async (_: unknown, args: { clientId: string }, context: RequestContext) => (await clientRef(context)(args.clientId)) ?? null,
+      sessions: (_: unknown, args: SessionArgs) => sessions.sessions(args, args.filter),
     },
     Mutation: {
       loginWithPassword: (_: unknown, args: PasswordLoginInput, context: RequestContext) =>
@@ -35,13 +50,23 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
       createClient: (_: unknown, args: { input: ClientInput & { clientId: string } }) => users.createClient(args.input),
       updateClient: (_: unknown, args: { clientId: string; input: ClientInput }) => users.updateClient(args.clientId, args.input),
       rotateClientSecret: (_: unknown, args: { clientId: string }) => users.rotateClientSecret(args.clientId),
+      revokeSession: (_: unknown, args: { id: string }) => sessions.revoke(args.id),
     },
-    AuthUser: {
+    User: {
+      __resolveReference: (ref: { userId: string }, context: RequestContext) => userRef(context)(ref.userId),
       hasPassword: (user: User) => user.passwordHash !== null,
-      createdAt: (user: User) => user.createdAt.toISOString(),
+      sessions: (user: User, args: SessionArgs) => sessionsOf(user.userId, 'USER', args),
     },
-    AuthClient: {
-      createdAt: (client: Client) => client.createdAt.toISOString(),
+    Client: {
+      __resolveReference: (ref: { clientId: string }, context: RequestContext) => clientRef(context)(ref.clientId),
+      sessions: (client: Client, args: SessionArgs) => sessionsOf(client.clientId, 'CLIENT', args),
+    },
+    Session: {
+      __resolveReference: (ref: { id: string }, context: RequestContext) => sessionRef(context)(ref.id),
+      subjectType: (session: Session) => session.subjectType.toUpperCase(),
+      status: (session: Session) => sessions.statusOf(session),
+      user: (session: Session, _: unknown, context: RequestContext) => (session.subjectType === 'user' ? userRef(context)(session.subject) : null),
+      client: (session: Session, _: unknown, context: RequestContext) => (session.subjectType === 'client' ? clientRef(context)(session.subject) : null),
     },
   };
 }

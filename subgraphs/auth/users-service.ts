@@ -1,4 +1,5 @@
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Client, Prisma, PrismaClient, User } from '../../generated/prisma/client.js';
+import { connection, orderBy, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import { ROLES } from '../../lib/roles.js';
 import { hashClientSecret, hashPassword, randomSecret } from '../../lib/secrets.js';
@@ -27,6 +28,11 @@ export interface ClientInput {
 }
 
 const USER_ID = /^[\w.@+-]{1,64}$/;
+const USER_ORDER = { USER_ID: 'userId', CREATED_AT: 'createdAt' } as const;
+
+export interface UserFilter { userId?: string | null; role?: string | null; appId?: string | null; isLocked?: boolean | null }
+export interface UserOrder { field: keyof typeof USER_ORDER; direction: 'ASC' | 'DESC' }
+export interface ClientFilter { clientId?: string | null; role?: string | null; appId?: string | null; isActive?: boolean | null }
 const MIN_PASSWORD = 8;
 
 /** Users and clients administration: who may log in, with which roles, to which applications. */
@@ -60,12 +66,27 @@ export class UsersService {
     return user;
   }
 
-  users(limit?: number | null, offset?: number | null) {
-    return this.prisma.user.findMany({ orderBy: { userId: 'asc' }, take: Math.min(Math.max(limit ?? 100, 1), 1000), skip: Math.max(offset ?? 0, 0) });
+  /** A page of users, filtered and ordered (the unique user id breaks ties). */
+  users(page: PageArgs, filter?: UserFilter | null, order?: UserOrder | null): Promise<Connection<User>> {
+    const where: Prisma.UserWhereInput = {
+      ...(filter?.userId ? { userId: { contains: filter.userId, mode: 'insensitive' } } : {}),
+      ...(filter?.role ? { roles: { has: filter.role } } : {}),
+      ...(filter?.appId ? { appIds: { has: filter.appId } } : {}),
+      ...(filter?.isLocked != null ? { isLocked: filter.isLocked } : {}),
+    };
+    return connection(page, (user) => user.userId,
+      ({ take, skip, after }) => this.prisma.user.findMany({ where, take, skip, ...(after ? { cursor: { userId: after } } : {}), orderBy: orderBy(order, USER_ORDER, 'USER_ID', 'userId') }),
+      () => this.prisma.user.count({ where }));
   }
 
   user(userId: string) {
     return this.prisma.user.findUnique({ where: { userId } });
+  }
+
+  /** Users by id, in one query (the batch behind User references). */
+  async usersById(userIds: readonly string[]): Promise<Map<string, User>> {
+    const rows = await this.prisma.user.findMany({ where: { userId: { in: [...userIds] } } });
+    return new Map(rows.map((row) => [row.userId, row]));
   }
 
   async createUser(input: UserInput & { userId: string }) {
@@ -108,8 +129,22 @@ export class UsersService {
     return user;
   }
 
-  clients() {
-    return this.prisma.client.findMany({ orderBy: { clientId: 'asc' } });
+  clients(page: PageArgs, filter?: ClientFilter | null): Promise<Connection<Client>> {
+    const where: Prisma.ClientWhereInput = {
+      ...(filter?.clientId ? { clientId: { contains: filter.clientId, mode: 'insensitive' } } : {}),
+      ...(filter?.role ? { roles: { has: filter.role } } : {}),
+      ...(filter?.appId ? { appIds: { has: filter.appId } } : {}),
+      ...(filter?.isActive != null ? { isActive: filter.isActive } : {}),
+    };
+    return connection(page, (client) => client.clientId,
+      ({ take, skip, after }) => this.prisma.client.findMany({ where, take, skip, ...(after ? { cursor: { clientId: after } } : {}), orderBy: { clientId: 'asc' } }),
+      () => this.prisma.client.count({ where }));
+  }
+
+  /** Clients by id, in one query (the batch behind Client references). */
+  async clientsById(clientIds: readonly string[]): Promise<Map<string, Client>> {
+    const rows = await this.prisma.client.findMany({ where: { clientId: { in: [...clientIds] } } });
+    return new Map(rows.map((row) => [row.clientId, row]));
   }
 
   /** A new client with a platform-issued secret, shown only in this answer. */

@@ -24,4 +24,10 @@ export const keysAccess = {
   'Mutation.validateSignature': roles(...KEY_READERS),
   'Mutation.uploadMachinePublicKey': roles(...REGISTRATION_STAFF),
   'Mutation.verifyMachinePublicKey': roles(...REGISTRATION_STAFF),
+  'Query.keys': roles('GLOBAL_ADMIN', 'KEY_MAKER'),
+  'Query.key': roles('GLOBAL_ADMIN', 'KEY_MAKER'),
+  'Query.machineKeys': roles(...REGISTRATION_STAFF),
+  'Key.__resolveReference': roles('GLOBAL_ADMIN', 'KEY_MAKER'),
+  'Certificate.__resolveReference': roles(...KEY_READERS),
+  'MachineKey.__resolveReference': roles(...REGISTRATION_STAFF),
 };

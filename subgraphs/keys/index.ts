@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../../lib/deps.js';
 import { keysRoutes } from '../../rest-compat/keys/routes.js';
 import { defineComponent } from '../component.js';
 import { keysAccess } from './access.js';
+import { KeyInventory } from './inventory.js';
 import { KeyStore } from './key-store.js';
 import { keysResolvers } from './resolvers.js';
 import { KeysService } from './service.js';
@@ -11,6 +12,8 @@ declare module '../../lib/deps.js' {
   interface PlatformServices {
     /** key manager, crypto manager, signatures; the platform's own keys (seal, open, response signatures) */
     keys: KeysService;
+    /** the key store as the portal reads it */
+    keyInventory: KeyInventory;
   }
 }
 
@@ -24,7 +27,7 @@ export const keys = defineComponent({
     const keys = new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, settings.policy), deps.clock);
     // The platform's own keys exist before the first request that needs them.
     await keys.ensurePlatformKeys();
-    return { keys };
+    return { keys, keyInventory: new KeyInventory(deps.prisma, deps.clock) };
   },
-  resolvers: (deps) => keysResolvers(deps.services.keys),
+  resolvers: (deps) => keysResolvers(deps.services.keys, deps.services.keyInventory),
 });

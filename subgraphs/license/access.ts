@@ -10,4 +10,6 @@ export const licenseAccess = {
   'Query.licensePermissions': access.roles('GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER', 'MISP', 'ID_AUTHENTICATION'),
   'Query.licenseKeys': LICENSE_ADMINS,
   'Query.licensePermissionValues': access.AUTHENTICATED,
+  'LicenseKey.__resolveReference': LICENSE_ADMINS,
+  'User.licenseKeysIssued': LICENSE_ADMINS,
 };

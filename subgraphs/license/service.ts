@@ -1,5 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
-import type { LicenseKey as LicenseRow, PrismaClient } from '../../generated/prisma/client.js';
+import type { LicenseKey as LicenseRow, Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import type { Principal } from '../../lib/tokens.js';
 import type { LicenseSettings } from './settings.js';
 import type { MasterKey } from '../../lib/master-key.js';
 import { parseInstant, type Clock } from '../../lib/time.js';
@@ -9,14 +11,8 @@ export const LICENSE_STATUSES = ['ACTIVE', 'SUSPENDED', 'BLOCKED'] as const;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HMAC_PURPOSE = 'license/key-hmac';
 
-export interface LicenseView {
-  licenseKey: string | null;
-  keyHint: string;
-  MISPId: string;
-  licenseExpiryTime: string;
-  status: string;
-  permissions: string[];
-}
+/** A key as the graph shows it: the row, and the key itself only when just generated. */
+export type LicenseView = LicenseRow & { licenseKey: string | null };
 
 /**
  * License keys for MISPs. A key is shown once, at generation; the database
@@ -41,21 +37,21 @@ export class LicenseService {
   }
 
   private view(row: LicenseRow, licenseKey: string | null = null): LicenseView {
-    return { licenseKey, keyHint: row.keyHint, MISPId: row.mispId, licenseExpiryTime: row.expiresAt.toISOString(), status: row.status, permissions: row.permissions };
+    return { ...row, licenseKey };
   }
 
   private newKey(): string {
     return Array.from({ length: this.settings.keyLength }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
   }
 
-  async generate(mispId: string, licenseExpiryTime: string): Promise<LicenseView> {
+  async generate(caller: Pick<Principal, 'subject'>, mispId: string, licenseExpiryTime: string): Promise<LicenseView> {
     if (!mispId?.trim()) throw licenseErrors.emptyMisp();
     const expiresAt = parseInstant(licenseExpiryTime ?? '');
     if (!expiresAt) throw licenseErrors.badExpiry();
     if (expiresAt <= this.clock.now()) throw licenseErrors.expiryInPast();
     const licenseKey = this.newKey();
     const row = await this.prisma.licenseKey.create({
-      data: { keyHash: this.hash(licenseKey), keyHint: licenseKey.slice(-4), mispId: mispId.trim(), expiresAt, status: 'ACTIVE', permissions: [] },
+      data: { keyHash: this.hash(licenseKey), keyHint: licenseKey.slice(-4), mispId: mispId.trim(), expiresAt, status: 'ACTIVE', permissions: [], createdBy: caller.subject },
     });
     return this.view(row, licenseKey);
   }
@@ -95,9 +91,23 @@ export class LicenseService {
     return this.view(await this.prisma.licenseKey.update({ where: { keyHash: row.keyHash }, data: { status } }));
   }
 
-  async list(mispId?: string | null): Promise<LicenseView[]> {
-    const rows = await this.prisma.licenseKey.findMany({ where: mispId ? { mispId } : {}, orderBy: { createdAt: 'desc' } });
-    return rows.map((row) => this.view(row));
+  /** License keys, newest first (the unique id breaks ties). */
+  list(page: PageArgs, filter?: { MISPId?: string | null; status?: string | null } | null): Promise<Connection<LicenseView>> {
+    const where: Prisma.LicenseKeyWhereInput = { ...(filter?.MISPId ? { mispId: filter.MISPId } : {}), ...(filter?.status ? { status: filter.status } : {}) };
+    return connection(page, (row) => row.id,
+      async ({ take, skip, after }) => (await this.prisma.licenseKey.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })).map((row) => this.view(row)),
+      () => this.prisma.licenseKey.count({ where }));
+  }
+
+  async byIds(ids: readonly string[]): Promise<Map<string, LicenseView>> {
+    const rows = await this.prisma.licenseKey.findMany({ where: { id: { in: [...ids] } } });
+    return new Map(rows.map((row) => [row.id, this.view(row)]));
+  }
+
+  /** How many keys each user generated, for a page of users in one grouped query. */
+  async issuedBy(userIds: readonly string[]): Promise<Map<string, number>> {
+    const groups = await this.prisma.licenseKey.groupBy({ by: ['createdBy'], where: { createdBy: { in: [...userIds] } }, _count: { _all: true } });
+    return new Map(groups.map((group) => [group.createdBy!, group._count._all]));
   }
 
   permissionValues(): string[] {

@@ -9,4 +9,7 @@ export const notifyAccess = {
   'Query.outbox': access.ADMIN,
   'Query.notificationTemplates': access.ADMIN,
   'Mutation.saveNotificationTemplate': access.ADMIN,
+  'Query.notifications': access.ADMIN,
+  'Notification.__resolveReference': access.ADMIN,
+  'NotificationTemplate.__resolveReference': access.ADMIN,
 };

@@ -1,4 +1,5 @@
-import type { Notification, PrismaClient } from '../../generated/prisma/client.js';
+import type { Notification, NotificationTemplate, Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { NotifySettings } from './settings.js';
 import type { Logger } from '../../lib/log.js';
 import type { Clock } from '../../lib/time.js';
@@ -177,7 +178,7 @@ export class NotificationService {
       orderBy: { createdAt: 'desc' },
       take: Math.min(Math.max(filter.limit ?? 50, 1), 500),
     });
-    return Promise.all(rows.map(async (row) => ({ ...row, body: (await this.contentOf(row))?.body ?? null })));
+    return this.opened(rows);
   }
 
   /** The template for a purpose in a language, falling back to English, then to the built-in text. */
@@ -209,7 +210,43 @@ export class NotificationService {
     });
   }
 
-  templates() {
-    return this.prisma.notificationTemplate.findMany({ orderBy: [{ code: 'asc' }, { langCode: 'asc' }] });
+  /** Templates by code, language and channel (their composite key). */
+  templates(page: PageArgs): Promise<Connection<NotificationTemplate>> {
+    const keyOf = (row: NotificationTemplate) => JSON.stringify([row.code, row.langCode, row.channel]);
+    return connection(page, keyOf,
+      ({ take, skip, after }) => {
+        const cursor = after ? (JSON.parse(after) as [string, string, string]) : undefined;
+        return this.prisma.notificationTemplate.findMany({
+          take, skip, orderBy: [{ code: 'asc' }, { langCode: 'asc' }, { channel: 'asc' }],
+          ...(cursor ? { cursor: { code_langCode_channel: { code: cursor[0], langCode: cursor[1], channel: cursor[2] } } } : {}),
+        });
+      },
+      () => this.prisma.notificationTemplate.count());
+  }
+
+  async templatesByKey(keys: readonly { code: string; langCode: string; channel: string }[]): Promise<Map<string, NotificationTemplate>> {
+    const rows = await this.prisma.notificationTemplate.findMany({ where: { OR: keys.map((key) => ({ code: key.code, langCode: key.langCode, channel: key.channel })) } });
+    return new Map(rows.map((row) => [`${row.code}\0${row.langCode}\0${row.channel}`, row]));
+  }
+
+  /** Recorded messages, newest first, bodies opened for the admin. */
+  notifications(page: PageArgs, filter?: { to?: string | null; channel?: string | null; status?: string | null } | null): Promise<Connection<OutboxMessage>> {
+    const where: Prisma.NotificationWhereInput = {
+      ...(filter?.to ? { to: { contains: filter.to } } : {}),
+      ...(filter?.channel ? { channel: filter.channel } : {}),
+      ...(filter?.status ? { status: filter.status } : {}),
+    };
+    return connection(page, (row) => row.id,
+      async ({ take, skip, after }) => this.opened(await this.prisma.notification.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })),
+      () => this.prisma.notification.count({ where }));
+  }
+
+  async byIds(ids: readonly string[]): Promise<Map<string, OutboxMessage>> {
+    const rows = await this.opened(await this.prisma.notification.findMany({ where: { id: { in: [...ids] } } }));
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  private opened(rows: Notification[]): Promise<OutboxMessage[]> {
+    return Promise.all(rows.map(async (row) => ({ ...row, body: (await this.contentOf(row))?.body ?? null })));
   }
 }

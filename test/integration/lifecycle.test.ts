@@ -128,7 +128,7 @@ describe('embedded PGlite across a restart', () => {
       const token = await login(first.url);
       const created = await fetch(`${first.url}/graphql`, {
         method: 'POST', headers: { 'content-type': 'application/json', cookie: `Authorization=Platform-Token${token}` },
-        body: JSON.stringify({ query: 'mutation { createUser(input: {userId: "kept-after-restart", name: "Kept", roles: ["RESIDENT"], appIds: ["resident"]}) { userId } }' }),
+        body: JSON.stringify({ query: 'mutation { createUser(input: {userId: "kept-after-restart", name: "Kept", roles: [RESIDENT], appIds: ["resident"]}) { userId } }' }),
       });
       expect((await created.json()).data.createUser.userId).toBe('kept-after-restart');
       expect(await first.child.stop('SIGTERM')).toBe(0);

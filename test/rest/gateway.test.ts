@@ -110,7 +110,7 @@ describe('an internal failure', () => {
       const admin = cookieHeader(await t.adminToken());
       // The database goes away under the running platform: every query now fails inside a resolver.
       await db.cutOff();
-      const graphql = await t.graphql('{ licensePermissionValues users(limit: 5) { userId } }', {}, admin);
+      const graphql = await t.graphql('{ licensePermissionValues users(first: 5) { edges { node { userId } } } }', {}, admin);
       const rest = await t.request('GET', '/v1/licensekeymanager/license/permission?licenseKey=abcd&MISPId=misp-1', { headers: admin });
       for (const answer of [graphql, rest.json]) {
         const text = JSON.stringify(answer);

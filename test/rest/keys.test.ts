@@ -247,7 +247,7 @@ describe('sync data keys', () => {
 describe('roles', () => {
   it('requires a token (KER-ATH-006) and the key roles (KER-ATH-403)', async () => {
     await expectRejected(t, () => t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION'), 'KER-ATH-006');
-    await t.graphql('mutation { createUser(input: {userId: "resident-k", password: "resident-pass-1", roles: ["INDIVIDUAL"], appIds: ["resident"]}) { userId } }', {}, bearer(await t.adminToken()));
+    await t.graphql('mutation { createUser(input: {userId: "resident-k", password: "resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { userId } }', {}, bearer(await t.adminToken()));
     const login = await t.graphql('mutation { loginWithPassword(userName: "resident-k", password: "resident-pass-1", appId: "resident") { token } }');
     const resident = cookieHeader(login.data.loginWithPassword.token);
     await expectRejected(t, () => t.request('POST', '/v1/cryptomanager/decrypt', { body: envelopeOf({ applicationId: 'REGISTRATION', data: 'AAAA' }), headers: resident }), 'KER-ATH-403');

@@ -35,8 +35,9 @@ describe('license key manager', () => {
     const key: string = (await generate('misp-secret')).response.licenseKey;
     const rows = await t.platform.deps.prisma.licenseKey.findMany();
     expect(JSON.stringify(rows)).not.toContain(key);
-    const listed = await t.graphql('{ licenseKeys(MISPId: "misp-secret") { licenseKey keyHint MISPId status } }', {}, bearer(await t.adminToken()));
-    expect(listed.data.licenseKeys).toEqual([{ licenseKey: null, keyHint: key.slice(-4), MISPId: 'misp-secret', status: 'ACTIVE' }]);
+    const listed = await t.graphql('{ licenseKeys(filter: {MISPId: "misp-secret"}) { totalCount edges { node { licenseKey keyHint MISPId status createdBy { userId } } } } }', {}, bearer(await t.adminToken()));
+    expect(listed.data.licenseKeys.totalCount).toBe(1);
+    expect(listed.data.licenseKeys.edges.map((e: any) => e.node)).toEqual([{ licenseKey: null, keyHint: key.slice(-4), MISPId: 'misp-secret', status: 'ACTIVE', createdBy: { userId: 'admin' } }]);
   });
 
   it('draws distinct keys from a CSPRNG', async () => {
@@ -76,7 +77,7 @@ describe('license key manager', () => {
   it('is for license administrators: KER-ATH-006 without a token, KER-ATH-403 for other roles; GraphQL gives the same codes', async () => {
     await expectRejected(t, () => t.request('POST', `${BASE}/generate`, { body: envelopeOf({ MISPId: 'x', licenseExpiryTime: inDays(1) }) }), 'KER-ATH-006');
     const admin = bearer(await t.adminToken());
-    await t.graphql('mutation { createUser(input: {userId: "lk-officer", password: "officer-pass-1", roles: ["REGISTRATION_OFFICER"], appIds: ["registrationclient"]}) { userId } }', {}, admin);
+    await t.graphql('mutation { createUser(input: {userId: "lk-officer", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId } }', {}, admin);
     const login = await t.graphql('mutation { loginWithPassword(userName: "lk-officer", password: "officer-pass-1", appId: "registrationclient") { token } }');
     await expectRejected(t, () => t.request('POST', `${BASE}/generate`, { body: envelopeOf({ MISPId: 'x', licenseExpiryTime: inDays(1) }), headers: cookieHeader(login.data.loginWithPassword.token) }), 'KER-ATH-403');
     const bad = await t.graphql('mutation { generateLicenseKey(MISPId: "x", licenseExpiryTime: "2000-01-01T00:00:00.000Z") { licenseKey } }', {}, admin);

@@ -81,7 +81,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
     t = await startTestPlatform();
     token = await t.adminToken();
     admin = cookieHeader(token);
-    const created = await t.graphql('mutation { createUser(input: {userId: "notify-resident", password: "Resident-pass-1", roles: ["INDIVIDUAL"], appIds: ["resident"]}) { userId } }', {}, bearer(token));
+    const created = await t.graphql('mutation { createUser(input: {userId: "notify-resident", password: "Resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { userId } }', {}, bearer(token));
     expect(created.errors).toBeUndefined();
     const login = await t.graphql('mutation { loginWithPassword(userName: "notify-resident", password: "Resident-pass-1", appId: "resident") { token } }');
     resident = login.data.loginWithPassword.token;

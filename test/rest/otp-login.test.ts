@@ -12,9 +12,9 @@ beforeAll(async () => {
   t = await startTestPlatform({ PLATFORM_THROTTLE_ACCOUNT: '5', PLATFORM_THROTTLE_ADDRESS: '0' });
   admin = bearer(await t.adminToken());
   await t.graphql(`mutation {
-    a: createUser(input: {userId: "officer7", name: "Ada Officer", mail: "ada@example.org", mobile: "9876543210", roles: ["REGISTRATION_OFFICER"], appIds: ["registrationclient"]}) { userId }
-    b: createUser(input: {userId: "mailonly", mail: "mailonly@example.org", roles: ["RESIDENT"], appIds: ["resident"]}) { userId }
-    c: createUser(input: {userId: "francoise", name: "Françoise", mail: "francoise@example.org", langCode: "fra", roles: ["RESIDENT"], appIds: ["resident"]}) { userId }
+    a: createUser(input: {userId: "officer7", name: "Ada Officer", mail: "ada@example.org", mobile: "9876543210", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId }
+    b: createUser(input: {userId: "mailonly", mail: "mailonly@example.org", roles: [RESIDENT], appIds: ["resident"]}) { userId }
+    c: createUser(input: {userId: "francoise", name: "Françoise", mail: "francoise@example.org", langCode: "fra", roles: [RESIDENT], appIds: ["resident"]}) { userId }
   }`, {}, admin);
 });
 afterAll(async () => { await t?.close(); });

@@ -87,7 +87,7 @@ describe('OTP manager (REST)', () => {
   it('requires a token with an OTP role by default (CONTRACT: spec-open endpoints are guarded)', async () => {
     await expectRejected(t, () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }) }), 'KER-ATH-006');
     await expectRejected(t, () => t.request('GET', validatePath('abcdef', '123456')), 'KER-ATH-006');
-    await t.graphql('mutation { createUser(input: {userId: "officer-otp", password: "officer-pass-1", roles: ["REGISTRATION_OFFICER"], appIds: ["registrationclient"]}) { userId } }', {}, auth);
+    await t.graphql('mutation { createUser(input: {userId: "officer-otp", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId } }', {}, auth);
     const officer = await t.graphql('mutation { loginWithPassword(userName: "officer-otp", password: "officer-pass-1", appId: "registrationclient") { token } }');
     await expectRejected(t, () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }), headers: cookieHeader(officer.data.loginWithPassword.token) }), 'KER-ATH-403');
   });

@@ -1,0 +1,69 @@
+import type { Prisma, PrismaClient, Session } from '../../generated/prisma/client.js';
+import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import type { PlatformDeps } from '../../lib/deps.js';
+import type { Clock } from '../../lib/time.js';
+import type { TokenService } from '../../lib/tokens.js';
+import { authErrors } from './errors.js';
+
+export type SessionStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
+
+export interface SessionFilter {
+  subject?: string | null;
+  subjectType?: 'USER' | 'CLIENT' | null;
+  appId?: string | null;
+  status?: SessionStatus | null;
+}
+
+/** Logins as the portal sees them: listed, and ended at once by an admin. */
+export class SessionsService {
+  private readonly prisma: PrismaClient;
+  private readonly tokens: TokenService;
+  private readonly clock: Clock;
+
+  constructor(deps: PlatformDeps) {
+    this.prisma = deps.prisma;
+    this.tokens = deps.tokens;
+    this.clock = deps.clock;
+  }
+
+  statusOf(session: Session): SessionStatus {
+    const now = this.clock.now();
+    if (session.revokedAt && session.revokedAt <= now) return 'REVOKED';
+    return session.expiresAt <= now ? 'EXPIRED' : 'ACTIVE';
+  }
+
+  private where(filter: SessionFilter | null | undefined): Prisma.SessionWhereInput {
+    const now = this.clock.now();
+    const byStatus: Record<SessionStatus, Prisma.SessionWhereInput> = {
+      REVOKED: { revokedAt: { lte: now } },
+      EXPIRED: { expiresAt: { lte: now }, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
+      ACTIVE: { expiresAt: { gt: now }, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
+    };
+    return {
+      ...(filter?.subject ? { subject: filter.subject } : {}),
+      ...(filter?.subjectType ? { subjectType: filter.subjectType.toLowerCase() } : {}),
+      ...(filter?.appId ? { appId: filter.appId } : {}),
+      ...(filter?.status ? byStatus[filter.status] : {}),
+    };
+  }
+
+  /** Newest first (the unique id breaks ties). */
+  sessions(page: PageArgs, filter?: SessionFilter | null): Promise<Connection<Session>> {
+    const where = this.where(filter);
+    return connection(page, (session) => session.id,
+      ({ take, skip, after }) => this.prisma.session.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      () => this.prisma.session.count({ where }));
+  }
+
+  async sessionsById(ids: readonly string[]): Promise<Map<string, Session>> {
+    const rows = await this.prisma.session.findMany({ where: { id: { in: [...ids] } } });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** Ends the session at once: every token it handed out is refused from now on, on every instance. */
+  async revoke(id: string): Promise<Session> {
+    if (!(await this.prisma.session.findUnique({ where: { id } }))) throw authErrors.noSuchSession(id);
+    await this.tokens.revokeSession(id);
+    return (await this.prisma.session.findUnique({ where: { id } }))!;
+  }
+}

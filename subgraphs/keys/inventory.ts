@@ -1,0 +1,89 @@
+import { X509Certificate } from 'node:crypto';
+import type { KeyStoreEntry, MachinePublicKey, Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import type { Clock } from '../../lib/time.js';
+
+export type KeyStatus = 'ACTIVE' | 'RETIRED' | 'EXPIRED';
+
+export interface KeyFilter {
+  applicationId?: string | null;
+  referenceId?: string | null;
+  kind?: string | null;
+  status?: KeyStatus | null;
+}
+
+export interface CertificateView {
+  thumbprint: string;
+  pem: string;
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  notBefore: Date;
+  notAfter: Date;
+}
+
+/** The key store as the portal reads it: every entry with its certificate, the machine keys. */
+export class KeyInventory {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: Clock,
+  ) {}
+
+  statusOf(entry: KeyStoreEntry): KeyStatus {
+    const now = this.clock.now();
+    if (entry.retiredAt && entry.retiredAt <= now) return 'RETIRED';
+    return entry.validTo <= now ? 'EXPIRED' : 'ACTIVE';
+  }
+
+  private where(filter: KeyFilter | null | undefined): Prisma.KeyStoreEntryWhereInput {
+    const now = this.clock.now();
+    const notRetired: Prisma.KeyStoreEntryWhereInput = { OR: [{ retiredAt: null }, { retiredAt: { gt: now } }] };
+    const byStatus: Record<KeyStatus, Prisma.KeyStoreEntryWhereInput> = {
+      RETIRED: { retiredAt: { lte: now } },
+      EXPIRED: { validTo: { lte: now }, ...notRetired },
+      ACTIVE: { validTo: { gt: now }, ...notRetired },
+    };
+    return {
+      ...(filter?.applicationId ? { applicationId: filter.applicationId } : {}),
+      ...(filter?.referenceId != null ? { referenceId: filter.referenceId } : {}),
+      ...(filter?.kind ? { kind: filter.kind } : {}),
+      ...(filter?.status ? byStatus[filter.status] : {}),
+    };
+  }
+
+  keys(page: PageArgs, filter?: KeyFilter | null): Promise<Connection<KeyStoreEntry>> {
+    const where = this.where(filter);
+    return connection(page, (entry) => entry.id,
+      ({ take, skip, after }) => this.prisma.keyStoreEntry.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      () => this.prisma.keyStoreEntry.count({ where }));
+  }
+
+  async byIds(ids: readonly string[]): Promise<Map<string, KeyStoreEntry>> {
+    const rows = await this.prisma.keyStoreEntry.findMany({ where: { id: { in: [...ids] } } });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  async certificatesByThumbprint(thumbprints: readonly string[]): Promise<Map<string, CertificateView>> {
+    const rows = await this.prisma.keyStoreEntry.findMany({ where: { thumbprint: { in: [...thumbprints] } }, distinct: ['thumbprint'] });
+    return new Map(rows.map((row) => [row.thumbprint, certificateView(row)]));
+  }
+
+  machineKeys(page: PageArgs): Promise<Connection<MachinePublicKey>> {
+    return connection(page, (row) => row.machineName,
+      ({ take, skip, after }) => this.prisma.machinePublicKey.findMany({ take, skip, ...(after ? { cursor: { machineName: after } } : {}), orderBy: { machineName: 'asc' } }),
+      () => this.prisma.machinePublicKey.count());
+  }
+
+  async machineKeysByName(names: readonly string[]): Promise<Map<string, MachinePublicKey>> {
+    const rows = await this.prisma.machinePublicKey.findMany({ where: { machineName: { in: [...names] } } });
+    return new Map(rows.map((row) => [row.machineName, row]));
+  }
+}
+
+export function certificateView(entry: Pick<KeyStoreEntry, 'certificate' | 'thumbprint'>): CertificateView {
+  const certificate = new X509Certificate(entry.certificate);
+  return {
+    thumbprint: entry.thumbprint, pem: entry.certificate, subject: certificate.subject, issuer: certificate.issuer,
+    serialNumber: certificate.serialNumber, notBefore: new Date(certificate.validFrom), notAfter: new Date(certificate.validTo),
+  };
+}
