@@ -62,6 +62,18 @@ function guardFields(resolvers: Record<string, object>, table: AccessTable, spec
       return [field, wrapped];
     }));
   }
+  // An entity field with a row but no resolver of its own reads its parent's property: it is guarded all the same.
+  for (const [operation, access] of Object.entries(table)) {
+    const [typeName = '', field = ''] = operation.split('.');
+    if (typeName === 'Query' || typeName === 'Mutation' || field === '__resolveReference') continue;
+    const fields = (guarded[typeName] ??= {}) as Record<string, unknown>;
+    if (fields[field]) continue;
+    const guardedDefault: Resolver = async (parent, _args, context) => {
+      await authorize(access, operation, context, specOpenEndpoints);
+      return (parent as Record<string, unknown>)[field];
+    };
+    fields[field] = guardedDefault;
+  }
   return guarded as GraphQLResolverMap<unknown>;
 }
 

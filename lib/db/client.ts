@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client.js';
 import { applyMigrations } from './migrate.js';
@@ -50,6 +50,16 @@ export interface OpenOptions {
   poolSize?: number;
   /** PGlite: start from this dump of a data folder (PGlite's dumpDataDir), e.g. a migrated template */
   loadDataDir?: Blob;
+  /** called with the SQL of every query the client sends (tests count queries per request) */
+  onQuery?: (sql: string) => void;
+}
+
+/** A Prisma client over the adapter, reporting each query's SQL when asked to. */
+function clientOf(adapter: SqlDriverAdapterFactory, onQuery: OpenOptions['onQuery']): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query', (event) => onQuery(event.query));
+  return prisma;
 }
 
 export function redactUrl(url: string): string {
@@ -124,7 +134,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   let database: Database;
   if (options.url) {
     const adapter = new PrismaPg({ connectionString: options.url, max: options.poolSize ?? 10 });
-    const prisma = new PrismaClient({ adapter });
+    const prisma = clientOf(adapter, options.onQuery);
     const url = options.url;
     database = {
       prisma, kind: 'postgresql', description: redactUrl(url), adapter,
@@ -138,7 +148,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     // PGlite is one connection in this process: the client and the migrations share the instance.
     const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
     const adapter = new PrismaPGlite(pglite);
-    const prisma = new PrismaClient({ adapter });
+    const prisma = clientOf(adapter, options.onQuery);
     database = {
       prisma, kind: 'pglite', description: `pglite:${dataDir}`, adapter, pglite,
       // One process owns an embedded database: its notifications never travel, and never get lost.

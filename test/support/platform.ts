@@ -31,10 +31,10 @@ export interface TestDatabase {
  * a new database on the local PostgreSQL; both copied from the run's migrated
  * template (test/support/global-setup.ts).
  */
-export async function freshDatabase(): Promise<TestDatabase> {
+export async function freshDatabase(options: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
   if (process.env.PLATFORM_TEST_DB === 'postgres') {
     const server = await createTestDatabase(inject('postgresTemplate'));
-    const database = await openDatabase({ url: server.url, migrate: false });
+    const database = await openDatabase({ url: server.url, migrate: false, onQuery: options.onQuery });
     return {
       database,
       // The pool would reconnect after a close: the server itself refuses the database instead.
@@ -45,7 +45,7 @@ export async function freshDatabase(): Promise<TestDatabase> {
       drop: async () => { await database.close(); await server.drop(); },
     };
   }
-  const database = await openDatabase({ dataDir: 'memory://', migrate: false, loadDataDir: await pgliteTemplate() });
+  const database = await openDatabase({ dataDir: 'memory://', migrate: false, loadDataDir: await pgliteTemplate(), onQuery: options.onQuery });
   return { database, cutOff: () => database.close(), drop: () => database.close() };
 }
 
