@@ -65,7 +65,7 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
   await tokens.init();
   const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop()];
   const deps: PlatformDeps = {
-    config, prisma: database.prisma, masterKey, tokens, clock, logger,
+    config, prisma: database.prisma, database, masterKey, tokens, clock, logger,
     services: {} as PlatformServices,
     onClose: (task) => void closeTasks.push(task),
   };

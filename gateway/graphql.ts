@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import type { GraphQLSchema } from 'graphql';
 import type { GraphqlLimits } from '../lib/config.js';
 import type { RequestContext } from '../lib/context.js';
 import type { Logger } from '../lib/log.js';
@@ -11,8 +10,8 @@ import { introspectionGuard, limitOptions } from './graphql-limits.js';
 import { CachedLocalDataSource, remoteDataSource } from './data-sources.js';
 
 export interface GatewayOptions {
-  /** schemas of the subgraphs that run in this process, by name */
-  localSchemas: ReadonlyMap<string, GraphQLSchema>;
+  /** the subgraphs that run in this process, by name */
+  localSources: ReadonlyMap<string, CachedLocalDataSource>;
   /** SUBGRAPH_<NAME>_URL values, by lower-case name */
   remoteUrls: Readonly<Record<string, string>>;
   logger: Logger;
@@ -29,9 +28,9 @@ export async function createGatewayServer(options: GatewayOptions): Promise<Apol
     buildService: ({ name }) => {
       const remote = options.remoteUrls[name];
       if (remote) return remoteDataSource(remote);
-      const schema = options.localSchemas.get(name);
-      if (!schema) throw new Error(`subgraph ${name} has neither a local schema nor SUBGRAPH_${name.toUpperCase()}_URL`);
-      return new CachedLocalDataSource(schema, options.logger);
+      const local = options.localSources.get(name);
+      if (!local) throw new Error(`subgraph ${name} has neither a local schema nor SUBGRAPH_${name.toUpperCase()}_URL`);
+      return local;
     },
     logger: quietLogger(options.logger),
   });

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { ApolloServer } from '@apollo/server';
 import type { Express, Request } from 'express';
-import type { GraphQLSchema } from 'graphql';
 import type { PlatformConfig } from '../lib/config.js';
 import { createRequestContext, type RequestContext } from '../lib/context.js';
 import type { Database } from '../lib/db/client.js';
@@ -12,7 +11,9 @@ import type { OperationExecutor } from '../rest-compat/handler.js';
 import { COMPONENTS, REST_ROUTES, ROLE_TABLE } from '../subgraphs/index.js';
 import { createDeps, type Dependencies, type DepsOptions } from './deps.js';
 import { HttpDrain } from './drain.js';
+import { CachedLocalDataSource } from './data-sources.js';
 import { createGatewayServer } from './graphql.js';
+import { restExecutor } from './rest-executor.js';
 import { createHttpApp, type HealthReport } from './http.js';
 
 export const PLATFORM_VERSION = '0.1.0';
@@ -46,18 +47,13 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const { deps, database, buildSubgraph, runCloseTasks } = await createDeps(options);
   const { logger, clock, tokens } = deps;
 
-  const localSchemas = new Map<string, GraphQLSchema>();
+  const localSources = new Map<string, CachedLocalDataSource>();
   for (const component of COMPONENTS) {
-    if (!config.subgraphUrls[component.name]) localSchemas.set(component.name, await buildSubgraph(component));
+    if (!config.subgraphUrls[component.name]) localSources.set(component.name, new CachedLocalDataSource(await buildSubgraph(component), logger));
   }
-  const graphql = await createGatewayServer({ localSchemas, remoteUrls: config.subgraphUrls, logger, limits: config.graphql });
+  const graphql = await createGatewayServer({ localSources, remoteUrls: config.subgraphUrls, logger, limits: config.graphql });
   const queue = startQueue(config, logger);
-
-  const execute: OperationExecutor = async (operation, variables, contextValue) => {
-    const result = await graphql.executeOperation({ query: operation.query, operationName: operation.name, variables }, { contextValue });
-    if (result.body.kind !== 'single') throw new Error('incremental delivery is not used by the REST layer');
-    return result.body.singleResult as Awaited<ReturnType<OperationExecutor>>;
-  };
+  const execute = restExecutor(graphql, localSources, COMPONENTS.map((component) => component.name));
   const contextFor = (req: Request) =>
     createRequestContext({ headers: { cookie: req.headers.cookie, authorization: req.headers.authorization }, clientAddress: req.ip ?? 'unknown', requestId: req.requestId }, tokens);
 

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { PlatformConfig } from './config.js';
+import type { Database } from './db/client.js';
 import type { Logger } from './log.js';
 import type { MasterKey } from './master-key.js';
 import type { Clock } from './time.js';
@@ -17,6 +18,8 @@ export interface PlatformServices {}
 export interface PlatformDeps {
   config: PlatformConfig;
   prisma: PrismaClient;
+  /** the database itself: notifications (LISTEN), health */
+  database: Database;
   masterKey: MasterKey;
   tokens: TokenService;
   clock: Clock;

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Database, Subscription } from './db/client.js';
+import { installTriggers } from './db/triggers.js';
 import type { Logger } from './log.js';
 import type { Clock } from './time.js';
 
@@ -10,9 +11,7 @@ export const REVOCATION_CHANNEL = 'auth_token_revoked';
  * (logout, a lock, a reset, a revoked session, or an operator's UPDATE):
  * lowering a token's recorded expiry schedules its revocation at that time,
  * and each new revokedAt is sent on REVOCATION_CHANNEL as
- * "<id> <revokedAt ms> <expiresAt ms>". Installed at start-up rather than by a
- * migration: PL/pgSQL bodies hold semicolons, which the migration runner of
- * the PostgreSQL adapter splits on.
+ * "<id> <revokedAt ms> <expiresAt ms>".
  */
 const TRIGGER_SQL = [
   `CREATE OR REPLACE FUNCTION auth_token_schedule_revocation() RETURNS trigger AS $$
@@ -34,9 +33,6 @@ const TRIGGER_SQL = [
   `CREATE OR REPLACE TRIGGER auth_token_announce_revocation AFTER UPDATE ON auth_token
    FOR EACH ROW EXECUTE FUNCTION auth_token_announce_revocation()`,
 ];
-
-/** Instances starting at once would race on CREATE OR REPLACE: one at a time. */
-const TRIGGER_LOCK = 7_202_611;
 
 interface Entry {
   revokedAt: number;
@@ -69,10 +65,7 @@ export class RevocationList {
   }
 
   async start(): Promise<void> {
-    await this.prisma.$transaction([
-      this.prisma.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${TRIGGER_LOCK})`),
-      ...TRIGGER_SQL.map((sql) => this.prisma.$executeRawUnsafe(sql)),
-    ]);
+    await installTriggers(this.prisma, TRIGGER_SQL);
     this.subscription = await this.database.subscribe(REVOCATION_CHANNEL, {
       message: (payload) => this.apply(payload),
       up: () => this.reload(),

@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../../lib/deps.js';
 import { authRoutes } from '../../rest-compat/auth/routes.js';
 import { defineComponent } from '../component.js';
 import { authAccess } from './access.js';
+import { ClientDirectory } from './client-directory.js';
 import { OtpLoginService } from './otp-login-service.js';
 import { authResolvers } from './resolvers.js';
 import { AuthService } from './service.js';
@@ -28,8 +29,11 @@ export const auth = defineComponent({
   access: authAccess,
   routes: authRoutes,
   settings: authSettings,
-  services(deps: PlatformDeps, settings) {
-    const auth = new AuthService(deps, settings);
+  async services(deps: PlatformDeps, settings) {
+    const clients = new ClientDirectory(deps.database, deps.logger.child({ component: 'clients' }));
+    await clients.start();
+    deps.onClose(() => clients.stop());
+    const auth = new AuthService(deps, settings, clients);
     return { auth, otpLogin: new OtpLoginService(deps, auth.throttle), users: new UsersService(deps, auth.secretKey), sessions: new SessionsService(deps) };
   },
   start: (deps) => deps.services.auth.bootstrap(),

@@ -1,6 +1,6 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Client, PrismaClient, User } from '../../generated/prisma/client.js';
+import type { PrismaClient, User } from '../../generated/prisma/client.js';
 import type { Credentials } from '../../lib/credentials.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import { ROLES } from '../../lib/roles.js';
@@ -8,6 +8,7 @@ import { hashClientSecret, hashPassword, randomSecret, verifyClientSecret, verif
 import type { Principal, Subject, TokenService } from '../../lib/tokens.js';
 import { authErrors } from './errors.js';
 import { APP_IDS, isAppId } from './realms.js';
+import type { ClientDirectory, LoginClient } from './client-directory.js';
 import type { AuthSettings } from './settings.js';
 import { LoginThrottle } from './throttle.js';
 
@@ -44,7 +45,7 @@ export class AuthService {
   /** the HMAC key of client secrets, shared with client administration */
   readonly secretKey: Buffer;
 
-  constructor(private readonly deps: PlatformDeps, settings: AuthSettings) {
+  constructor(private readonly deps: PlatformDeps, settings: AuthSettings, private readonly clients: ClientDirectory) {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
     this.secretKey = deps.masterKey.derive(CLIENT_SECRET_PURPOSE);
@@ -87,9 +88,9 @@ export class AuthService {
 
   async loginWithClientSecret(input: ClientLoginInput, clientAddress: string) {
     this.requireRealm(input.appId);
-    let client: Client | null = null;
+    let client: LoginClient | null = null;
     await this.attempt(`client:${input.clientId}`, clientAddress, { throttled: authErrors.clientThrottled, denied: authErrors.clientUnauthorized }, async () => {
-      client = input.clientId ? await this.prisma.client.findUnique({ where: { clientId: input.clientId } }) : null;
+      client = input.clientId ? await this.clients.get(input.clientId) : null;
       const secretOk = verifyClientSecret(input.secretKey, client?.secretHash ?? '', this.secretKey);
       return secretOk && client !== null && client.isActive && client.appIds.includes(input.appId);
     });

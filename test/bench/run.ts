@@ -1,59 +1,137 @@
-// npm run bench: validateToken through the whole chain (REST → gateway → auth subgraph → database)
-// against a bare Express handler doing the same token check on the same database, in the same run.
-// Options (environment): BENCH_SECONDS (10), BENCH_CONNECTIONS (16), PLATFORM_TEST_DB=postgres for PostgreSQL.
-import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
-import express from 'express';
-import { readCredentials } from '../../lib/credentials.js';
-import { PlatformError } from '../../lib/errors.js';
-import { cookieHeader, startTestPlatform } from '../support/platform.js';
+// npm run bench: the platform in its own process (as `npm start` runs it), the baselines in
+// another (test/bench/baseline.ts), the load generator in a third (test/bench/load.ts), one
+// process per case. Cases:
+//   validateToken over REST and over GraphQL, against an RS256-only handler
+//   clientidsecretkey login (absolute)
+//   OTP generate + validate pairs (absolute)
+//   cryptomanager/encrypt, against a handler doing the same node:crypto work
+// Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_DB (postgres), BENCH_CASES (parts of
+// case names, comma-separated), BENCH_PROFILE (a folder for a CPU profile of the platform).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createTestDatabase } from '../support/postgres.js';
+import { freePort } from '../support/wait.js';
+import type { LoadCase, LoadResult } from './load.js';
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const kind = process.env.BENCH_DB ?? 'postgres';
+/** BENCH_CASES: a comma-separated part of the case names to run (default all) */
+const only = process.env.BENCH_CASES?.split(',').map((part) => part.trim().toLowerCase());
+/** BENCH_PROFILE: a folder for a V8 CPU profile of the platform (written when it stops) */
+const profileDir = process.env.BENCH_PROFILE;
+const ADMIN_PASSWORD = 'Bench-admin-password-1';
+const MASTER_KEY = 'bench-master-key';
 
-const t = await startTestPlatform({ PLATFORM_THROTTLE_ADDRESS: '0' });
-const token = await t.adminToken();
-const { tokens, prisma } = t.platform.deps;
-
-// The baseline: the same verification (signature + token row) and the same user look-up, no gateway.
-const bare = express();
-bare.get('/validate', async (req, res) => {
-  try {
-    const principal = await tokens.verify(readCredentials({ cookie: req.headers.cookie, authorization: req.headers.authorization }));
-    const user = await prisma.user.findUnique({ where: { userId: principal.subject } });
-    res.json({ response: { userId: principal.subject, name: user?.name ?? null, role: principal.roles.join(','), token: principal.token }, errors: null });
-  } catch (error) {
-    res.json({ response: null, errors: [{ errorCode: error instanceof PlatformError ? error.code : 'KER-ATH-500', message: 'failed' }] });
+/** Starts a node process running a TypeScript file, resolving once `probe` answers. */
+async function startProcess(file: string, args: string[], env: Record<string, string>, probe: string, nodeOptions: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', file, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited: number | null | undefined;
+  child.once('exit', (code) => { exited = code; });
+  const until = Date.now() + 120_000;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`${file} exited (${exited}) before it answered ${probe}`);
+    if (Date.now() > until) throw new Error(`${file} did not answer ${probe}`);
+    if (await fetch(probe).then((r) => r.ok, () => false)) return child;
+    await new Promise((r) => setTimeout(r, 200));
   }
-});
-const bareServer = bare.listen(0, '127.0.0.1');
-await new Promise((resolve) => bareServer.once('listening', resolve));
-const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/validate`;
-
-async function measure(name: string, url: string, extraHeaders: Record<string, string> = {}) {
-  const headers = { ...cookieHeader(token), ...extraHeaders };
-  // Warm-up: JIT, query plan and document caches.
-  await autocannon({ url, headers, connections, duration: 2 });
-  const result = await autocannon({ url, headers, connections, duration: seconds });
-  if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  const row = { name, requestsPerSecond: Math.round(result.requests.average), p50ms: result.latency.p50, p99ms: result.latency.p99 };
-  console.log(`${name.padEnd(44)} ${String(row.requestsPerSecond).padStart(7)} req/s   p50 ${row.p50ms} ms   p99 ${row.p99ms} ms`);
-  return row;
 }
 
-// Check both answer correctly before timing them.
-const check = await fetch(`${t.baseUrl}/v1/authmanager/authorize/admin/validateToken`, { headers: cookieHeader(token) }).then((r) => r.json());
-if (check.response?.userId !== 'admin') throw new Error('platform validateToken is not answering');
+function load(spec: LoadCase): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/load.ts', JSON.stringify(spec)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as LoadResult) : reject(new Error(`load generator exited ${code}`))));
+  });
+}
 
-console.log(`validateToken, ${connections} connections, ${seconds} s each, database ${t.platform.database.kind}`);
-const baseline = await measure('bare Express + same token check', bareUrl);
-const chain = await measure('REST → gateway → subgraph → database', `${t.baseUrl}/v1/authmanager/authorize/admin/validateToken`);
-const graphql = await measure('GraphQL GET → gateway → subgraph → database', `${t.baseUrl}/graphql?query=${encodeURIComponent('{validateToken{userId role}}')}`, { 'apollo-require-preflight': 'true' }).catch((error: Error) => {
-  console.log(`GraphQL GET not measured: ${error.message}`);
-  return undefined;
-});
-console.log(`ratio (whole chain / bare): ${(chain.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}`);
-if (graphql) console.log(`ratio (GraphQL / bare): ${(graphql.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}`);
+const envelope = (request: unknown) => ({ id: 'bench', version: '1.0', requesttime: new Date().toISOString(), request });
 
-bareServer.close();
-await t.close();
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-bench-'));
+  const database = kind === 'postgres' ? await createTestDatabase() : undefined;
+  const port = await freePort();
+  const platformUrl = `http://127.0.0.1:${port}`;
+  const children: ChildProcess[] = [];
+  try {
+    children.push(await startProcess('gateway/main.ts', [], {
+      PORT: String(port), PLATFORM_DATA_DIR: dataDir, PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD, PLATFORM_MASTER_KEY: MASTER_KEY,
+      DATABASE_URL: database?.url ?? '', STOMP_URL: '', LOG_LEVEL: 'warn',
+      // The benchmark logs in thousands of times from one address.
+      PLATFORM_THROTTLE_ACCOUNT: '0', PLATFORM_THROTTLE_ADDRESS: '0',
+    }, `http://127.0.0.1:${port}/health`, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []));
+
+    const call = async (method: string, urlPath: string, body?: unknown, cookie?: string) => {
+      const response = await fetch(platformUrl + urlPath, { method, headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { json: (await response.json()) as { response: Record<string, unknown> | null; errors: unknown; data?: Record<string, Record<string, string>> }, setCookie: response.headers.get('set-cookie') ?? '' };
+    };
+    const admin = (await call('POST', '/v1/authmanager/authenticate/internal/useridPwd', envelope({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }))).json.response!;
+    const adminCookie = `Authorization=Platform-Token${admin.token as string}`;
+    const client = async (clientId: string, role: string, appId: string) => {
+      const created = await call('POST', '/graphql', { query: `mutation { createClient(input: {clientId: "${clientId}", roles: [${role}], appIds: ["${appId}"]}) { secretKey } }` }, adminCookie);
+      const secretKey = created.json.data!.createClient!.secretKey!;
+      const login = await call('POST', '/v1/authmanager/authenticate/clientidsecretkey', envelope({ clientId, secretKey, appId }));
+      return { secretKey, cookie: /Authorization=Platform-Token[^;]+/.exec(login.setCookie)![0] };
+    };
+    const ida = await client('bench-ida', 'ID_AUTHENTICATION', 'ida');
+    const regproc = await client('bench-regproc', 'REGISTRATION_PROCESSOR', 'registrationprocessor');
+
+    // The baselines get the platform's own keys: its token public key and the REGISTRATION certificate.
+    const keyDir = mkdtempSync(path.join(tmpdir(), 'platform-bench-keys-'));
+    const certificate = (await call('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', undefined, regproc.cookie)).json.response!.certificate as string;
+    let publicKey: string;
+    if (database) {
+      const db = new pg.Client({ connectionString: database.url });
+      await db.connect();
+      publicKey = (await db.query<{ publicKey: string }>('SELECT "publicKey" FROM auth_signing_key')).rows[0]!.publicKey;
+      await db.end();
+    } else {
+      throw new Error('BENCH_DB=pglite: the baseline needs the token public key from the database; use PostgreSQL');
+    }
+    writeFileSync(path.join(keyDir, 'token.pem'), publicKey);
+    writeFileSync(path.join(keyDir, 'certificate.pem'), certificate);
+    const baselinePort = await freePort();
+    const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    children.push(await startProcess('test/bench/baseline.ts', [String(baselinePort), path.join(keyDir, 'token.pem'), path.join(keyDir, 'certificate.pem')], {}, `${baselineUrl}/validate`));
+
+    const payload = 'x'.repeat(1024);
+    const cases: { name: string; spec: Omit<LoadCase, 'connections' | 'seconds'>; baselineOf?: string }[] = [
+      { name: 'baseline: RS256 verification only', spec: { url: baselineUrl, path: '/validate', headers: { cookie: adminCookie } } },
+      { name: 'validateToken over REST', spec: { url: platformUrl, path: '/v1/authmanager/authorize/admin/validateToken', headers: { cookie: adminCookie } }, baselineOf: 'baseline: RS256 verification only' },
+      { name: 'validateToken over GraphQL', spec: { url: platformUrl, method: 'POST', path: '/graphql', body: { query: '{ validateToken { userId role } }' }, headers: { cookie: adminCookie } }, baselineOf: 'baseline: RS256 verification only' },
+      { name: 'clientidsecretkey login', spec: { url: platformUrl, method: 'POST', path: '/v1/authmanager/authenticate/clientidsecretkey', body: envelope({ clientId: 'bench-ida', secretKey: ida.secretKey, appId: 'ida' }) } },
+      { name: 'OTP generate + validate (pairs)', spec: { url: platformUrl, path: '/v1/otpmanager/otp/generate', headers: { cookie: ida.cookie }, otpPairs: { validatePath: '/v1/otpmanager/otp/validate' } } },
+      { name: 'baseline: the same node:crypto encryption', spec: { url: baselineUrl, method: 'POST', path: '/encrypt', body: envelope({ applicationId: 'REGISTRATION', data: payload }) } },
+      { name: 'cryptomanager/encrypt over REST (1 KB)', spec: { url: platformUrl, method: 'POST', path: '/v1/cryptomanager/encrypt', body: envelope({ applicationId: 'REGISTRATION', data: payload }), headers: { cookie: regproc.cookie } }, baselineOf: 'baseline: the same node:crypto encryption' },
+    ];
+
+    console.log(`${connections} connections, ${seconds} s per case (after a 2 s warm-up), database ${kind}, Node ${process.version}`);
+    const results = new Map<string, LoadResult>();
+    for (const { name, spec, baselineOf } of cases.filter((c) => !only || only.some((part) => c.name.toLowerCase().includes(part)))) {
+      await load({ ...spec, connections, seconds: 2 });
+      const result = await load({ ...spec, connections, seconds });
+      if (result.non2xx || result.errors || result.failedAnswers) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.failedAnswers} failed answers`);
+      results.set(name, result);
+      const base = baselineOf ? results.get(baselineOf) : undefined;
+      const ratio = base ? `   ratio ${(result.requestsPerSecond / base.requestsPerSecond).toFixed(2)}` : '';
+      const unit = spec.otpPairs ? 'pairs/s' : 'req/s';
+      // autocannon counts each request of a chain: a pair is two.
+      const rate = spec.otpPairs ? result.requestsPerSecond / 2 : result.requestsPerSecond;
+      console.log(`${name.padEnd(44)} ${rate.toFixed(0).padStart(7)} ${unit.padEnd(7)}  p50 ${result.p50ms} ms  p99 ${result.p99ms} ms${ratio}`);
+    }
+    rmSync(keyDir, { recursive: true, force: true });
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
