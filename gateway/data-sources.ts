@@ -72,10 +72,12 @@ export function remoteDataSource(url: string): GraphQLDataSource<RequestContext>
     willSendRequest({ request, context }) {
       const headers = request.http?.headers;
       if (!headers || !context) return;
-      if (context.credentialHeaders.cookie) headers.set('cookie', context.credentialHeaders.cookie);
-      if (context.credentialHeaders.authorization) headers.set('authorization', context.credentialHeaders.authorization);
-      headers.set('x-request-id', context.requestId);
-      headers.set('x-forwarded-for', context.clientAddress);
+      // Apollo types the context of a health check loosely; every query carries a RequestContext.
+      const { credentialHeaders, requestId, clientAddress } = context as RequestContext;
+      if (credentialHeaders.cookie) headers.set('cookie', credentialHeaders.cookie);
+      if (credentialHeaders.authorization) headers.set('authorization', credentialHeaders.authorization);
+      headers.set('x-request-id', requestId);
+      headers.set('x-forwarded-for', clientAddress);
     },
   });
 }

@@ -10,7 +10,7 @@ import { buildComponentSchema } from '../lib/subgraph.js';
 import { systemClock, type Clock } from '../lib/time.js';
 import { RevocationList } from '../lib/revocations.js';
 import { TokenService } from '../lib/tokens.js';
-import type { Component } from '../subgraphs/component.js';
+import type { AnyComponent } from '../subgraphs/component.js';
 import { COMPONENTS } from '../subgraphs/index.js';
 
 export interface DepsOptions {
@@ -23,8 +23,8 @@ export interface DepsOptions {
 }
 
 /** Every component's settings, read at once so a bad configuration names all its mistakes before anything opens. */
-function componentSettings(env: NodeJS.ProcessEnv): Map<Component, SettingValues<Settings>> {
-  const values = new Map<Component, SettingValues<Settings>>();
+function componentSettings(env: NodeJS.ProcessEnv): Map<AnyComponent, SettingValues<Settings>> {
+  const values = new Map<AnyComponent, SettingValues<Settings>>();
   const problems: string[] = [];
   for (const component of COMPONENTS) {
     try {
@@ -42,8 +42,8 @@ export interface Dependencies {
   deps: PlatformDeps;
   database: Database;
   /** a component's subgraph schema, after its start-up work */
-  buildSubgraph(component: Component): Promise<GraphQLSchema>;
-  runCloseTasks(): Promise<void>;
+  buildSubgraph: (component: AnyComponent) => Promise<GraphQLSchema>;
+  runCloseTasks: () => Promise<void>;
 }
 
 /** Opens the database (migrating it), loads the master key and the token signing key, and builds every component's services. */

@@ -48,9 +48,9 @@ function selectsIntrospection(document: DocumentNode): boolean {
  */
 export function introspectionGuard(limits: GraphqlLimits): ApolloServerPlugin<RequestContext> {
   return {
-    async requestDidStart() {
-      if (limits.introspection === 'public') return;
-      return {
+    requestDidStart() {
+      if (limits.introspection === 'public') return Promise.resolve();
+      return Promise.resolve({
         async didResolveOperation({ document, contextValue }) {
           if (!selectsIntrospection(document)) return;
           try {
@@ -60,7 +60,7 @@ export function introspectionGuard(limits: GraphqlLimits): ApolloServerPlugin<Re
             throw new GraphQLError(`Introspection needs a valid token: ${error.message}`, { extensions: { code: error.code, catalogue: true } });
           }
         },
-      };
+      });
     },
   };
 }

@@ -84,7 +84,7 @@ export function createHttpApp(options: HttpOptions): Express {
   app.use(
     '/graphql',
     express.json({ limit: options.maxBodyBytes }),
-    expressMiddleware(options.server, { context: async ({ req }) => options.rest.contextFor(req) }),
+    expressMiddleware(options.server, { context: ({ req }) => Promise.resolve(options.rest.contextFor(req)) }),
   );
   mountRest(app, options.rest, options.routes);
   app.use(notFound);

@@ -1,5 +1,5 @@
 import type { ApolloServer } from '@apollo/server';
-import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { Kind, OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../lib/context.js';
 import { componentTypeDefs } from '../lib/subgraph.js';
 import type { Operation } from '../rest-compat/operations.js';
@@ -19,10 +19,10 @@ function rootFieldOwners(names: readonly string[]): Map<string, string> {
 }
 
 /** The one subgraph that serves every root field of the operation, if there is one. */
-function ownerOf(operation: Operation, owners: Map<string, string>): string | undefined {
+function ownerOf(operation: Operation<unknown, unknown>, owners: Map<string, string>): string | undefined {
   const definition = parse(operation.query).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operation.name);
   if (!definition) return undefined;
-  const type = definition.operation === 'mutation' ? 'Mutation' : 'Query';
+  const type = definition.operation === OperationTypeNode.MUTATION ? 'Mutation' : 'Query';
   const found = new Set(definition.selectionSet.selections.map((selection) => (selection.kind === Kind.FIELD ? owners.get(`${type}.${selection.name.value}`) : undefined)));
   return found.size === 1 ? [...found][0] : undefined;
 }
@@ -38,9 +38,9 @@ export function restExecutor(gateway: ApolloServer<RequestContext>, localSources
   const owners = rootFieldOwners(componentNames);
   const routes = new Map<string, CachedLocalDataSource | null>();
   const viaGateway: OperationExecutor = async (operation, variables, contextValue) => {
-    const result = await gateway.executeOperation({ query: operation.query, operationName: operation.name, variables }, { contextValue });
+    const result = await gateway.executeOperation({ query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> }, { contextValue });
     if (result.body.kind !== 'single') throw new Error('incremental delivery is not used by the REST layer');
-    return result.body.singleResult as Awaited<ReturnType<OperationExecutor>>;
+    return result.body.singleResult;
   };
   return async (operation, variables, contextValue) => {
     const key = `${operation.name}\0${operation.query}`;
@@ -51,7 +51,7 @@ export function restExecutor(gateway: ApolloServer<RequestContext>, localSources
       routes.set(key, local);
     }
     if (!local) return viaGateway(operation, variables, contextValue);
-    const result = await local.process({ request: { query: operation.query, operationName: operation.name, variables }, context: contextValue } as Parameters<CachedLocalDataSource['process']>[0]);
-    return result as Awaited<ReturnType<OperationExecutor>>;
+    const result = await local.process({ request: { query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> }, context: contextValue } as Parameters<CachedLocalDataSource['process']>[0]);
+    return result;
   };
 }

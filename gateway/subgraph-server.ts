@@ -41,11 +41,11 @@ export async function startSubgraphServer(schema: GraphQLSchema, deps: PlatformD
     '/graphql',
     express.json({ limit: deps.config.maxBodyBytes }),
     expressMiddleware(server, {
-      context: async ({ req }) => createRequestContext({
+      context: ({ req }) => Promise.resolve(createRequestContext({
         headers: { cookie: req.headers.cookie, authorization: req.headers.authorization },
         clientAddress: req.ip ?? 'unknown',
         requestId: typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined,
-      }, deps.tokens),
+      }, deps.tokens)),
     }),
   );
   const { port: actual } = http.address() as AddressInfo;

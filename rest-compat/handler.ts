@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import multer from 'multer';
-import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { Kind, OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import type { z } from 'zod';
 import type { RequestContext } from '../lib/context.js';
 import { INTERNAL_ERROR, PlatformError } from '../lib/errors.js';
@@ -9,12 +9,13 @@ import { authorize, type AccessTable } from '../lib/subgraph.js';
 import { parseTimestamp, type Clock } from '../lib/time.js';
 import { envelope, type ErrorItem } from './envelope.js';
 import type { Operation } from './operations.js';
-import type { RestRoute } from './route.js';
+import type { RestRoute, UploadedFile } from './route.js';
 
 /** Runs a named operation on the gateway in-process (no HTTP hop). */
 export type OperationExecutor = (
-  operation: Operation,
-  variables: Record<string, unknown>,
+  operation: Operation<unknown, unknown>,
+  /** the operation's variables, as the route built them */
+  variables: unknown,
   context: RequestContext,
 ) => Promise<{ data?: Record<string, unknown> | null; errors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> }>;
 
@@ -32,14 +33,16 @@ export interface HandlerDeps {
 }
 
 /** A caller mistake found at the edge: answered with the route's code, before anything runs. */
-class EdgeError {
-  constructor(readonly item: ErrorItem) {}
+class EdgeError extends Error {
+  constructor(readonly item: ErrorItem) {
+    super(item.message);
+  }
 }
 
 const GRAPHQL_INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
 
 function runParser(parser: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => parser(req, res, ((error?: unknown) => (error ? reject(error) : resolve())) as NextFunction));
+  return new Promise((resolve, reject) => parser(req, res, ((error?: unknown) => (error ? reject(error instanceof Error ? error : new Error('request parser failed')) : resolve())) as NextFunction));
 }
 
 function describeIssue(route: RestRoute, issue: z.core.$ZodIssue): ErrorItem {
@@ -55,15 +58,7 @@ function validate(route: RestRoute, schema: z.ZodType, value: unknown): unknown 
   throw new EdgeError(describeIssue(route, parsed.error.issues[0]!));
 }
 
-/** An uploaded file of a multipart request, as routes receive it. */
-export interface UploadedFile {
-  fieldname: string;
-  filename: string;
-  contentType: string;
-  content: Buffer;
-}
-
-async function readForm(route: RestRoute, req: Request, res: Response, parser: RequestHandler): Promise<{ input: unknown; version: unknown }> {
+async function readForm(route: RestRoute, req: Request, res: Response, parser: RequestHandler): Promise<{ input: unknown; version: unknown; files?: UploadedFile[] }> {
   const input = route.input as Extract<RestRoute['input'], { from: 'form' }>;
   try {
     await runParser(parser, req, res);
@@ -78,10 +73,10 @@ async function readForm(route: RestRoute, req: Request, res: Response, parser: R
   const files = ((req.files as Express.Multer.File[] | undefined) ?? []).map((file): UploadedFile => ({
     fieldname: file.fieldname, filename: file.originalname, contentType: file.mimetype, content: file.buffer,
   }));
-  return { input: { ...fields, files }, version: undefined };
+  return { input: fields, files, version: undefined };
 }
 
-async function readInput(route: RestRoute, req: Request, res: Response, parser: RequestHandler, maxBodyBytes: number): Promise<{ input: unknown; version: unknown }> {
+async function readInput(route: RestRoute, req: Request, res: Response, parser: RequestHandler, maxBodyBytes: number): Promise<{ input: unknown; version: unknown; files?: UploadedFile[] }> {
   const { input } = route;
   if (input.from === 'none') return { input: {}, version: undefined };
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
@@ -120,12 +115,12 @@ function errorItems(route: RestRoute, errors: NonNullable<Awaited<ReturnType<Ope
 }
 
 /** "<Type>.<field>" of each root field the route's operation selects, as the role table names them. */
-function rootFieldsOf(operation: Operation): string[] {
+function rootFieldsOf(operation: Operation<unknown, unknown>): string[] {
   const definition = parse(operation.query).definitions.find(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operation.name,
   );
   if (!definition) throw new Error(`operation ${operation.name} not found`);
-  const type = definition.operation === 'mutation' ? 'Mutation' : 'Query';
+  const type = definition.operation === OperationTypeNode.MUTATION ? 'Mutation' : 'Query';
   return definition.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [`${type}.${selection.name.value}`] : []));
 }
 
@@ -160,7 +155,7 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
       }
       const read = await readInput(route, req, res, parser, deps.maxBodyBytes);
       version = read.version;
-      const result = await deps.execute(route.operation, route.variables(read.input, req), context);
+      const result = await deps.execute(route.operation, route.variables(read.input, req, read.files ?? []), context);
       if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
       await reply(res, version, { response: route.result(result.data ?? {}, { res }) });
     } catch (error) {

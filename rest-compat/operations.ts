@@ -1,28 +1,21 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = path.dirname(fileURLToPath(import.meta.url));
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { Kind, print, type OperationDefinitionNode } from 'graphql';
 
 /**
- * A named operation of a component's .graphql document. The text is read once
- * and sent unchanged with variables, because the gateway caches query plans by
- * exact text.
+ * A named operation of a component's operations.graphql, as its generated
+ * typed document (npm run codegen): the types of its variables and result
+ * come from the SDL. The text is printed once and sent unchanged, because
+ * query plans and parsed documents are cached by exact text.
  */
-export interface Operation {
+export interface Operation<Data = unknown, Variables = Record<string, unknown>> {
   name: string;
   query: string;
+  /** types only: the result and variables of the document */
+  readonly types?: { data: Data; variables: Variables };
 }
 
-const documents = new Map<string, string>();
-
-export function operation(component: string, name: string): Operation {
-  const file = path.join(ROOT, component, 'operations.graphql');
-  let query = documents.get(file);
-  if (query === undefined) {
-    query = readFileSync(file, 'utf8');
-    documents.set(file, query);
-  }
-  if (!new RegExp(`\\b(query|mutation)\\s+${name}\\b`).test(query)) throw new Error(`${file} has no operation ${name}`);
-  return { name, query };
+export function operation<Data, Variables>(document: TypedDocumentNode<Data, Variables>): Operation<Data, Variables> {
+  const definition = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!definition?.name) throw new Error('a REST operation must be a named query or mutation');
+  return { name: definition.name.value, query: print(document) };
 }

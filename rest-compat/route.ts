@@ -6,13 +6,33 @@ import type { VersionKey } from './envelope.js';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Where a route's input comes from, and its shape (validated at the edge, and documented). */
-export type RouteInput =
+export type RouteInput<Input = unknown> =
   /** `bodyOptional`: a request without any body reads as an empty `request` (the refresh token may come as a cookie) */
-  | { from: 'envelope'; schema: z.ZodType; requestTime?: 'required' | 'optional'; bodyOptional?: boolean }
-  | { from: 'query'; schema: z.ZodType }
-  /** multipart/form-data: text fields validated by `schema`; uploaded files arrive as `files` beside them */
-  | { from: 'form'; schema: z.ZodType; fileField: string; maxFileBytes: number; maxFiles: number }
+  | { from: 'envelope'; schema: z.ZodType<Input>; requestTime?: 'required' | 'optional'; bodyOptional?: boolean }
+  | { from: 'query'; schema: z.ZodType<Input> }
+  /** multipart/form-data: text fields validated by `schema`; the uploaded files are `variables`' third argument */
+  | { from: 'form'; schema: z.ZodType<Input>; fileField: string; maxFileBytes: number; maxFiles: number }
   | { from: 'none' };
+
+/** An uploaded file of a multipart request, as routes receive it. */
+export interface UploadedFile {
+  fieldname: string;
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** A path parameter: always present once Express has matched the route. */
+export const pathParam = (req: Request, name: string): string => {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** A field the operation always fills in for this call, though the shared SDL type lets it be null. */
+export function present<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`${what} is missing from the operation's result`);
+  return value;
+}
 
 export interface ResultHelpers {
   res: Response;
@@ -21,11 +41,14 @@ export interface ResultHelpers {
 /**
  * One REST path of the spec: its envelope, the named GraphQL operation it
  * runs, and its request and response shapes, declared once for validation and
- * for the OpenAPI document.
+ * for the OpenAPI document. The operation's variables and result are typed
+ * from the SDL (generated), the input from its zod schema, and the result
+ * mapping must produce what the response schema documents: a copy that
+ * drifts fails to compile.
  */
-// The defaults erase the types in the list of all routes; defineRoute checks each route against its own.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface RestRoute<Input = any, Data = any> {
+// The list of all routes holds RestRoute<unknown, ...>: `variables` and `result` are methods (bivariant),
+// so a route typed by defineRoute fits the list, and the handler gives each exactly what it declared.
+export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown, Response extends z.ZodType = z.ZodType> {
   method: HttpMethod;
   /** the spec's path, parameters as {name} */
   path: string;
@@ -35,12 +58,12 @@ export interface RestRoute<Input = any, Data = any> {
   versionKey?: VersionKey;
   /** what an empty success `errors` is: null (kernel) or [] (partner management) */
   emptyErrors?: null | [];
-  input: RouteInput;
-  operation: Operation;
-  variables: (input: Input, req: Request) => Record<string, unknown>;
+  input: RouteInput<Input>;
+  operation: Operation<Data, Variables>;
+  variables(input: Input, req: Request, files: readonly UploadedFile[]): Variables;
   /** the `response` member on success */
-  response: z.ZodType;
-  result: (data: Data, helpers: ResultHelpers) => unknown;
+  response: Response;
+  result(data: Data, helpers: ResultHelpers): z.input<Response>;
   /** the spec's code for a field that is missing or malformed ("request" for the envelope itself) */
   codeFor: (field: string, missing: boolean) => string;
   /** the code for a failure that is not the caller's */
@@ -49,7 +72,7 @@ export interface RestRoute<Input = any, Data = any> {
   signResponse?: boolean;
 }
 
-export const defineRoute = <Input, Data>(route: RestRoute<Input, Data>): RestRoute<Input, Data> => route;
+export const defineRoute = <Input, Data, Variables, Response extends z.ZodType>(route: RestRoute<Input, Data, Variables, Response>): RestRoute<Input, Data, Variables, Response> => route;
 
 /** `/a/{b}` → `/a/:b` */
 export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');

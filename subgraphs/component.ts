@@ -32,5 +32,9 @@ export interface Component<S extends Settings = Settings> {
   start?(deps: PlatformDeps, settings: SettingValues<S>): Promise<void>;
 }
 
+/** Any component, whatever its settings: the element type of COMPONENTS (settings are contravariant in services). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyComponent = Component<any>;
+
 /** Declares a component, inferring its settings' types for services and resolvers. */
 export const defineComponent = <S extends Settings>(component: Component<S>): Component<S> => component;

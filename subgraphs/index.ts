@@ -1,7 +1,7 @@
 import type { AccessTable } from '../lib/subgraph.js';
 import type { RestRoute } from '../rest-compat/route.js';
 import { auth } from './auth/index.js';
-import type { Component } from './component.js';
+import type { AnyComponent } from './component.js';
 import { keys } from './keys/index.js';
 import { license } from './license/index.js';
 import { notify } from './notify/index.js';
@@ -13,10 +13,9 @@ import { otp } from './otp/index.js';
  * component is added.
  */
 // Each component keeps its own settings type; the list only needs what all share.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const COMPONENTS: readonly Component<any>[] = [keys, notify, otp, auth, license];
+export const COMPONENTS: readonly AnyComponent[] = [keys, notify, otp, auth, license];
 
-export function componentNamed(name: string): Component | undefined {
+export function componentNamed(name: string): AnyComponent | undefined {
   return COMPONENTS.find((component) => component.name === name);
 }
 

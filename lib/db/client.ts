@@ -16,7 +16,7 @@ export interface Database {
   /** the adapter factory, for the schema engine (migrations) */
   adapter: SqlMigrationAwareDriverAdapterFactory;
   ping(): Promise<void>;
-  close(): Promise<void>;
+  close: () => Promise<void>;
   /** embedded only: the PGlite instance (tests read its data folder) */
   pglite?: PGlite;
   /**
@@ -28,15 +28,15 @@ export interface Database {
 }
 
 export interface SubscriptionHandlers {
-  message(payload: string): void;
-  up(): void | Promise<void>;
-  down(): void;
+  message: (payload: string) => void;
+  up: () => void | Promise<void>;
+  down: () => void;
 }
 
 export interface Subscription {
   /** the application_name of the listening connection (PostgreSQL), to find it in pg_stat_activity */
   connectionName: string | undefined;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface OpenOptions {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { identifier, text as freeText } from '../../lib/input.js';
 import { refreshCookie, refreshTokenOf, tokenCookie } from '../../lib/credentials.js';
+import * as ops from '../../generated/graphql/auth.operations.js';
 import { operation } from '../operations.js';
-import { defineRoute, type RestRoute } from '../route.js';
+import { defineRoute, pathParam, type RestRoute } from '../route.js';
 
-const op = (name: string) => operation('auth', name);
 
 /** Input codes of the login paths: a bad appId is a realm error, a bad user name a user error. */
 function loginCodeFor(credentialCode: string) {
@@ -21,14 +21,6 @@ const passwordLogin = z.object({
   clientId: text.optional(),
   clientSecret: text.optional(),
 });
-
-interface PasswordLoginData {
-  loginWithPassword: { token: string; refreshToken: string; expiryTime: number; refreshExpiryTime: number; userId: string | null; status: string; message: string };
-}
-
-interface ClientLoginData {
-  loginWithClientSecret: { token: string; expiryTime: number; status: string; message: string };
-}
 
 const identity = z.object({
   userId: z.string(), mobile: z.string().nullable(), mail: z.string().nullable(), langCode: z.string().nullable(),
@@ -49,7 +41,7 @@ const sendOtp = z.object({
 
 /** MOSIP's wire name is userId; the spec's userid is accepted too. */
 const otpLogin = z.preprocess(
-  (value) => (value && typeof value === 'object' && !('userId' in value) && 'userid' in value ? { ...value, userId: (value as { userid: unknown }).userid } : value),
+  (value) => (value && typeof value === 'object' && !('userId' in value) && 'userid' in value ? { ...value, userId: value.userid } : value),
   z.object({ userId: text, otp: z.string().max(16), appId: text }),
 );
 
@@ -58,14 +50,14 @@ const sendOtpCodeFor = (field: string) =>
 const otpLoginCodeFor = (field: string) => (field === 'appId' ? 'KER-ATH-026' : field === 'userId' ? 'KER-ATH-003' : 'AUTH_ERR_INVALIDOTP');
 
 export const authRoutes: RestRoute[] = [
-  defineRoute<z.infer<typeof sendOtp>, { sendOtp: { status: string; message: string } }>({
+  defineRoute({
     method: 'post',
     path: '/v1/authmanager/authenticate/sendotp',
     summary: "Send a login OTP to the user's e-mail or phone",
     id: 'platform.authentication.sendotp',
     versionKey: 'ver',
     input: { from: 'envelope', schema: sendOtp },
-    operation: op('SendOtp'),
+    operation: operation(ops.SendOtpDocument),
     variables: ({ templateVariables, ...input }) => ({
       ...input,
       templateVariables: Object.entries(templateVariables ?? {}).map(([name, value]) => ({ name, value })),
@@ -75,14 +67,14 @@ export const authRoutes: RestRoute[] = [
     codeFor: sendOtpCodeFor,
     internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute<z.infer<typeof otpLogin>, { loginWithOtp: { token: string; expiryTime: number; userId: string; status: string; message: string } }>({
+  defineRoute({
     method: 'post',
     path: '/v1/authmanager/authenticate/useridOTP',
     summary: 'Log in with user id and OTP; the token is set as the Authorization cookie',
     id: 'platform.authentication.useridOTP',
     versionKey: 'ver',
     input: { from: 'envelope', schema: otpLogin },
-    operation: op('LoginWithOtp'),
+    operation: operation(ops.LoginWithOtpDocument),
     variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
     result: ({ loginWithOtp: login }, { res }) => {
@@ -92,13 +84,13 @@ export const authRoutes: RestRoute[] = [
     codeFor: otpLoginCodeFor,
     internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute<z.infer<typeof passwordLogin>, PasswordLoginData>({
+  defineRoute({
     method: 'post',
     path: '/v1/authmanager/authenticate/internal/useridPwd',
     summary: 'Log in with user name and password; the token is returned in the body and as the Authorization cookie',
     id: 'platform.authentication.useridPwd',
     input: { from: 'envelope', schema: passwordLogin },
-    operation: op('LoginWithPassword'),
+    operation: operation(ops.LoginWithPasswordDocument),
     variables: ({ userName, password, appId }) => ({ userName, password, appId }),
     response: z.object({
       token: z.string(), refreshToken: z.string(), expiryTime: z.number().int(), refreshExpiryTime: z.number().int(),
@@ -112,13 +104,13 @@ export const authRoutes: RestRoute[] = [
     codeFor: loginCodeFor('KER-ATH-023'),
     internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute<{ clientId: string; secretKey: string; appId: string }, ClientLoginData>({
+  defineRoute({
     method: 'post',
     path: '/v1/authmanager/authenticate/clientidsecretkey',
     summary: 'Log an application in with client id and secret key; the token is set as the Authorization cookie',
     id: 'platform.authentication.clientidsecretkey',
     input: { from: 'envelope', schema: z.object({ clientId: text, secretKey: text, appId: text }) },
-    operation: op('LoginWithClientSecret'),
+    operation: operation(ops.LoginWithClientSecretDocument),
     variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
     result: ({ loginWithClientSecret: login }, { res }) => {
@@ -128,13 +120,13 @@ export const authRoutes: RestRoute[] = [
     codeFor: (field) => (field === 'appId' ? 'KER-ATH-026' : '500'),
     internalErrorCode: '500',
   }),
-  defineRoute<Record<string, never>, { validateToken: z.infer<typeof identity> }>({
+  defineRoute({
     method: 'get',
     path: '/v1/authmanager/authorize/admin/validateToken',
     summary: "Validate the caller's token (Authorization cookie) and return its identity record",
     id: 'platform.authentication.validateToken',
     input: { from: 'none' },
-    operation: op('ValidateToken'),
+    operation: operation(ops.ValidateTokenDocument),
     variables: () => ({}),
     response: identity,
     result: (data, { res }) => {
@@ -145,28 +137,28 @@ export const authRoutes: RestRoute[] = [
     codeFor: tokenCodeFor,
     internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute<Record<string, never>, { invalidateToken: { message: string } }>({
+  defineRoute({
     method: 'post',
     path: '/v1/authmanager/authorize/invalidateToken',
     summary: "Invalidate the caller's token (Authorization cookie) everywhere at once",
     id: 'platform.authorize.invalidatetoken',
     versionKey: 'ver',
     input: { from: 'none' },
-    operation: op('InvalidateToken'),
+    operation: operation(ops.InvalidateTokenDocument),
     variables: () => ({}),
     response: z.object({ message: z.string() }),
     result: (data) => data.invalidateToken,
     codeFor: tokenCodeFor,
     internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute<{ refreshToken?: string | undefined }, { refreshToken: PasswordLoginData['loginWithPassword'] }>({
+  defineRoute({
     method: 'post',
     path: '/v1/authmanager/authorize/refreshToken/{appId}',
     summary: 'Exchange a refresh token (cookie refresh_token, or request.refreshToken) for new tokens; the refresh token is rotated, and one presented twice revokes its session',
     id: 'platform.authorize.refreshToken',
     input: { from: 'envelope', schema: z.object({ refreshToken: identifier(4096).optional() }), requestTime: 'optional', bodyOptional: true },
-    operation: op('RefreshToken'),
-    variables: (input, req) => ({ appId: req.params.appId, refreshToken: input.refreshToken ?? refreshTokenOf(req.headers.cookie) }),
+    operation: operation(ops.RefreshTokenDocument),
+    variables: (input, req) => ({ appId: pathParam(req, 'appId'), refreshToken: input.refreshToken ?? refreshTokenOf(req.headers.cookie) }),
     response: z.object({
       token: z.string(), refreshToken: z.string(), expiryTime: z.number().int(), refreshExpiryTime: z.number().int(), status: z.string(), message: z.string(),
     }),

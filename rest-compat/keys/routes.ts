@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { identifier } from '../../lib/input.js';
+import * as ops from '../../generated/graphql/keys.operations.js';
 import { operation } from '../operations.js';
-import { defineRoute, type RestRoute } from '../route.js';
+import { defineRoute, pathParam, present, type RestRoute } from '../route.js';
 
-const op = (name: string) => operation('keys', name);
 const text = identifier();
 const optional = text.nullish();
 
 const record = z.object({ certSignRequest: z.string().nullable(), certificate: z.string(), issuedAt: z.string(), expiryAt: z.string(), timestamp: z.string() });
 const uploaded = z.object({ status: z.string(), timestamp: z.string() });
-type Record = z.infer<typeof record>;
 
 const subjectFields = { commonName: text, country: text, state: text, location: text, organization: text, organizationUnit: text };
 const csrRequest = z.object({ applicationId: text, referenceId: optional, ...subjectFields });
@@ -31,84 +30,84 @@ const cryCode = (field: string, missing: boolean) => (field === 'timeStamp' ? 'K
 const cryptoVariables = ({ applicationId, referenceId, data, aad, salt, timeStamp }: Crypto) => ({ applicationId, referenceId, data, aad, salt, timeStamp });
 
 export const keysRoutes: RestRoute[] = [
-  defineRoute<CsrRequest, { generateCsr: Record }>({
+  defineRoute({
     method: 'post', path: '/v1/keymanager/generateCSR', summary: 'Generate a CSR for the key in force of an application (or reference)',
     id: 'io.platform.keymanager.generateCSR',
-    input: { from: 'envelope', schema: csrRequest }, operation: op('GenerateCsr'),
+    input: { from: 'envelope', schema: csrRequest }, operation: operation(ops.GenerateCsrDocument),
     variables: (input) => ({ applicationId: input.applicationId, referenceId: input.referenceId, subject: subjectOf(input) }),
     response: record, result: (data) => data.generateCsr, codeFor: kmsCode, internalErrorCode: 'KER-KMS-500',
   }),
-  defineRoute<CsrRequest & { force: boolean }, { generateMasterKey: Record }>({
+  defineRoute({
     method: 'post', path: '/v1/keymanager/generateMasterKey/{objectType}', summary: 'Generate (force: rotate) a master or reference key; objectType Certificate or CSR',
     id: 'io.platform.keymanager.generateMasterKey',
-    input: { from: 'envelope', schema: csrRequest.extend({ force: z.boolean() }) }, operation: op('GenerateMasterKey'),
-    variables: (input, req) => ({ objectType: req.params.objectType, applicationId: input.applicationId, referenceId: input.referenceId, force: input.force, subject: subjectOf(input) }),
+    input: { from: 'envelope', schema: csrRequest.extend({ force: z.boolean() }) }, operation: operation(ops.GenerateMasterKeyDocument),
+    variables: (input, req) => ({ objectType: pathParam(req, 'objectType'), applicationId: input.applicationId, referenceId: input.referenceId, force: input.force, subject: subjectOf(input) }),
     response: record, result: (data) => data.generateMasterKey, codeFor: kmsCode, internalErrorCode: 'KER-KMS-500',
   }),
-  defineRoute<{ applicationId: string; referenceId?: string | null }, { certificate: Record }>({
+  defineRoute({
     method: 'get', path: '/v1/keymanager/getCertificate', summary: 'The certificate of the key in force',
     id: 'io.platform.keymanager.getCertificate',
-    input: { from: 'query', schema: z.object({ applicationId: text, referenceId: optional }) }, operation: op('GetCertificate'),
+    input: { from: 'query', schema: z.object({ applicationId: text, referenceId: optional }) }, operation: operation(ops.GetCertificateDocument),
     variables: (input) => input, response: record, result: (data) => data.certificate, codeFor: kmsCode, internalErrorCode: 'KER-KMS-500',
   }),
-  defineRoute<z.infer<typeof upload>, { uploadCertificate: z.infer<typeof uploaded> }>({
+  defineRoute({
     method: 'post', path: '/v1/keymanager/uploadCertificate', summary: 'Replace a generated certificate by a CA-signed one for the same key',
     id: 'io.platform.keymanager.uploadCertificate',
-    input: { from: 'envelope', schema: upload }, operation: op('UploadCertificate'),
+    input: { from: 'envelope', schema: upload }, operation: operation(ops.UploadCertificateDocument),
     variables: (input) => input, response: uploaded, result: (data) => data.uploadCertificate, codeFor: kmsCode, internalErrorCode: 'KER-KMS-500',
   }),
-  defineRoute<z.infer<typeof upload>, { uploadOtherDomainCertificate: z.infer<typeof uploaded> }>({
+  defineRoute({
     method: 'post', path: '/v1/keymanager/uploadOtherDomainCertificate', summary: "Store another domain's certificate (e.g. the ABIS partner's) to encrypt towards it",
     id: 'io.platform.keymanager.uploadOtherDomainCertificate',
-    input: { from: 'envelope', schema: upload }, operation: op('UploadOtherDomainCertificate'),
+    input: { from: 'envelope', schema: upload }, operation: operation(ops.UploadOtherDomainCertificateDocument),
     variables: (input) => input, response: uploaded, result: (data) => data.uploadOtherDomainCertificate, codeFor: kmsCode, internalErrorCode: 'KER-KMS-500',
   }),
-  defineRoute<Crypto, { encrypt: { data: string } }>({
+  defineRoute({
     method: 'post', path: '/v1/cryptomanager/encrypt', summary: 'Encrypt a string for an application key (VER_R2, base64url)',
     id: 'io.platform.cryptomanager.encrypt',
-    input: { from: 'envelope', schema: crypto }, operation: op('Encrypt'),
+    input: { from: 'envelope', schema: crypto }, operation: operation(ops.EncryptDocument),
     variables: cryptoVariables, response: z.object({ data: z.string() }), result: (data) => data.encrypt, codeFor: cryCode, internalErrorCode: 'KER-CRY-500',
   }),
-  defineRoute<Crypto, { decrypt: { data: string } }>({
+  defineRoute({
     method: 'post', path: '/v1/cryptomanager/decrypt', summary: 'Decrypt what encrypt produced',
     id: 'io.platform.cryptomanager.decrypt',
-    input: { from: 'envelope', schema: crypto }, operation: op('Decrypt'),
+    input: { from: 'envelope', schema: crypto }, operation: operation(ops.DecryptDocument),
     variables: cryptoVariables, response: z.object({ data: z.string() }), result: (data) => data.decrypt, codeFor: cryCode, internalErrorCode: 'KER-CRY-500',
   }),
-  defineRoute<{ data: string }, { sign: { signature: string; timestamp: string } }>({
+  defineRoute({
     method: 'post', path: '/v1/signature/sign', summary: 'Sign a string: a JWS (RS256) with the signing certificate',
     id: 'io.platform.signature.sign',
-    input: { from: 'envelope', schema: z.object({ data: z.string() }) }, operation: op('Sign'),
+    input: { from: 'envelope', schema: z.object({ data: z.string() }) }, operation: operation(ops.SignDocument),
     variables: (input) => input, response: z.object({ signature: z.string(), timestamp: z.string() }), result: (data) => data.sign,
     codeFor: () => 'KER-CSS-999', internalErrorCode: 'KER-CSS-102', signResponse: true,
   }),
-  defineRoute<{ signature: string; data?: string | null }, { validateSignature: { status: string; message: string } }>({
+  defineRoute({
     method: 'post', path: '/v1/signature/validate', summary: 'Validate a JWS made by sign',
     id: 'io.platform.signature.validate',
-    input: { from: 'envelope', schema: z.object({ signature: z.string(), data: z.string().nullish(), timestamp: z.string().nullish() }) }, operation: op('ValidateSignature'),
+    input: { from: 'envelope', schema: z.object({ signature: z.string(), data: z.string().nullish(), timestamp: z.string().nullish() }) }, operation: operation(ops.ValidateSignatureDocument),
     variables: ({ signature, data }) => ({ signature, data }), response: z.object({ status: z.string(), message: z.string() }), result: (data) => data.validateSignature,
     codeFor: () => 'KER-CSS-999', internalErrorCode: 'KER-CSS-102', signResponse: true,
   }),
-  defineRoute<{ referenceId?: string | null; timeStamp: string }, { syncPublicKey: { publicKey: string; issuedAt: string; expiryAt: string; profile: string } }>({
+  defineRoute({
     method: 'get', path: '/v1/syncdata/publickey/{applicationId}', summary: 'The public key of an application (or machine/partner reference) in force at timeStamp',
     id: 'platform.kernel.syncdata.publickey',
-    input: { from: 'query', schema: z.object({ referenceId: optional, timeStamp: z.string().max(64) }) }, operation: op('SyncPublicKey'),
-    variables: (input, req) => ({ applicationId: req.params.applicationId, referenceId: input.referenceId, timeStamp: input.timeStamp }),
+    input: { from: 'query', schema: z.object({ referenceId: optional, timeStamp: z.string().max(64) }) }, operation: operation(ops.SyncPublicKeyDocument),
+    variables: (input, req) => ({ applicationId: pathParam(req, 'applicationId'), referenceId: input.referenceId, timeStamp: input.timeStamp }),
     response: z.object({ publicKey: z.string(), issuedAt: z.string(), expiryAt: z.string(), profile: z.string() }), result: (data) => data.syncPublicKey,
     codeFor: (field, missing) => (field === 'timeStamp' && !missing ? 'KER-CRY-007' : 'KER-KMS-005'), internalErrorCode: 'KER-KMS-500',
   }),
-  defineRoute<z.infer<typeof machine>, { uploadMachinePublicKey: { keyIndex: string } }>({
+  defineRoute({
     method: 'post', path: '/v1/syncdata/tpm/publickey', summary: "Map a registration client machine's public key",
     id: 'platform.kernel.sync.publickeytomachine',
-    input: { from: 'envelope', schema: machine }, operation: op('UploadMachinePublicKey'),
+    input: { from: 'envelope', schema: machine }, operation: operation(ops.UploadMachinePublicKeyDocument),
     variables: (input) => input, response: z.object({ keyIndex: z.string() }), result: (data) => data.uploadMachinePublicKey,
     codeFor: (field, missing) => (missing ? 'KER-CRY-004' : 'KER-CRY-002'), internalErrorCode: 'KER-CRY-500',
   }),
-  defineRoute<z.infer<typeof machine>, { verifyMachinePublicKey: { machineName: string; keyIndex: string; verified: boolean } }>({
+  defineRoute({
     method: 'post', path: '/v1/syncdata/tpm/publickey/verify', summary: 'Verify that a public key is the one mapped to the machine',
     id: 'platform.kernel.sync.publickeytomachine.verify',
-    input: { from: 'envelope', schema: machine }, operation: op('VerifyMachinePublicKey'),
-    variables: (input) => input, response: z.object({ machineName: z.string(), keyIndex: z.string(), verified: z.boolean() }), result: (data) => data.verifyMachinePublicKey,
+    input: { from: 'envelope', schema: machine }, operation: operation(ops.VerifyMachinePublicKeyDocument),
+    variables: (input) => input, response: z.object({ machineName: z.string(), keyIndex: z.string(), verified: z.boolean() }), result: (data) => ({ ...data.verifyMachinePublicKey, verified: present(data.verifyMachinePublicKey.verified, 'verified') }),
     codeFor: (field, missing) => (missing ? 'KER-CRY-004' : 'KER-CRY-002'), internalErrorCode: 'KER-CRY-500',
   }),
 ];

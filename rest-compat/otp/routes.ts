@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { identifier } from '../../lib/input.js';
+import * as ops from '../../generated/graphql/otp.operations.js';
 import { operation } from '../operations.js';
 import { defineRoute, type HttpMethod, type RestRoute } from '../route.js';
 
-const op = (name: string) => operation('otp', name);
-
 const validateQuery = z.object({ key: identifier(), otp: z.string().max(64) });
-type ValidateQuery = z.infer<typeof validateQuery>;
-type Validation = { validateOtp: { status: string; message: string } };
 
 const validateCodes = (field: string, missing: boolean) => {
   if (field === 'otp') return missing ? 'KER-OTV-003' : 'KER-OTV-004';
@@ -15,13 +12,13 @@ const validateCodes = (field: string, missing: boolean) => {
 };
 
 /** MOSIP serves validation as GET; POST with the same query parameters is accepted too. */
-const validateRoute = (method: HttpMethod) => defineRoute<ValidateQuery, Validation>({
+const validateRoute = (method: HttpMethod) => defineRoute({
   method,
   path: '/v1/otpmanager/otp/validate',
   summary: 'Validate and consume an OTP (query parameters key and otp)',
   id: 'platform.otp.validateOTP',
   input: { from: 'query', schema: validateQuery },
-  operation: op('ValidateOtp'),
+  operation: operation(ops.ValidateOtpDocument),
   variables: (input) => input,
   response: z.object({ status: z.string(), message: z.string() }),
   result: (data) => data.validateOtp,
@@ -30,13 +27,13 @@ const validateRoute = (method: HttpMethod) => defineRoute<ValidateQuery, Validat
 });
 
 export const otpRoutes: RestRoute[] = [
-  defineRoute<{ key: string }, { generateOtp: { otp: string | null; status: string } }>({
+  defineRoute({
     method: 'post',
     path: '/v1/otpmanager/otp/generate',
     summary: 'Generate an OTP for a key',
     id: 'platform.otp.generateOTP',
     input: { from: 'envelope', schema: z.object({ key: identifier() }) },
-    operation: op('GenerateOtp'),
+    operation: operation(ops.GenerateOtpDocument),
     variables: (input) => ({ key: input.key }),
     // MOSIP answers a frozen key with the string "null" as the OTP.
     response: z.object({ otp: z.string(), status: z.string() }),

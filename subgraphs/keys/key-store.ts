@@ -108,7 +108,7 @@ export class KeyStore {
       ca: kind !== 'BASE', selfPrivateKeyPem: pair.privateKey,
       issuer: issuer ? { certificatePem: issuer.certificate, privateKeyPem: (await this.privateKeyOf(issuer)).export({ type: 'pkcs8', format: 'pem' }).toString() } : undefined,
     });
-    const privateKey = kind === 'BASE' ? await this.wrapUnder(issuer!, pair.privateKey) : this.masterKey.wrap(pair.privateKey, MODULE_KEY_PURPOSE);
+    const privateKey = kind === 'BASE' ? this.wrapUnder(issuer!, pair.privateKey) : this.masterKey.wrap(pair.privateKey, MODULE_KEY_PURPOSE);
     if (existing) await this.prisma.keyStoreEntry.update({ where: { id: existing.id }, data: { retiredAt: now } });
     this.forget(applicationId, ref);
     return this.prisma.keyStoreEntry.create({
@@ -121,7 +121,7 @@ export class KeyStore {
     return referenceId ? this.current(applicationId, '') : this.current(ROOT_APPLICATION, '');
   }
 
-  private async wrapUnder(master: KeyStoreEntry, pem: string): Promise<string> {
+  private wrapUnder(master: KeyStoreEntry, pem: string): string {
     return BASE_KEY_PREFIX + encryptVerR2(this.recipient(master), Buffer.from(pem, 'utf8')).toString('base64');
   }
 

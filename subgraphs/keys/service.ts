@@ -111,7 +111,7 @@ export class KeysService {
    * through the crypto manager; the platform's own keys (PLATFORM) never.
    */
   private async authorizeCrypto(caller: Caller, applicationId: string): Promise<void> {
-    const policy = await this.keyFor(async () => this.store.policyOf(applicationId));
+    const policy = await this.keyFor(() => Promise.resolve(this.store.policyOf(applicationId)));
     const allowed = policy.applicationId !== PLATFORM_APPLICATION && caller.roles.some((role) => (policy.cryptoRoles as readonly string[]).includes(role));
     if (!allowed) throw new PlatformError('KER-ATH-403', `Forbidden: the token has no role that may use the keys of ${applicationId}`);
   }

@@ -14,7 +14,8 @@ export interface EmailInput {
   mailCc?: string[] | null;
   mailSubject: string;
   mailContent?: string | null;
-  attachments?: Attachment[] | null;
+  /** without a content type, application/octet-stream */
+  attachments?: (Omit<Attachment, 'contentType'> & { contentType?: string | null })[] | null;
 }
 
 export interface SendResult {

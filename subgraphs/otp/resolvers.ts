@@ -1,3 +1,4 @@
+import type { Resolvers } from '../../generated/graphql/otp.js';
 import type { RequestContext } from '../../lib/context.js';
 import type { OtpCaller, OtpService } from './service.js';
 
@@ -11,12 +12,12 @@ async function callerOf(context: RequestContext, specOpen: boolean): Promise<Otp
   return context.principal();
 }
 
-export function otpResolvers(service: OtpService, specOpen: boolean) {
+export function otpResolvers(service: OtpService, specOpen: boolean): Resolvers {
   return {
     Mutation: {
-      generateOtp: async (_: unknown, args: { key: string }, context: RequestContext) =>
+      generateOtp: async (_, args, context) =>
         service.generateForKey(await callerOf(context, specOpen), args.key),
-      validateOtp: async (_: unknown, args: { key: string; otp: string }, context: RequestContext) =>
+      validateOtp: async (_, args, context) =>
         service.validateForKey(await callerOf(context, specOpen), args.key, args.otp),
     },
   };

@@ -42,7 +42,7 @@ describe('revocation across instances', () => {
     return json.response.token as string;
   }
 
-  it('checks tokens from memory on both instances', async () => {
+  it('checks tokens from memory on both instances', () => {
     expect(a.platform.deps.tokens.revocations.isLive).toBe(true);
     expect(b.platform.deps.tokens.revocations.isLive).toBe(true);
   });

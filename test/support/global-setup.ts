@@ -38,7 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const templates = await shared.platformTemplates;
   project.provide('pgliteTemplate', templates.pgliteTemplate);
   project.provide('postgresTemplate', templates.postgresTemplate);
-  return first ? templates.remove : async () => undefined;
+  return first ? () => templates.remove() : () => Promise.resolve();
 }
 
 async function createTemplates(): Promise<Templates> {

@@ -22,7 +22,7 @@ describe('the VER_R2 layout (ABIS.md (c))', () => {
     expect(sealed.subarray(6, 38)).toEqual(r.thumbprint);
     expect(sealed.subarray(294, 308)).toEqual(KEY_SPLITTER);
     expect(sealed.length).toBe(340 + 'cbeff xml'.length + 16);
-    const lookup = async (t: Buffer) => (t.equals(r.thumbprint) ? r.privateKey : undefined);
+    const lookup = (t: Buffer) => Promise.resolve(t.equals(r.thumbprint) ? r.privateKey : undefined);
     expect((await decryptVerR2(sealed, lookup)).toString()).toBe('cbeff xml');
     // Java's URL encoder keeps the padding; both alphabets decode
     const text = encodeBase64Url(sealed);
@@ -33,22 +33,22 @@ describe('the VER_R2 layout (ABIS.md (c))', () => {
 
   it('refuses a flipped byte anywhere, an unknown thumbprint, and data without the splitter', async () => {
     const r = await recipient();
-    const lookup = async (t: Buffer) => (t.equals(r.thumbprint) ? r.privateKey : undefined);
+    const lookup = (t: Buffer) => Promise.resolve(t.equals(r.thumbprint) ? r.privateKey : undefined);
     const sealed = encryptVerR2(r, Buffer.from('integrity matters'));
     for (const offset of [7, 40, 300, 310, 330, sealed.length - 1]) {
       const tampered = Buffer.from(sealed);
       tampered[offset]! ^= 0x80;
       await expect(decryptVerR2(tampered, lookup), `byte ${offset}`).rejects.toSatisfy((e) => e instanceof CryptoFormatError || e instanceof UnknownKeyError);
     }
-    await expect(decryptVerR2(sealed, async () => undefined)).rejects.toBeInstanceOf(UnknownKeyError);
+    await expect(decryptVerR2(sealed, () => Promise.resolve(undefined))).rejects.toBeInstanceOf(UnknownKeyError);
     await expect(decryptVerR2(Buffer.from('no splitter'), lookup)).rejects.toBeInstanceOf(CryptoFormatError);
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    await expect(decryptVerR2(sealed, async () => other)).rejects.toBeInstanceOf(CryptoFormatError);
+    await expect(decryptVerR2(sealed, () => Promise.resolve(other))).rejects.toBeInstanceOf(CryptoFormatError);
   });
 
   it('uses the caller salt as IV and aad as AAD when both are given, as MOSIP does', async () => {
     const r = await recipient();
-    const lookup = async () => r.privateKey;
+    const lookup = () => Promise.resolve(r.privateKey);
     const salt = Buffer.alloc(12, 7);
     const aad = Buffer.from('context');
     const sealed = encryptVerR2(r, Buffer.from('salted'), { salt, aad });
@@ -62,7 +62,7 @@ describe('the VER_R2 layout (ABIS.md (c))', () => {
     const key = Buffer.alloc(32, 3);
     const aad = Buffer.alloc(32, 9);
     const legacy = Buffer.concat([rsaWrap(r.publicKey, key), KEY_SPLITTER, aad, aesGcmEncrypt(key, aad.subarray(0, 12), Buffer.from('old'), aad)]);
-    expect((await decryptVerR2(legacy, async () => undefined, { fallback: r.privateKey })).toString()).toBe('old');
+    expect((await decryptVerR2(legacy, () => Promise.resolve(undefined), { fallback: r.privateKey })).toString()).toBe('old');
   });
 });
 
@@ -72,7 +72,7 @@ describe('the registration packet layout (ABIS.md (e))', () => {
     const sealed = encryptRegistration(r, Buffer.from('packet zip bytes'));
     expect(sealed.subarray(44, 76)).toEqual(r.thumbprint);
     expect(sealed.subarray(332, 346)).toEqual(KEY_SPLITTER);
-    const lookup = async (t: Buffer) => (t.equals(r.thumbprint) ? r.privateKey : undefined);
+    const lookup = (t: Buffer) => Promise.resolve(t.equals(r.thumbprint) ? r.privateKey : undefined);
     expect((await decryptRegistration(sealed, lookup)).toString()).toBe('packet zip bytes');
     const tampered = Buffer.from(sealed);
     tampered[5]! ^= 1;

@@ -1,4 +1,4 @@
-import { parse, Kind, type ObjectTypeDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
+import { parse, Kind, OperationTypeNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '../../lib/roles.js';
 import { componentTypeDefs } from '../../lib/subgraph.js';
@@ -9,7 +9,7 @@ function objectFields(sdl: string): string[] {
   const fields: string[] = [];
   for (const definition of parse(sdl).definitions) {
     if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
-    const node = definition as ObjectTypeDefinitionNode | ObjectTypeExtensionNode;
+    const node = definition;
     for (const field of node.fields ?? []) fields.push(`${node.name.value}.${field.name.value}`);
   }
   return fields;
@@ -44,7 +44,7 @@ describe('the role table', () => {
       const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === route.operation.name);
       expect(operation, `${route.path} runs ${route.operation.name}`).toBeDefined();
       if (operation?.kind !== Kind.OPERATION_DEFINITION) continue;
-      const type = operation.operation === 'mutation' ? 'Mutation' : 'Query';
+      const type = operation.operation === OperationTypeNode.MUTATION ? 'Mutation' : 'Query';
       for (const selection of operation.selectionSet.selections) {
         if (selection.kind === Kind.FIELD) expect(ROLE_TABLE, route.path).toHaveProperty([`${type}.${selection.name.value}`]);
       }
