@@ -11,7 +11,10 @@ const require = createRequire(import.meta.url);
 const project = (name: string, include: string[], test: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration => ({
   resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
   test: {
-    name, include, testTimeout: 30000, hookTimeout: 60000,
+    name,
+    include,
+    testTimeout: 30000,
+    hookTimeout: 60000,
     ...test,
     env: { LOG_LEVEL: 'silent', APOLLO_TELEMETRY_DISABLED: '1', ...test.env },
   },

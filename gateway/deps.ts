@@ -52,20 +52,32 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
   const settings = componentSettings(config.env);
   const logger = options.logger ?? defaultLogger;
   const clock = options.clock ?? systemClock;
-  const database = options.database ?? (await (config.databaseUrl
-    ? openDatabase({ url: config.databaseUrl })
-    : openDatabase({ dataDir: path.join(config.dataDir, 'pglite') })));
+  const database =
+    options.database ??
+    (await (config.databaseUrl ? openDatabase({ url: config.databaseUrl }) : openDatabase({ dataDir: path.join(config.dataDir, 'pglite') })));
   const masterKey = options.masterKey ?? MasterKey.load(config.masterKey, config.dataDir, logger);
-  const tokens = new TokenService(database.prisma, masterKey, {
-    issuer: config.tokenIssuer,
-    audience: 'identity-platform',
-    accessLifeSeconds: config.tokenLifeSeconds,
-    refreshLifeSeconds: config.refreshTokenLifeSeconds,
-  }, clock, new RevocationList(database, clock, logger.child({ component: 'revocations' })));
+  const tokens = new TokenService(
+    database.prisma,
+    masterKey,
+    {
+      issuer: config.tokenIssuer,
+      audience: 'identity-platform',
+      accessLifeSeconds: config.tokenLifeSeconds,
+      refreshLifeSeconds: config.refreshTokenLifeSeconds,
+    },
+    clock,
+    new RevocationList(database, clock, logger.child({ component: 'revocations' })),
+  );
   await tokens.init();
   const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop()];
   const deps: PlatformDeps = {
-    config, prisma: database.prisma, database, masterKey, tokens, clock, logger,
+    config,
+    prisma: database.prisma,
+    database,
+    masterKey,
+    tokens,
+    clock,
+    logger,
     services: {} as PlatformServices,
     onClose: (task) => void closeTasks.push(task),
   };

@@ -53,9 +53,15 @@ function accessLog(logger: Logger) {
 }
 
 const notFound = (req: Request, res: Response) =>
-  res.status(404).json(envelope({ id: null, version: null, now: new Date() }, {
-    response: null, errors: [{ errorCode: 'KER-REQ-404', message: `No endpoint ${req.method} ${req.path}` }],
-  }));
+  res.status(404).json(
+    envelope(
+      { id: null, version: null, now: new Date() },
+      {
+        response: null,
+        errors: [{ errorCode: 'KER-REQ-404', message: `No endpoint ${req.method} ${req.path}` }],
+      },
+    ),
+  );
 
 /** Last resort: whatever went wrong, the caller gets an envelope, never an HTML page or a stack trace. */
 function finalErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
@@ -64,10 +70,20 @@ function finalErrorHandler(error: unknown, req: Request, res: Response, next: Ne
   // Malformed or oversized bodies, and paths whose percent-encoding does not decode (the router's 400).
   const clientError = type === 'entity.parse.failed' || type === 'entity.too.large' || status === 400;
   if (!clientError) req.log?.error({ err: error }, 'unhandled error');
-  res.status(clientError ? 400 : 500).json(envelope({ id: null, version: null, now: new Date() }, {
-    response: null,
-    errors: [{ errorCode: clientError ? 'KER-REQ-400' : 'KER-REQ-500', message: clientError ? 'Malformed request: the body or the path cannot be read' : 'Internal server error' }],
-  }));
+  res.status(clientError ? 400 : 500).json(
+    envelope(
+      { id: null, version: null, now: new Date() },
+      {
+        response: null,
+        errors: [
+          {
+            errorCode: clientError ? 'KER-REQ-400' : 'KER-REQ-500',
+            message: clientError ? 'Malformed request: the body or the path cannot be read' : 'Internal server error',
+          },
+        ],
+      },
+    ),
+  );
 }
 
 export function createHttpApp(options: HttpOptions): Express {

@@ -36,7 +36,12 @@ export interface Platform {
 /** The queue is optional: without STOMP_URL, ABIS traffic is not sent and /health says DISABLED. */
 function startQueue(config: PlatformConfig, logger: Logger): StompConnection | undefined {
   if (!config.stompUrl) return undefined;
-  const queue = new StompConnection({ url: config.stompUrl, login: config.stompLogin, passcode: config.stompPasscode, logger: logger.child({ component: 'stomp' }) });
+  const queue = new StompConnection({
+    url: config.stompUrl,
+    login: config.stompLogin,
+    passcode: config.stompPasscode,
+    logger: logger.child({ component: 'stomp' }),
+  });
   queue.connect().catch((error: unknown) => logger.warn({ err: error }, 'ActiveMQ not reachable yet; reconnecting in the background'));
   return queue;
 }
@@ -53,12 +58,22 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   }
   const graphql = await createGatewayServer({ localSources, remoteUrls: config.subgraphUrls, logger, limits: config.graphql });
   const queue = startQueue(config, logger);
-  const execute = restExecutor(graphql, localSources, COMPONENTS.map((component) => component.name));
+  const execute = restExecutor(
+    graphql,
+    localSources,
+    COMPONENTS.map((component) => component.name),
+  );
   const contextFor = (req: Request) =>
-    createRequestContext({ headers: { cookie: req.headers.cookie, authorization: req.headers.authorization }, clientAddress: req.ip ?? 'unknown', requestId: req.requestId }, tokens);
+    createRequestContext(
+      { headers: { cookie: req.headers.cookie, authorization: req.headers.authorization }, clientAddress: req.ip ?? 'unknown', requestId: req.requestId },
+      tokens,
+    );
 
   const health = async (): Promise<HealthReport> => {
-    const databaseUp = await database.ping().then(() => true, () => false);
+    const databaseUp = await database.ping().then(
+      () => true,
+      () => false,
+    );
     const queueState = queue ? queue.state : 'DISABLED';
     return {
       status: databaseUp && (queueState === 'UP' || queueState === 'DISABLED') ? 'UP' : 'DOWN',
@@ -70,15 +85,33 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   };
 
   const app = createHttpApp({
-    server: graphql, logger, health, trustProxy: config.trustProxy,
-    maxBodyBytes: config.maxBodyBytes, version: PLATFORM_VERSION,
-    rest: { execute, contextFor, clock, maxBodyBytes: config.maxBodyBytes, signResponse: (body) => deps.services.keys.responseSignature(body), specOpenEndpoints: config.specOpenEndpoints, roleTable: ROLE_TABLE },
+    server: graphql,
+    logger,
+    health,
+    trustProxy: config.trustProxy,
+    maxBodyBytes: config.maxBodyBytes,
+    version: PLATFORM_VERSION,
+    rest: {
+      execute,
+      contextFor,
+      clock,
+      maxBodyBytes: config.maxBodyBytes,
+      signResponse: (body) => deps.services.keys.responseSignature(body),
+      specOpenEndpoints: config.specOpenEndpoints,
+      roleTable: ROLE_TABLE,
+    },
     routes: REST_ROUTES,
   });
 
   let http: HttpDrain | undefined;
   return {
-    app, deps, database, graphql, queue, execute, buildSubgraph,
+    app,
+    deps,
+    database,
+    graphql,
+    queue,
+    execute,
+    buildSubgraph,
     listen: (port = config.port) =>
       new Promise((resolve, reject) => {
         const server = app.listen(port, '0.0.0.0', (error?: Error) => (error ? reject(error) : resolve(server.address() as AddressInfo)));

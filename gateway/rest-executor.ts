@@ -11,7 +11,11 @@ function rootFieldOwners(names: readonly string[]): Map<string, string> {
   const owners = new Map<string, string>();
   for (const name of names) {
     for (const definition of parse(componentTypeDefs(name)).definitions) {
-      if ((definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) || !['Query', 'Mutation'].includes(definition.name.value)) continue;
+      if (
+        (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) ||
+        !['Query', 'Mutation'].includes(definition.name.value)
+      )
+        continue;
       for (const field of definition.fields ?? []) owners.set(`${definition.name.value}.${field.name.value}`, name);
     }
   }
@@ -20,10 +24,14 @@ function rootFieldOwners(names: readonly string[]): Map<string, string> {
 
 /** The one subgraph that serves every root field of the operation, if there is one. */
 function ownerOf(operation: Operation<unknown, unknown>, owners: Map<string, string>): string | undefined {
-  const definition = parse(operation.query).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operation.name);
+  const definition = parse(operation.query).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operation.name,
+  );
   if (!definition) return undefined;
   const type = definition.operation === OperationTypeNode.MUTATION ? 'Mutation' : 'Query';
-  const found = new Set(definition.selectionSet.selections.map((selection) => (selection.kind === Kind.FIELD ? owners.get(`${type}.${selection.name.value}`) : undefined)));
+  const found = new Set(
+    definition.selectionSet.selections.map((selection) => (selection.kind === Kind.FIELD ? owners.get(`${type}.${selection.name.value}`) : undefined)),
+  );
   return found.size === 1 ? [...found][0] : undefined;
 }
 
@@ -34,11 +42,18 @@ function ownerOf(operation: Operation<unknown, unknown>, owners: Map<string, str
  * planning a one-step query); otherwise through the gateway, which forwards
  * it to the remote subgraph.
  */
-export function restExecutor(gateway: ApolloServer<RequestContext>, localSources: ReadonlyMap<string, CachedLocalDataSource>, componentNames: readonly string[]): OperationExecutor {
+export function restExecutor(
+  gateway: ApolloServer<RequestContext>,
+  localSources: ReadonlyMap<string, CachedLocalDataSource>,
+  componentNames: readonly string[],
+): OperationExecutor {
   const owners = rootFieldOwners(componentNames);
   const routes = new Map<string, CachedLocalDataSource | null>();
   const viaGateway: OperationExecutor = async (operation, variables, contextValue) => {
-    const result = await gateway.executeOperation({ query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> }, { contextValue });
+    const result = await gateway.executeOperation(
+      { query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> },
+      { contextValue },
+    );
     if (result.body.kind !== 'single') throw new Error('incremental delivery is not used by the REST layer');
     return result.body.singleResult;
   };
@@ -51,7 +66,10 @@ export function restExecutor(gateway: ApolloServer<RequestContext>, localSources
       routes.set(key, local);
     }
     if (!local) return viaGateway(operation, variables, contextValue);
-    const result = await local.process({ request: { query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> }, context: contextValue } as Parameters<CachedLocalDataSource['process']>[0]);
+    const result = await local.process({
+      request: { query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> },
+      context: contextValue,
+    } as Parameters<CachedLocalDataSource['process']>[0]);
     return result;
   };
 }

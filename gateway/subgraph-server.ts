@@ -41,11 +41,17 @@ export async function startSubgraphServer(schema: GraphQLSchema, deps: PlatformD
     '/graphql',
     express.json({ limit: deps.config.maxBodyBytes }),
     expressMiddleware(server, {
-      context: ({ req }) => Promise.resolve(createRequestContext({
-        headers: { cookie: req.headers.cookie, authorization: req.headers.authorization },
-        clientAddress: req.ip ?? 'unknown',
-        requestId: typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined,
-      }, deps.tokens)),
+      context: ({ req }) =>
+        Promise.resolve(
+          createRequestContext(
+            {
+              headers: { cookie: req.headers.cookie, authorization: req.headers.authorization },
+              clientAddress: req.ip ?? 'unknown',
+              requestId: typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined,
+            },
+            deps.tokens,
+          ),
+        ),
     }),
   );
   const { port: actual } = http.address() as AddressInfo;

@@ -8,33 +8,88 @@ import { read, readSettings, setting, type SettingValues } from './settings.js';
  */
 export const CORE_SETTINGS = {
   port: setting('PORT', read.integer(0, 65535), '8080', 'HTTP port of the gateway and REST layer'),
-  databaseUrl: setting('DATABASE_URL', read.optionalUrl('postgresql', 'postgres'), undefined, '`postgresql://…` uses that PostgreSQL server; unset uses embedded PGlite in `PLATFORM_DATA_DIR/pglite`'),
-  dataDir: setting('PLATFORM_DATA_DIR', read.text().transform((dir) => path.resolve(dir)), './data', 'embedded database, development master key, bootstrap credentials, files'),
-  stompUrl: setting('STOMP_URL', read.optionalUrl('stomp'), undefined, '`stomp://host:61613` (ActiveMQ); unset: ABIS traffic is not sent and `/health` reports the queue `DISABLED`'),
+  databaseUrl: setting(
+    'DATABASE_URL',
+    read.optionalUrl('postgresql', 'postgres'),
+    undefined,
+    '`postgresql://…` uses that PostgreSQL server; unset uses embedded PGlite in `PLATFORM_DATA_DIR/pglite`',
+  ),
+  dataDir: setting(
+    'PLATFORM_DATA_DIR',
+    read.text().transform((dir) => path.resolve(dir)),
+    './data',
+    'embedded database, development master key, bootstrap credentials, files',
+  ),
+  stompUrl: setting(
+    'STOMP_URL',
+    read.optionalUrl('stomp'),
+    undefined,
+    '`stomp://host:61613` (ActiveMQ); unset: ABIS traffic is not sent and `/health` reports the queue `DISABLED`',
+  ),
   stompLogin: setting('STOMP_LOGIN', read.optionalText(), undefined, 'broker login'),
   stompPasscode: setting('STOMP_PASSCODE', read.optionalText(), undefined, 'broker passcode'),
-  adminPassword: setting('PLATFORM_ADMIN_PASSWORD', read.optionalText(), undefined, 'if set and no user `admin` exists: creates `admin` with every role and every `appId`'),
-  adminClientSecret: setting('PLATFORM_ADMIN_CLIENT_SECRET', read.optionalText(), undefined, 'if set and no client `admin-client` exists: creates it with every role and every `appId` (use ≥ 32 random characters)'),
-  masterKey: setting('PLATFORM_MASTER_KEY', read.optionalText(), undefined, 'passphrase protecting private keys and secrets at rest; unset in development: generated once into `PLATFORM_DATA_DIR/master-key` with a warning'),
-  specOpenEndpoints: setting('PLATFORM_SPEC_OPEN_ENDPOINTS', read.flag(), 'false', '`true` opens the key-material and OTP endpoints exactly as the spec flags them (see CONTRACT)'),
+  adminPassword: setting(
+    'PLATFORM_ADMIN_PASSWORD',
+    read.optionalText(),
+    undefined,
+    'if set and no user `admin` exists: creates `admin` with every role and every `appId`',
+  ),
+  adminClientSecret: setting(
+    'PLATFORM_ADMIN_CLIENT_SECRET',
+    read.optionalText(),
+    undefined,
+    'if set and no client `admin-client` exists: creates it with every role and every `appId` (use ≥ 32 random characters)',
+  ),
+  masterKey: setting(
+    'PLATFORM_MASTER_KEY',
+    read.optionalText(),
+    undefined,
+    'passphrase protecting private keys and secrets at rest; unset in development: generated once into `PLATFORM_DATA_DIR/master-key` with a warning',
+  ),
+  specOpenEndpoints: setting(
+    'PLATFORM_SPEC_OPEN_ENDPOINTS',
+    read.flag(),
+    'false',
+    '`true` opens the key-material and OTP endpoints exactly as the spec flags them (see CONTRACT)',
+  ),
   tokenLifeSeconds: setting('PLATFORM_TOKEN_LIFE_SECONDS', read.integer(1), '3600', 'access token life (`expiryTime`, cookie `Max-Age`)'),
   refreshTokenLifeSeconds: setting('PLATFORM_REFRESH_TOKEN_LIFE_SECONDS', read.integer(1), '86400', 'refresh token life'),
   tokenIssuer: setting('PLATFORM_TOKEN_ISSUER', read.text(), 'identity-platform', "the tokens' `iss`"),
   maxBodyBytes: setting('PLATFORM_MAX_BODY_BYTES', read.integer(1024), '1048576', 'largest accepted JSON request body'),
   shutdownGraceMs: setting('PLATFORM_SHUTDOWN_GRACE_MS', read.integer(), '10000', 'how long SIGTERM waits for in-flight requests before cutting them'),
-  trustProxy: setting('PLATFORM_TRUST_PROXY', read.text(), 'loopback', "Express `trust proxy`: which proxies' `X-Forwarded-For` names the client address (throttling)"),
+  trustProxy: setting(
+    'PLATFORM_TRUST_PROXY',
+    read.text(),
+    'loopback',
+    "Express `trust proxy`: which proxies' `X-Forwarded-For` names the client address (throttling)",
+  ),
   logLevel: setting('LOG_LEVEL', read.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino level (`silent` in tests)'),
-  publicUrl: setting('PLATFORM_PUBLIC_URL', read.optionalUrl('http', 'https'), undefined, 'the address callers reach the platform at (data share URLs, entity links)'),
+  publicUrl: setting(
+    'PLATFORM_PUBLIC_URL',
+    read.optionalUrl('http', 'https'),
+    undefined,
+    'the address callers reach the platform at (data share URLs, entity links)',
+  ),
 };
 
 /** Limits that refuse a hostile GraphQL document before anything runs; 0 turns one off. */
 export const GRAPHQL_SETTINGS = {
-  maxDepth: setting('PLATFORM_GRAPHQL_MAX_DEPTH', read.integer(), '10', 'deepest selection a GraphQL document may have (fragments counted through; introspection exempt); `0` turns it off'),
+  maxDepth: setting(
+    'PLATFORM_GRAPHQL_MAX_DEPTH',
+    read.integer(),
+    '10',
+    'deepest selection a GraphQL document may have (fragments counted through; introspection exempt); `0` turns it off',
+  ),
   maxAliases: setting('PLATFORM_GRAPHQL_MAX_ALIASES', read.integer(), '15', 'aliases per GraphQL document; `0` turns it off'),
   maxTokens: setting('PLATFORM_GRAPHQL_MAX_TOKENS', read.integer(), '2000', 'lexical tokens per GraphQL document, checked while parsing; `0` turns it off'),
   maxCost: setting('PLATFORM_GRAPHQL_MAX_COST', read.integer(), '5000', 'GraphQL Armor cost (objects 2, scalars 1, times 1.5 per level); `0` turns it off'),
   maxDirectives: setting('PLATFORM_GRAPHQL_MAX_DIRECTIVES', read.integer(), '20', 'directives per GraphQL document; `0` turns it off'),
-  introspection: setting('PLATFORM_GRAPHQL_INTROSPECTION', read.oneOf(['authenticated', 'public']), 'authenticated', '`public` answers introspection without a token; otherwise it needs a valid token (any role)'),
+  introspection: setting(
+    'PLATFORM_GRAPHQL_INTROSPECTION',
+    read.oneOf(['authenticated', 'public']),
+    'authenticated',
+    '`public` answers introspection without a token; otherwise it needs a valid token (any role)',
+  ),
 };
 
 /** `npm run subgraph -- <name>`: where one component serves on its own. */

@@ -20,7 +20,10 @@ function cookieValue(cookieHeader: string, name: string): string | undefined {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     if (part.slice(0, eq).trim().toLowerCase() === name.toLowerCase()) {
-      const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const raw = part
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       try {
         return decodeURIComponent(raw);
       } catch {

@@ -26,7 +26,14 @@ export class PlatformError extends Error {
 export const INTERNAL_ERROR = 'INTERNAL_SERVER_ERROR';
 
 /** GraphQL's own request errors: their messages describe the caller's query, never the server. */
-const GRAPHQL_REQUEST_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST']);
+const GRAPHQL_REQUEST_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'OPERATION_RESOLUTION_FAILURE',
+  'BAD_REQUEST',
+]);
 
 /**
  * Catalogue errors and GraphQL's request errors reach the caller as they

@@ -1,9 +1,7 @@
 import { createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scryptCallback(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  new Promise<Buffer>((resolve, reject) => scryptCallback(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
 
 /** Human passwords: scrypt, parameters stored with the hash so they can be raised later. */
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
@@ -23,7 +21,10 @@ export async function verifyPassword(password: string, stored: string | null | u
   if (scheme !== 'scrypt' || !salt || !expected) return false;
   const expectedKey = Buffer.from(expected, 'base64');
   const key = await scrypt(password, Buffer.from(salt, 'base64'), expectedKey.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * Number(n) * Number(r),
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 256 * Number(n) * Number(r),
   });
   return timingSafeEqual(key, expectedKey) && stored != null;
 }

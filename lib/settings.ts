@@ -29,7 +29,8 @@ export function setting<T>(env: string, schema: z.ZodType<T>, fallback: string |
 /** Schemas for environment strings. */
 export const read = {
   /** a whole number in [min, max] */
-  integer: (min = 0, max = Number.MAX_SAFE_INTEGER) => z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max)),
+  integer: (min = 0, max = Number.MAX_SAFE_INTEGER) =>
+    z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max)),
   /** `true` or `false` */
   flag: () => z.enum(['true', 'false']).transform((value) => value === 'true'),
   /** any text; unset stays undefined */
@@ -38,11 +39,21 @@ export const read = {
   /** one of the values */
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values),
   /** a comma-separated list */
-  list: () => z.string().transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
+  list: () =>
+    z.string().transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   /** a URL with one of the protocols; unset stays undefined */
-  optionalUrl: (...protocols: string[]) => z.string().optional().refine((value) => value === undefined || protocols.some((p) => value.startsWith(`${p}://`)), {
-    message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
-  }),
+  optionalUrl: (...protocols: string[]) =>
+    z
+      .string()
+      .optional()
+      .refine((value) => value === undefined || protocols.some((p) => value.startsWith(`${p}://`)), {
+        message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+      }),
 };
 
 /** Thrown at start-up with every bad variable at once. */

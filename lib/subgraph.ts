@@ -44,23 +44,25 @@ function guardFields(resolvers: Record<string, object>, table: AccessTable, spec
       continue;
     }
     const root = typeName === 'Query' || typeName === 'Mutation';
-    guarded[typeName] = Object.fromEntries(Object.entries(fields).map(([field, resolve]) => {
-      const operation = `${typeName}.${field}`;
-      if ((!root && !table[operation]) || typeof resolve !== 'function') return [field, resolve];
-      if (field === '__resolveReference') {
-        // An entity fetched by its key (the gateway's _entities, or a caller reaching the subgraph directly).
-        const reference = async (ref: unknown, context: RequestContext, info: unknown) => {
+    guarded[typeName] = Object.fromEntries(
+      Object.entries(fields).map(([field, resolve]) => {
+        const operation = `${typeName}.${field}`;
+        if ((!root && !table[operation]) || typeof resolve !== 'function') return [field, resolve];
+        if (field === '__resolveReference') {
+          // An entity fetched by its key (the gateway's _entities, or a caller reaching the subgraph directly).
+          const reference = async (ref: unknown, context: RequestContext, info: unknown) => {
+            await authorize(table[operation], operation, context, specOpenEndpoints);
+            return (resolve as (ref: unknown, context: RequestContext, info: unknown) => unknown)(ref, context, info);
+          };
+          return [field, reference];
+        }
+        const wrapped: Resolver = async (parent, args, context, info) => {
           await authorize(table[operation], operation, context, specOpenEndpoints);
-          return (resolve as (ref: unknown, context: RequestContext, info: unknown) => unknown)(ref, context, info);
+          return (resolve as Resolver)(parent, args, context, info);
         };
-        return [field, reference];
-      }
-      const wrapped: Resolver = async (parent, args, context, info) => {
-        await authorize(table[operation], operation, context, specOpenEndpoints);
-        return (resolve as Resolver)(parent, args, context, info);
-      };
-      return [field, wrapped];
-    }));
+        return [field, wrapped];
+      }),
+    );
   }
   // An entity field with a row but no resolver of its own reads its parent's property: it is guarded all the same.
   for (const [operation, access] of Object.entries(table)) {

@@ -63,8 +63,25 @@ const KEY_PURPOSE = 'auth/token-signing-key';
 /** Verified tokens kept (by hash) until their exp, so a repeated token costs no RSA verification. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
-interface TokenRow { id: string; sessionId: string; subject: string; subjectType: SubjectType; kind: 'access' | 'refresh'; appId: string; issuedAt: Date; expiresAt: Date }
-interface SessionRow { id: string; subject: string; subjectType: SubjectType; appId: string; clientAddress: string | null; createdAt: Date; expiresAt: Date }
+interface TokenRow {
+  id: string;
+  sessionId: string;
+  subject: string;
+  subjectType: SubjectType;
+  kind: 'access' | 'refresh';
+  appId: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+interface SessionRow {
+  id: string;
+  subject: string;
+  subjectType: SubjectType;
+  appId: string;
+  clientAddress: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
 
 interface Claims {
   sub: string;
@@ -84,7 +101,8 @@ export const TOKEN_ERRORS = {
   notStored: () => new PlatformError('KER-ATH-008', 'Token is not present in datastore, Please try with new token'),
   invalid: () => new PlatformError('KER-ATH-401', 'Authentication Failed: invalid or expired token'),
   refreshReused: () => new PlatformError('KER-ATH-401', 'Authentication Failed: this refresh token was already used; its session is revoked'),
-  wrongRealm: (appId: string) => new PlatformError('KER-ATH-026', `Realm not found for the given appId: ${appId} (the refresh token belongs to another application)`),
+  wrongRealm: (appId: string) =>
+    new PlatformError('KER-ATH-026', `Realm not found for the given appId: ${appId} (the refresh token belongs to another application)`),
 };
 
 /**
@@ -141,8 +159,13 @@ export class TokenService {
     const refresh = options.refresh ?? subject.type === 'user';
     const life = refresh ? this.settings.refreshLifeSeconds : this.settings.accessLifeSeconds;
     const session = {
-      id: sessionId, subject: subject.id, subjectType: subject.type, appId: subject.appId, clientAddress: options.clientAddress ?? null,
-      createdAt: now, expiresAt: new Date(now.getTime() + life * 1000),
+      id: sessionId,
+      subject: subject.id,
+      subjectType: subject.type,
+      appId: subject.appId,
+      clientAddress: options.clientAddress ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + life * 1000),
     };
     return this.issueInSession(subject, sessionId, now, refresh, session);
   }
@@ -152,12 +175,17 @@ export class TokenService {
    * the platform's hottest write, and raw SQL skips the ORM's per-query planning.
    */
   private async record(tokens: TokenRow[], session?: SessionRow): Promise<void> {
-    const values = Prisma.join(tokens.map((row) => Prisma.sql`(${row.id}, ${row.sessionId}, ${row.subject}, ${row.subjectType}, ${row.kind}, ${row.appId}, ${row.issuedAt}, ${row.expiresAt})`));
+    const values = Prisma.join(
+      tokens.map(
+        (row) => Prisma.sql`(${row.id}, ${row.sessionId}, ${row.subject}, ${row.subjectType}, ${row.kind}, ${row.appId}, ${row.issuedAt}, ${row.expiresAt})`,
+      ),
+    );
     const opening = session
       ? Prisma.sql`WITH opened AS (INSERT INTO auth_session (id, subject, "subjectType", "appId", "clientAddress", "createdAt", "expiresAt")
           VALUES (${session.id}, ${session.subject}, ${session.subjectType}, ${session.appId}, ${session.clientAddress}, ${session.createdAt}, ${session.expiresAt})) `
       : Prisma.empty;
-    await this.prisma.$executeRaw`${opening}INSERT INTO auth_token (id, "sessionId", subject, "subjectType", kind, "appId", "issuedAt", "expiresAt") VALUES ${values}`;
+    await this.prisma
+      .$executeRaw`${opening}INSERT INTO auth_token (id, "sessionId", subject, "subjectType", kind, "appId", "issuedAt", "expiresAt") VALUES ${values}`;
   }
 
   /** Signs the tokens, then records them (and a new session). */
@@ -184,13 +212,31 @@ export class TokenService {
     const iat = Math.floor(now.getTime() / 1000);
     const id = randomUUID();
     const claims: Claims & { iat: number; iss: string; aud: string } = {
-      sub: subject.id, jti: id, sid: sessionId, typ: kind, sty: subject.type, appId: subject.appId, roles: subject.roles, exp: iat + lifeSeconds,
+      sub: subject.id,
+      jti: id,
+      sid: sessionId,
+      typ: kind,
+      sty: subject.type,
+      appId: subject.appId,
+      roles: subject.roles,
+      exp: iat + lifeSeconds,
       ...(subject.profile ? { prf: subject.profile } : {}),
-      iat, iss: this.settings.issuer, aud: this.settings.audience,
+      iat,
+      iss: this.settings.issuer,
+      aud: this.settings.audience,
     };
     const input = `${JWT_HEADER}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
     const signature = await signAsync('sha256', Buffer.from(input, 'utf8'), this.privateKey);
-    const row: TokenRow = { id, sessionId, subject: subject.id, subjectType: subject.type, kind, appId: subject.appId, issuedAt: now, expiresAt: new Date((iat + lifeSeconds) * 1000) };
+    const row: TokenRow = {
+      id,
+      sessionId,
+      subject: subject.id,
+      subjectType: subject.type,
+      kind,
+      appId: subject.appId,
+      issuedAt: now,
+      expiresAt: new Date((iat + lifeSeconds) * 1000),
+    };
     return { jwt: `${input}.${signature.toString('base64url')}`, row };
   }
 
@@ -200,8 +246,15 @@ export class TokenService {
     const claims = this.checkSignature(credentials.token, 'access');
     if (await this.revocations.isRevoked(claims.jti)) throw TOKEN_ERRORS.notStored();
     return {
-      subject: claims.sub, subjectType: claims.sty, appId: claims.appId, roles: claims.roles,
-      tokenId: claims.jti, sessionId: claims.sid, token: credentials.token, expiresAt: new Date(claims.exp * 1000), profile: claims.prf ?? {},
+      subject: claims.sub,
+      subjectType: claims.sty,
+      appId: claims.appId,
+      roles: claims.roles,
+      tokenId: claims.jti,
+      sessionId: claims.sid,
+      token: credentials.token,
+      expiresAt: new Date(claims.exp * 1000),
+      profile: claims.prf ?? {},
     };
   }
 
@@ -225,10 +278,14 @@ export class TokenService {
   private verifySignature(token: string, now: number): Claims {
     try {
       const claims = jwt.verify(token, this.publicKey, {
-        algorithms: ['RS256'], issuer: this.settings.issuer, audience: this.settings.audience, clockTimestamp: now,
+        algorithms: ['RS256'],
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+        clockTimestamp: now,
       }) as Partial<Claims>;
       // A token without exp would never expire: refused, whoever signed it.
-      if (!claims.jti || !claims.sub || !claims.sid || !claims.appId || !Array.isArray(claims.roles) || typeof claims.exp !== 'number') throw TOKEN_ERRORS.invalid();
+      if (!claims.jti || !claims.sub || !claims.sid || !claims.appId || !Array.isArray(claims.roles) || typeof claims.exp !== 'number')
+        throw TOKEN_ERRORS.invalid();
       return claims as Claims;
     } catch (error) {
       if (error instanceof PlatformError) throw error;
@@ -259,7 +316,10 @@ export class TokenService {
       }
       throw TOKEN_ERRORS.notStored();
     }
-    await this.prisma.session.update({ where: { id: claims.sid }, data: { refreshedAt: now, expiresAt: new Date(now.getTime() + this.settings.refreshLifeSeconds * 1000) } });
+    await this.prisma.session.update({
+      where: { id: claims.sid },
+      data: { refreshedAt: now, expiresAt: new Date(now.getTime() + this.settings.refreshLifeSeconds * 1000) },
+    });
     const subject: Subject = { id: claims.sub, type: claims.sty, appId: claims.appId, roles: claims.roles, ...(claims.prf ? { profile: claims.prf } : {}) };
     return this.issueInSession(subject, claims.sid, now, true);
   }
@@ -267,7 +327,10 @@ export class TokenService {
   /** Ends the tokens matching `where` now, on this instance at once and on the others through the trigger's notification. */
   private async revokeWhere(where: { subject?: string; sessionId?: string }): Promise<number> {
     const now = this.clock.now();
-    const rows = await this.prisma.accessToken.findMany({ where: { ...where, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }], expiresAt: { gt: now } }, select: { id: true, expiresAt: true } });
+    const rows = await this.prisma.accessToken.findMany({
+      where: { ...where, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }], expiresAt: { gt: now } },
+      select: { id: true, expiresAt: true },
+    });
     if (!rows.length) return 0;
     await this.prisma.accessToken.updateMany({ where: { id: { in: rows.map((row) => row.id) } }, data: { revokedAt: now } });
     for (const row of rows) this.revocations.note(row.id, now.getTime(), row.expiresAt.getTime());

@@ -42,7 +42,9 @@ class EdgeError extends Error {
 const GRAPHQL_INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
 
 function runParser(parser: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => parser(req, res, ((error?: unknown) => (error ? reject(error instanceof Error ? error : new Error('request parser failed')) : resolve())) as NextFunction));
+  return new Promise((resolve, reject) =>
+    parser(req, res, ((error?: unknown) => (error ? reject(error instanceof Error ? error : new Error('request parser failed')) : resolve())) as NextFunction),
+  );
 }
 
 function describeIssue(route: RestRoute, issue: z.core.$ZodIssue): ErrorItem {
@@ -58,25 +60,42 @@ function validate(route: RestRoute, schema: z.ZodType, value: unknown): unknown 
   throw new EdgeError(describeIssue(route, parsed.error.issues[0]!));
 }
 
-async function readForm(route: RestRoute, req: Request, res: Response, parser: RequestHandler): Promise<{ input: unknown; version: unknown; files?: UploadedFile[] }> {
+async function readForm(
+  route: RestRoute,
+  req: Request,
+  res: Response,
+  parser: RequestHandler,
+): Promise<{ input: unknown; version: unknown; files?: UploadedFile[] }> {
   const input = route.input as Extract<RestRoute['input'], { from: 'form' }>;
   try {
     await runParser(parser, req, res);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
-    const message = code === 'LIMIT_FILE_SIZE' ? `a file exceeds ${input.maxFileBytes} bytes`
-      : code === 'LIMIT_FILE_COUNT' || code === 'LIMIT_UNEXPECTED_FILE' ? `at most ${input.maxFiles} files, in field ${input.fileField}`
-        : 'malformed multipart form data';
+    const message =
+      code === 'LIMIT_FILE_SIZE'
+        ? `a file exceeds ${input.maxFileBytes} bytes`
+        : code === 'LIMIT_FILE_COUNT' || code === 'LIMIT_UNEXPECTED_FILE'
+          ? `at most ${input.maxFiles} files, in field ${input.fileField}`
+          : 'malformed multipart form data';
     throw new EdgeError({ errorCode: route.codeFor(input.fileField, false), message });
   }
   const fields = validate(route, input.schema, { ...(req.body as object | undefined) }) as Record<string, unknown>;
   const files = ((req.files as Express.Multer.File[] | undefined) ?? []).map((file): UploadedFile => ({
-    fieldname: file.fieldname, filename: file.originalname, contentType: file.mimetype, content: file.buffer,
+    fieldname: file.fieldname,
+    filename: file.originalname,
+    contentType: file.mimetype,
+    content: file.buffer,
   }));
   return { input: fields, files, version: undefined };
 }
 
-async function readInput(route: RestRoute, req: Request, res: Response, parser: RequestHandler, maxBodyBytes: number): Promise<{ input: unknown; version: unknown; files?: UploadedFile[] }> {
+async function readInput(
+  route: RestRoute,
+  req: Request,
+  res: Response,
+  parser: RequestHandler,
+  maxBodyBytes: number,
+): Promise<{ input: unknown; version: unknown; files?: UploadedFile[] }> {
   const { input } = route;
   if (input.from === 'none') return { input: {}, version: undefined };
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
@@ -85,7 +104,8 @@ async function readInput(route: RestRoute, req: Request, res: Response, parser: 
   const json = req.headers['content-length'] === '0' ? null : req.is('application/json');
   if (json === null && input.bodyOptional) return { input: validate(route, input.schema, {}), version: undefined };
   if (json === null) throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
-  if (json === false) throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'the request body must be sent as Content-Type: application/json' });
+  if (json === false)
+    throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'the request body must be sent as Content-Type: application/json' });
   try {
     await runParser(parser, req, res);
   } catch (error) {
@@ -127,16 +147,25 @@ function rootFieldsOf(operation: Operation<unknown, unknown>): string[] {
 /** The Express handler of one route: envelope in, named operation, envelope out. */
 export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandler {
   const { input } = route;
-  const parser = input.from === 'form'
-    ? multer({ storage: multer.memoryStorage(), limits: { fileSize: input.maxFileBytes + 1, files: input.maxFiles, fieldSize: deps.maxBodyBytes } }).array(input.fileField, input.maxFiles)
-    : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
+  const parser =
+    input.from === 'form'
+      ? multer({ storage: multer.memoryStorage(), limits: { fileSize: input.maxFileBytes + 1, files: input.maxFiles, fieldSize: deps.maxBodyBytes } }).array(
+          input.fileField,
+          input.maxFiles,
+        )
+      : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
   const reply = async (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) => {
-    const text = JSON.stringify(envelope({
-      id: route.id,
-      version: typeof version === 'string' ? version : '1.0',
-      versionKey: route.versionKey,
-      now: deps.clock.now(),
-    }, { ...body, emptyErrors: route.emptyErrors ?? null }));
+    const text = JSON.stringify(
+      envelope(
+        {
+          id: route.id,
+          version: typeof version === 'string' ? version : '1.0',
+          versionKey: route.versionKey,
+          now: deps.clock.now(),
+        },
+        { ...body, emptyErrors: route.emptyErrors ?? null },
+      ),
+    );
     if (route.signResponse) res.setHeader('Response-Signature', await deps.signResponse(text));
     res.status(200).type('application/json').send(text);
   };
@@ -161,9 +190,17 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
     } catch (error) {
       if (error instanceof EdgeError) return void (await reply(res, version, { response: null, errors: [error.item] }));
       req.log?.error({ err: error }, 'REST handler failed');
-      if (!res.headersSent) res.status(200).json(envelope({ id: route.id, version: '1.0', versionKey: route.versionKey, now: deps.clock.now() }, {
-        response: null, errors: [{ errorCode: route.internalErrorCode, message: 'Internal server error' }], emptyErrors: route.emptyErrors ?? null,
-      }));
+      if (!res.headersSent)
+        res.status(200).json(
+          envelope(
+            { id: route.id, version: '1.0', versionKey: route.versionKey, now: deps.clock.now() },
+            {
+              response: null,
+              errors: [{ errorCode: route.internalErrorCode, message: 'Internal server error' }],
+              emptyErrors: route.emptyErrors ?? null,
+            },
+          ),
+        );
     }
   };
 }

@@ -33,7 +33,12 @@ function requestParts(route: RestRoute): JsonSchema {
   const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   if (input.from === 'query') {
     const query = schemaOf(input.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
-    const params = Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query.required?.includes(name) ?? false, schema }));
+    const params = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: query.required?.includes(name) ?? false,
+      schema,
+    }));
     return { parameters: [...pathParams, ...params] };
   }
   if (input.from === 'none') return pathParams.length ? { parameters: pathParams } : {};
@@ -75,7 +80,10 @@ export function openApiDocument(routes: readonly RestRoute[], version: string): 
       summary: route.summary,
       ...requestParts(route),
       responses: {
-        200: { description: 'Response envelope; failures fill `errors` and leave `response` null', content: { 'application/json': { schema: responseEnvelope(route) } } },
+        200: {
+          description: 'Response envelope; failures fill `errors` and leave `response` null',
+          content: { 'application/json': { schema: responseEnvelope(route) } },
+        },
       },
     };
   }

@@ -72,7 +72,9 @@ export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown,
   signResponse?: boolean;
 }
 
-export const defineRoute = <Input, Data, Variables, Response extends z.ZodType>(route: RestRoute<Input, Data, Variables, Response>): RestRoute<Input, Data, Variables, Response> => route;
+export const defineRoute = <Input, Data, Variables, Response extends z.ZodType>(
+  route: RestRoute<Input, Data, Variables, Response>,
+): RestRoute<Input, Data, Variables, Response> => route;
 
 /** `/a/{b}` → `/a/:b` */
 export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');

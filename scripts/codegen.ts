@@ -24,12 +24,17 @@ async function mappersOf(component: string): Promise<Record<string, string>> {
   const file = path.join(ROOT, 'subgraphs', component, 'graph-mappers.ts');
   if (!existsSync(file)) return {};
   const { graphMappers } = (await import(pathToFileURL(file).href)) as { graphMappers: Record<string, string> };
-  return Object.fromEntries(Object.entries(graphMappers).map(([type, target]) => {
-    const [module = '', name = ''] = target.split('#');
-    const relative = path.relative(OUT, path.join(ROOT, 'subgraphs', component, module)).split(path.sep).join('/');
-    // Aliased: the row type may share the GraphQL type's name.
-    return [type, `${relative}#${name} as ${type}Model`];
-  }));
+  return Object.fromEntries(
+    Object.entries(graphMappers).map(([type, target]) => {
+      const [module = '', name = ''] = target.split('#');
+      const relative = path
+        .relative(OUT, path.join(ROOT, 'subgraphs', component, module))
+        .split(path.sep)
+        .join('/');
+      // Aliased: the row type may share the GraphQL type's name.
+      return [type, `${relative}#${name} as ${type}Model`];
+    }),
+  );
 }
 
 export interface Generated {
@@ -54,17 +59,27 @@ export async function generate(component: string, operationsText?: string): Prom
   };
   const schema = parse(printSchemaWithDirectives(schemaAst));
   const types = await codegen({
-    filename: `${component}.ts`, schema, schemaAst, documents: [],
+    filename: `${component}.ts`,
+    schema,
+    schemaAst,
+    documents: [],
     plugins: [{ typescript: {} }, { typescriptResolvers: { federation: true } }],
     pluginMap: { typescript, typescriptResolvers },
     config: {
       ...config,
-      contextType: path.relative(OUT, path.join(ROOT, 'lib', 'context.js')).split(path.sep).join('/') + '#RequestContext',
+      contextType:
+        path
+          .relative(OUT, path.join(ROOT, 'lib', 'context.js'))
+          .split(path.sep)
+          .join('/') + '#RequestContext',
       mappers: await mappersOf(component),
     },
   });
   const operations = await codegen({
-    filename: `${component}.operations.ts`, schema, schemaAst, documents,
+    filename: `${component}.operations.ts`,
+    schema,
+    schemaAst,
+    documents,
     plugins: [{ typescriptOperations: {} }, { typedDocumentNode: {} }],
     pluginMap: { typescriptOperations, typedDocumentNode },
     config,
@@ -75,9 +90,12 @@ export async function generate(component: string, operationsText?: string): Prom
 
 /** Every component with an SDL file. */
 export const codegenComponents = (): string[] =>
-  readdirSync(path.join(ROOT, 'schema')).filter((file) => file.endsWith('.graphql') && file !== 'supergraph.graphql').map((file) => file.slice(0, -'.graphql'.length));
+  readdirSync(path.join(ROOT, 'schema'))
+    .filter((file) => file.endsWith('.graphql') && file !== 'supergraph.graphql')
+    .map((file) => file.slice(0, -'.graphql'.length));
 
-export const generatedFile = (component: string, part: keyof Generated): string => path.join(OUT, part === 'types' ? `${component}.ts` : `${component}.operations.ts`);
+export const generatedFile = (component: string, part: keyof Generated): string =>
+  path.join(OUT, part === 'types' ? `${component}.ts` : `${component}.operations.ts`);
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   mkdirSync(OUT, { recursive: true });

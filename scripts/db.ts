@@ -23,7 +23,11 @@ switch (command) {
     const cli = path.join(path.dirname(require.resolve('prisma/package.json')), 'build', 'index.js');
     const result = spawnSync(process.execPath, [cli, 'generate'], {
       stdio: 'inherit',
-      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? path.resolve('package.json'), PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      env: {
+        ...process.env,
+        PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? path.resolve('package.json'),
+        PRISMA_HIDE_UPDATE_MESSAGE: '1',
+      },
     });
     process.exit(result.status ?? 1);
     break;

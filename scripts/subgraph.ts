@@ -22,8 +22,10 @@ if (!config.databaseUrl) {
 }
 const { deps, database, buildSubgraph, runCloseTasks } = await createDeps({ config });
 const server = await startSubgraphServer(await buildSubgraph(component), deps, listenOn.port, listenOn.host);
-log.info({ subgraph: component.name, url: server.url, database: database.description },
-  `subgraph ${component.name} listening; point the gateway at it with SUBGRAPH_${component.name.toUpperCase()}_URL=${server.url}`);
+log.info(
+  { subgraph: component.name, url: server.url, database: database.description },
+  `subgraph ${component.name} listening; point the gateway at it with SUBGRAPH_${component.name.toUpperCase()}_URL=${server.url}`,
+);
 stopOnSignals(log, async () => {
   await server.close();
   await runCloseTasks();

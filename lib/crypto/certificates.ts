@@ -19,14 +19,22 @@ export interface KeyPairPem {
 /** RSA-2048 by node:crypto: forge's arithmetic is about 100 times slower. */
 export function generateRsaKeyPair(): Promise<KeyPairPem> {
   return new Promise((resolve, reject) =>
-    generateKeyPairCallback('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } },
-      (error, publicKey, privateKey) => (error ? reject(error) : resolve({ privateKey, publicKey }))));
+    generateKeyPairCallback(
+      'rsa',
+      { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } },
+      (error, publicKey, privateKey) => (error ? reject(error) : resolve({ privateKey, publicKey })),
+    ),
+  );
 }
 
 function attributes(subject: Subject): forge.pki.CertificateField[] {
   const fields: [string, string | null | undefined][] = [
-    ['CN', subject.commonName], ['C', subject.country], ['ST', subject.state], ['L', subject.location],
-    ['O', subject.organization], ['OU', subject.organizationUnit],
+    ['CN', subject.commonName],
+    ['C', subject.country],
+    ['ST', subject.state],
+    ['L', subject.location],
+    ['O', subject.organization],
+    ['OU', subject.organizationUnit],
   ];
   return fields.filter(([, value]) => value).map(([shortName, value]) => ({ shortName, value: value! }));
 }
@@ -62,7 +70,13 @@ export function issueCertificate(options: IssueOptions): string {
   cert.setIssuer(issuerCert ? issuerCert.subject.attributes : subject);
   cert.setExtensions([
     { name: 'basicConstraints', cA: options.ca, critical: true },
-    { name: 'keyUsage', critical: true, ...(options.ca ? { keyCertSign: true, cRLSign: true, digitalSignature: true } : { digitalSignature: true, keyEncipherment: true, dataEncipherment: true }) },
+    {
+      name: 'keyUsage',
+      critical: true,
+      ...(options.ca
+        ? { keyCertSign: true, cRLSign: true, digitalSignature: true }
+        : { digitalSignature: true, keyEncipherment: true, dataEncipherment: true }),
+    },
     { name: 'subjectKeyIdentifier' },
     ...(issuerCert ? [{ name: 'authorityKeyIdentifier', keyIdentifier: issuerCert.generateSubjectKeyIdentifier().getBytes() }] : []),
   ]);

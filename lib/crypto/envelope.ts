@@ -1,4 +1,14 @@
-import { constants, createCipheriv, createDecipheriv, createHash, privateDecrypt, publicEncrypt, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  privateDecrypt,
+  publicEncrypt,
+  randomBytes,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 
 /**
  * MOSIP's hybrid encryption, byte for byte (ABIS.md (c) and (e)): an AES-256
@@ -110,9 +120,14 @@ async function unwrapKeyBlock(block: Buffer, lookup: PrivateKeyLookup, fallback?
 }
 
 /** Decrypts VER_R2 (with or without the caller's salt/aad) and the pre-1.2 layout without version. */
-export async function decryptVerR2(data: Buffer, lookup: PrivateKeyLookup, options: { aad?: Buffer; salt?: Buffer; fallback?: KeyObject } = {}): Promise<Buffer> {
+export async function decryptVerR2(
+  data: Buffer,
+  lookup: PrivateKeyLookup,
+  options: { aad?: Buffer; salt?: Buffer; fallback?: KeyObject } = {},
+): Promise<Buffer> {
   const versioned = data.subarray(0, VERSION_R2.length).equals(VERSION_R2);
-  if (!versioned && data.subarray(0, 4).toString('latin1') === 'VER_') throw new UnsupportedVersionError(`unsupported layout ${data.subarray(0, 6).toString('latin1')}`);
+  if (!versioned && data.subarray(0, 4).toString('latin1') === 'VER_')
+    throw new UnsupportedVersionError(`unsupported layout ${data.subarray(0, 6).toString('latin1')}`);
   const body = versioned ? data.subarray(VERSION_R2.length) : data;
   const { key, rest } = splitAtSplitter(body);
   const sessionKey = await unwrapKeyBlock(key, lookup, options.fallback);

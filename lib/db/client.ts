@@ -95,9 +95,15 @@ async function listenOnPostgres(url: string, channel: string, handlers: Subscrip
   };
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url, application_name: connectionName });
-    next.on('error', () => { if (client === next) lost(); });
-    next.on('end', () => { if (client === next) lost(); });
-    next.on('notification', (notification) => { if (notification.payload !== undefined) handlers.message(notification.payload); });
+    next.on('error', () => {
+      if (client === next) lost();
+    });
+    next.on('end', () => {
+      if (client === next) lost();
+    });
+    next.on('notification', (notification) => {
+      if (notification.payload !== undefined) handlers.message(notification.payload);
+    });
     try {
       await next.connect();
       await next.query(`LISTEN "${channel}"`);
@@ -137,7 +143,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const prisma = clientOf(adapter, options.onQuery);
     const url = options.url;
     database = {
-      prisma, kind: 'postgresql', description: redactUrl(url), adapter,
+      prisma,
+      kind: 'postgresql',
+      description: redactUrl(url),
+      adapter,
       ping: async () => void (await prisma.$queryRawUnsafe('SELECT 1')),
       close: () => prisma.$disconnect(),
       subscribe: (channel, handlers) => listenOnPostgres(url, channel, handlers),
@@ -150,7 +159,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const adapter = new PrismaPGlite(pglite);
     const prisma = clientOf(adapter, options.onQuery);
     database = {
-      prisma, kind: 'pglite', description: `pglite:${dataDir}`, adapter, pglite,
+      prisma,
+      kind: 'pglite',
+      description: `pglite:${dataDir}`,
+      adapter,
+      pglite,
       // One process owns an embedded database: its notifications never travel, and never get lost.
       subscribe: async (channel, handlers) => {
         const unsubscribe = await pglite.listen(channel, handlers.message);

@@ -28,7 +28,7 @@ function loadEngineModule(): Promise<EngineModule> {
   engineModule ??= (async () => {
     const require = createRequire(import.meta.url);
     const bindingsFile = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
-    const bindings = await import(pathToFileURL(bindingsFile).href) as EngineModule & { __wbg_set_wasm(exports: unknown): void };
+    const bindings = (await import(pathToFileURL(bindingsFile).href)) as EngineModule & { __wbg_set_wasm(exports: unknown): void };
     const dir = path.dirname(bindingsFile);
     const { instance } = await WebAssembly.instantiate(readFileSync(path.join(dir, 'schema_engine_bg.wasm')), {
       './schema_engine_bg.js': withUnrefTimers(bindings as unknown as WebAssembly.ModuleImports),
@@ -69,7 +69,10 @@ export function schemaFiles(): { path: string; content: string }[] {
 /** The migrations folder in the engine's shape (what `prisma migrate` reads from disk). */
 export function migrationList() {
   const directories = existsSync(MIGRATIONS_DIR)
-    ? readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+    ? readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort()
     : [];
   const lockPath = path.join(MIGRATIONS_DIR, LOCKFILE);
   return {

@@ -58,13 +58,23 @@ export async function connection<T>(
   let counted: Promise<number> | undefined;
   return {
     edges,
-    pageInfo: { hasNextPage: rows.length > first, hasPreviousPage: after !== undefined, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    pageInfo: {
+      hasNextPage: rows.length > first,
+      hasPreviousPage: after !== undefined,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
     totalCount: () => (counted ??= count()),
   };
 }
 
 /** Prisma's orderBy from a GraphQL `{field, direction}` input, the unique key last so the order is total. */
-export function orderBy<F extends string>(order: { field: F; direction: 'ASC' | 'DESC' } | null | undefined, columns: Record<F, string>, fallback: F, key: string): Record<string, 'asc' | 'desc'>[] {
+export function orderBy<F extends string>(
+  order: { field: F; direction: 'ASC' | 'DESC' } | null | undefined,
+  columns: Record<F, string>,
+  fallback: F,
+  key: string,
+): Record<string, 'asc' | 'desc'>[] {
   const column = columns[order?.field ?? fallback];
   const direction = order?.direction === 'DESC' ? 'desc' : 'asc';
   return column === key ? [{ [key]: direction }] : [{ [column]: direction }, { [key]: direction }];

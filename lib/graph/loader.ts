@@ -20,19 +20,24 @@ export function loader<K, V>(context: RequestContext, name: string, batch: Batch
   const flush = (current: Pending<K, V>) => {
     pending = undefined;
     batch([...new Set(current.keys)]).then(
-      (found) => { for (const wait of current.waiting) wait.resolve(found.get(wait.key) ?? null); },
-      (error: unknown) => { for (const wait of current.waiting) wait.reject(error); },
+      (found) => {
+        for (const wait of current.waiting) wait.resolve(found.get(wait.key) ?? null);
+      },
+      (error: unknown) => {
+        for (const wait of current.waiting) wait.reject(error);
+      },
     );
   };
-  const load = (key: K) => new Promise<V | null>((resolve, reject) => {
-    if (!pending) {
-      const current: Pending<K, V> = { keys: [], waiting: [] };
-      pending = current;
-      setImmediate(() => flush(current));
-    }
-    pending.keys.push(key);
-    pending.waiting.push({ key, resolve, reject });
-  });
+  const load = (key: K) =>
+    new Promise<V | null>((resolve, reject) => {
+      if (!pending) {
+        const current: Pending<K, V> = { keys: [], waiting: [] };
+        pending = current;
+        setImmediate(() => flush(current));
+      }
+      pending.keys.push(key);
+      pending.waiting.push({ key, resolve, reject });
+    });
   context.loaders.set(name, load as (key: unknown) => Promise<unknown>);
   return load;
 }

@@ -7,7 +7,7 @@ function toDate(value: unknown): Date {
     const parsed = parseInstant(value);
     if (parsed) return parsed;
   }
-  throw new GraphQLError("DateTime: an ISO 8601 instant in UTC, e.g. 2026-01-31T12:00:00.000Z");
+  throw new GraphQLError('DateTime: an ISO 8601 instant in UTC, e.g. 2026-01-31T12:00:00.000Z');
 }
 
 /** Instants as ISO 8601 in UTC with milliseconds, both ways; one parser (lib/time.ts) for every timestamp. */

@@ -152,7 +152,10 @@ export class StompConnection {
         else resolve();
       };
       const onDrop = (error: Error): void => finish(new Error(`message to ${destination} not confirmed: ${error.message}`));
-      const timer = setTimeout(() => finish(new Error(`no RECEIPT for message to ${destination} within ${this.opts.receiptTimeoutMs} ms`)), this.opts.receiptTimeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`no RECEIPT for message to ${destination} within ${this.opts.receiptTimeoutMs} ms`)),
+        this.opts.receiptTimeoutMs,
+      );
       session.pendingReceipts.add(onDrop);
       // stompit's onError would add a client 'error' listener per send; drops are handled in onDrop instead.
       const sendOptions = { onReceipt: () => finish() } as unknown as stompit.Client.SendOptions;
@@ -387,7 +390,7 @@ function fixErrorFrames(client: stompit.Client): void {
     });
   };
   const install = client.setCommandHandlers.bind(client);
-  client.setCommandHandlers = (handlers) => install({ ...handlers, ERROR: onError as unknown as Parameters<stompit.Client["setCommandHandlers"]>[0][string] });
+  client.setCommandHandlers = (handlers) => install({ ...handlers, ERROR: onError as unknown as Parameters<stompit.Client['setCommandHandlers']>[0][string] });
 }
 
 function readBody(frame: NodeJS.ReadableStream): Promise<Buffer> {
@@ -406,7 +409,13 @@ async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boole
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([promise.then(() => true as const, () => true as const), expired]);
+    return await Promise.race([
+      promise.then(
+        () => true as const,
+        () => true as const,
+      ),
+      expired,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -5,7 +5,6 @@ import * as ops from '../../generated/graphql/auth.operations.js';
 import { operation } from '../operations.js';
 import { defineRoute, pathParam, type RestRoute } from '../route.js';
 
-
 /** Input codes of the login paths: a bad appId is a realm error, a bad user name a user error. */
 function loginCodeFor(credentialCode: string) {
   return (field: string) => (field === 'appId' ? 'KER-ATH-026' : field === 'userName' ? 'KER-ATH-003' : credentialCode);
@@ -23,8 +22,15 @@ const passwordLogin = z.object({
 });
 
 const identity = z.object({
-  userId: z.string(), mobile: z.string().nullable(), mail: z.string().nullable(), langCode: z.string().nullable(),
-  userPassword: z.string().nullable(), name: z.string().nullable(), role: z.string(), token: z.string(), rid: z.string().nullable(),
+  userId: z.string(),
+  mobile: z.string().nullable(),
+  mail: z.string().nullable(),
+  langCode: z.string().nullable(),
+  userPassword: z.string().nullable(),
+  name: z.string().nullable(),
+  role: z.string(),
+  token: z.string(),
+  rid: z.string().nullable(),
 });
 
 /** Token checks read the cookie; anything malformed about the call itself is an authentication failure. */
@@ -93,8 +99,13 @@ export const authRoutes: RestRoute[] = [
     operation: operation(ops.LoginWithPasswordDocument),
     variables: ({ userName, password, appId }) => ({ userName, password, appId }),
     response: z.object({
-      token: z.string(), refreshToken: z.string(), expiryTime: z.number().int(), refreshExpiryTime: z.number().int(),
-      userId: z.string().nullable(), status: z.string(), message: z.string(),
+      token: z.string(),
+      refreshToken: z.string(),
+      expiryTime: z.number().int(),
+      refreshExpiryTime: z.number().int(),
+      userId: z.string().nullable(),
+      status: z.string(),
+      message: z.string(),
     }),
     result: ({ loginWithPassword: login }, { res }) => {
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
@@ -154,13 +165,19 @@ export const authRoutes: RestRoute[] = [
   defineRoute({
     method: 'post',
     path: '/v1/authmanager/authorize/refreshToken/{appId}',
-    summary: 'Exchange a refresh token (cookie refresh_token, or request.refreshToken) for new tokens; the refresh token is rotated, and one presented twice revokes its session',
+    summary:
+      'Exchange a refresh token (cookie refresh_token, or request.refreshToken) for new tokens; the refresh token is rotated, and one presented twice revokes its session',
     id: 'platform.authorize.refreshToken',
     input: { from: 'envelope', schema: z.object({ refreshToken: identifier(4096).optional() }), requestTime: 'optional', bodyOptional: true },
     operation: operation(ops.RefreshTokenDocument),
     variables: (input, req) => ({ appId: pathParam(req, 'appId'), refreshToken: input.refreshToken ?? refreshTokenOf(req.headers.cookie) }),
     response: z.object({
-      token: z.string(), refreshToken: z.string(), expiryTime: z.number().int(), refreshExpiryTime: z.number().int(), status: z.string(), message: z.string(),
+      token: z.string(),
+      refreshToken: z.string(),
+      expiryTime: z.number().int(),
+      refreshExpiryTime: z.number().int(),
+      status: z.string(),
+      message: z.string(),
     }),
     result: ({ refreshToken: refreshed }, { res }) => {
       res.append('Set-Cookie', tokenCookie(refreshed.token, refreshed.expiryTime));

@@ -8,7 +8,11 @@ const result = z.object({ status: z.string(), message: z.string() });
 
 /** A form field sent once, several times, or comma-separated. */
 const addresses = z.union([identifier(4096), z.array(identifier(4096)).max(100)]).transform((value) =>
-  (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean));
+  (Array.isArray(value) ? value : [value])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean),
+);
 
 const emailForm = z.object({
   mailTo: addresses,

@@ -12,19 +12,20 @@ const validateCodes = (field: string, missing: boolean) => {
 };
 
 /** MOSIP serves validation as GET; POST with the same query parameters is accepted too. */
-const validateRoute = (method: HttpMethod) => defineRoute({
-  method,
-  path: '/v1/otpmanager/otp/validate',
-  summary: 'Validate and consume an OTP (query parameters key and otp)',
-  id: 'platform.otp.validateOTP',
-  input: { from: 'query', schema: validateQuery },
-  operation: operation(ops.ValidateOtpDocument),
-  variables: (input) => input,
-  response: z.object({ status: z.string(), message: z.string() }),
-  result: (data) => data.validateOtp,
-  codeFor: validateCodes,
-  internalErrorCode: 'KER-OTV-500',
-});
+const validateRoute = (method: HttpMethod) =>
+  defineRoute({
+    method,
+    path: '/v1/otpmanager/otp/validate',
+    summary: 'Validate and consume an OTP (query parameters key and otp)',
+    id: 'platform.otp.validateOTP',
+    input: { from: 'query', schema: validateQuery },
+    operation: operation(ops.ValidateOtpDocument),
+    variables: (input) => input,
+    response: z.object({ status: z.string(), message: z.string() }),
+    result: (data) => data.validateOtp,
+    codeFor: validateCodes,
+    internalErrorCode: 'KER-OTV-500',
+  });
 
 export const otpRoutes: RestRoute[] = [
   defineRoute({

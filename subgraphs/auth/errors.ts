@@ -12,8 +12,16 @@ export const authErrors = {
   channelInvalid: (channel: string) => new PlatformError('KER-AUTH-CHANNEL_INVALID', `Channel ${channel} is not supported: use email or phone`),
   multipleChannels: () => new PlatformError('AUTH_ERR_MULTIPLE_CHANNELS', 'This application supports a single channel'),
   userNotFound: () => new PlatformError('AUTH_ERR_USER_NOT_FOUND', 'User not found'),
-  uinNotResolvable: () => new PlatformError('AUTH_ERR_USER_NOT_FOUND', 'User not found: users identified by UIN are resolved through the ID repository, which this platform does not run yet'),
-  channelPathNotFound: (channel: string) => new PlatformError('AUTH_ERR_CHANNELPATH_NOT_FOUND', `No ${channel === 'phone' ? 'mobile number' : 'e-mail address'} is registered for the channel ${channel}`),
+  uinNotResolvable: () =>
+    new PlatformError(
+      'AUTH_ERR_USER_NOT_FOUND',
+      'User not found: users identified by UIN are resolved through the ID repository, which this platform does not run yet',
+    ),
+  channelPathNotFound: (channel: string) =>
+    new PlatformError(
+      'AUTH_ERR_CHANNELPATH_NOT_FOUND',
+      `No ${channel === 'phone' ? 'mobile number' : 'e-mail address'} is registered for the channel ${channel}`,
+    ),
   invalidOtp: () => new PlatformError('AUTH_ERR_INVALIDOTP', 'OTP is invalid'),
   expiredOtp: () => new PlatformError('AUTH_ERR_EXPIREDOTP', 'OTP has expired'),
   otpThrottled: () => new PlatformError('AUTH_ERR_INVALIDOTP', 'OTP is invalid: too many attempts, try again later'),

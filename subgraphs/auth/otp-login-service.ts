@@ -17,7 +17,11 @@ export interface SendOtpInput {
   templateVariables?: Record<string, string> | null;
 }
 
-export interface OtpLoginInput { userId: string; otp: string; appId: string }
+export interface OtpLoginInput {
+  userId: string;
+  otp: string;
+  appId: string;
+}
 
 const PRE_REGISTRATION = 'preregistration';
 const CHANNELS: Record<string, Channel> = { email: 'email', phone: 'sms', mobile: 'sms', sms: 'sms' };
@@ -35,7 +39,10 @@ export class OtpLoginService {
   private readonly otp: OtpService;
   private readonly notifications: NotificationService;
 
-  constructor(deps: PlatformDeps, private readonly throttle: LoginThrottle) {
+  constructor(
+    deps: PlatformDeps,
+    private readonly throttle: LoginThrottle,
+  ) {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
     this.otp = deps.services.otp;
@@ -48,11 +55,15 @@ export class OtpLoginService {
 
   private parseChannels(requested: string[]): Channel[] {
     if (!requested.length) throw authErrors.channelInvalid('(none)');
-    return [...new Set(requested.map((name) => {
-      const channel = CHANNELS[name.trim().toLowerCase()];
-      if (!channel) throw authErrors.channelInvalid(name);
-      return channel;
-    }))];
+    return [
+      ...new Set(
+        requested.map((name) => {
+          const channel = CHANNELS[name.trim().toLowerCase()];
+          if (!channel) throw authErrors.channelInvalid(name);
+          return channel;
+        }),
+      ),
+    ];
   }
 
   /** Where each channel's OTP goes: the user's own addresses, or the pre-registration user id itself. */

@@ -1,7 +1,5 @@
 /** The application ids (realms) of spec Document 1, Authentication 2. */
-export const APP_IDS = [
-  'preregistration', 'registrationclient', 'registrationprocessor', 'ida', 'admin', 'resident', 'partnermanagement',
-] as const;
+export const APP_IDS = ['preregistration', 'registrationclient', 'registrationprocessor', 'ida', 'admin', 'resident', 'partnermanagement'] as const;
 
 export type AppId = (typeof APP_IDS)[number];
 

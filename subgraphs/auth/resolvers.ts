@@ -16,8 +16,7 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
   const userRef = (context: RequestContext) => loader(context, 'auth.user', (ids: readonly string[]) => users.usersById(ids));
   const clientRef = (context: RequestContext) => loader(context, 'auth.client', (ids: readonly string[]) => users.clientsById(ids));
   const sessionRef = (context: RequestContext) => loader(context, 'auth.session', (ids: readonly string[]) => sessions.sessionsById(ids));
-  const sessionsOf = (subject: string, subjectType: 'USER' | 'CLIENT', args: SessionArgs) =>
-    sessions.sessions(args, { ...args.filter, subject, subjectType });
+  const sessionsOf = (subject: string, subjectType: 'USER' | 'CLIENT', args: SessionArgs) => sessions.sessions(args, { ...args.filter, subject, subjectType });
 
   return {
     DateTime: DateTimeScalar,
@@ -31,13 +30,10 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
       sessions: (_, args) => sessions.sessions(args, args.filter),
     },
     Mutation: {
-      loginWithPassword: (_, args, context) =>
-        service.loginWithPassword(args, context.clientAddress),
-      loginWithClientSecret: (_, args, context) =>
-        service.loginWithClientSecret(args, context.clientAddress),
+      loginWithPassword: (_, args, context) => service.loginWithPassword(args, context.clientAddress),
+      loginWithClientSecret: (_, args, context) => service.loginWithClientSecret(args, context.clientAddress),
       invalidateToken: (_, __, context) => service.invalidateToken(context.credentials),
-      refreshToken: (_, args, context) =>
-        service.refresh(args.refreshToken ?? refreshTokenOf(context.credentialHeaders.cookie), args.appId),
+      refreshToken: (_, args, context) => service.refresh(args.refreshToken ?? refreshTokenOf(context.credentialHeaders.cookie), args.appId),
       sendOtp: (_, { templateVariables, ...args }, context) =>
         otpLogin.sendOtp({ ...args, templateVariables: Object.fromEntries((templateVariables ?? []).map((v) => [v.name, v.value])) }, context.clientAddress),
       loginWithOtp: (_, args, context) => otpLogin.loginWithOtp(args, context.clientAddress),

@@ -16,12 +16,26 @@ const CLIENT_SECRET_PURPOSE = 'auth/client-secret-hmac';
 export const ADMIN_USER = 'admin';
 export const ADMIN_CLIENT = 'admin-client';
 
-export interface PasswordLoginInput { userName: string; password: string; appId: string }
-export interface ClientLoginInput { clientId: string; secretKey: string; appId: string }
+export interface PasswordLoginInput {
+  userName: string;
+  password: string;
+  appId: string;
+}
+export interface ClientLoginInput {
+  clientId: string;
+  secretKey: string;
+  appId: string;
+}
 
 /** The token subject of a user: roles, and the profile validateToken answers with. */
 export function userSubject(user: User, appId: string): Subject {
-  return { id: user.userId, type: 'user', appId, roles: user.roles, profile: { name: user.name, mail: user.mail, mobile: user.mobile, langCode: user.langCode, rid: user.rid } };
+  return {
+    id: user.userId,
+    type: 'user',
+    appId,
+    roles: user.roles,
+    profile: { name: user.name, mail: user.mail, mobile: user.mobile, langCode: user.langCode, rid: user.rid },
+  };
 }
 
 export interface TokenIdentity {
@@ -45,7 +59,11 @@ export class AuthService {
   /** the HMAC key of client secrets, shared with client administration */
   readonly secretKey: Buffer;
 
-  constructor(private readonly deps: PlatformDeps, settings: AuthSettings, private readonly clients: ClientDirectory) {
+  constructor(
+    private readonly deps: PlatformDeps,
+    settings: AuthSettings,
+    private readonly clients: ClientDirectory,
+  ) {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
     this.secretKey = deps.masterKey.derive(CLIENT_SECRET_PURPOSE);
@@ -57,7 +75,12 @@ export class AuthService {
   }
 
   /** One login attempt: reserved against the limits first, then checked; refused with the caller's errors. */
-  private async attempt(account: string, clientAddress: string, refuse: { throttled: () => Error; denied: () => Error }, check: () => Promise<boolean>): Promise<void> {
+  private async attempt(
+    account: string,
+    clientAddress: string,
+    refuse: { throttled: () => Error; denied: () => Error },
+    check: () => Promise<boolean>,
+  ): Promise<void> {
     if (!(await this.throttle.reserve(account, clientAddress))) throw refuse.throttled();
     if (!(await check())) throw refuse.denied();
     await this.throttle.succeeded(account);
@@ -68,12 +91,17 @@ export class AuthService {
     const userName = input.userName.trim();
     if (!userName) throw authErrors.missingUser();
     let user: User | null = null;
-    await this.attempt(`user:${userName.toLowerCase()}`, clientAddress, { throttled: authErrors.throttled, denied: authErrors.invalidCredentials }, async () => {
-      user = await this.prisma.user.findUnique({ where: { userId: userName } });
-      // The hash is checked even for an unknown user, so timing does not tell which names exist.
-      const passwordOk = await verifyPassword(input.password, user?.passwordHash);
-      return passwordOk && user !== null && !user.isLocked && user.appIds.includes(input.appId);
-    });
+    await this.attempt(
+      `user:${userName.toLowerCase()}`,
+      clientAddress,
+      { throttled: authErrors.throttled, denied: authErrors.invalidCredentials },
+      async () => {
+        user = await this.prisma.user.findUnique({ where: { userId: userName } });
+        // The hash is checked even for an unknown user, so timing does not tell which names exist.
+        const passwordOk = await verifyPassword(input.password, user?.passwordHash);
+        return passwordOk && user !== null && !user.isLocked && user.appIds.includes(input.appId);
+      },
+    );
     const issued = await this.tokens.issue(userSubject(user!, input.appId), { clientAddress });
     return {
       token: issued.token,
@@ -89,11 +117,16 @@ export class AuthService {
   async loginWithClientSecret(input: ClientLoginInput, clientAddress: string) {
     this.requireRealm(input.appId);
     let client: LoginClient | null = null;
-    await this.attempt(`client:${input.clientId}`, clientAddress, { throttled: authErrors.clientThrottled, denied: authErrors.clientUnauthorized }, async () => {
-      client = input.clientId ? await this.clients.get(input.clientId) : null;
-      const secretOk = verifyClientSecret(input.secretKey, client?.secretHash ?? '', this.secretKey);
-      return secretOk && client !== null && client.isActive && client.appIds.includes(input.appId);
-    });
+    await this.attempt(
+      `client:${input.clientId}`,
+      clientAddress,
+      { throttled: authErrors.clientThrottled, denied: authErrors.clientUnauthorized },
+      async () => {
+        client = input.clientId ? await this.clients.get(input.clientId) : null;
+        const secretOk = verifyClientSecret(input.secretKey, client?.secretHash ?? '', this.secretKey);
+        return secretOk && client !== null && client.isActive && client.appIds.includes(input.appId);
+      },
+    );
     const { clientId, roles } = client!;
     const issued = await this.tokens.issue({ id: clientId, type: 'client', appId: input.appId, roles }, { clientAddress });
     return { token: issued.token, expiryTime: issued.expiresIn, status: 'Success', message: 'Clientid and Token combination had been validated successfully' };
@@ -127,8 +160,12 @@ export class AuthService {
     this.requireRealm(appId);
     const issued = await this.tokens.refresh(refreshToken, appId);
     return {
-      token: issued.token, refreshToken: issued.refreshToken!, expiryTime: issued.expiresIn, refreshExpiryTime: issued.refreshExpiresIn!,
-      status: 'success', message: 'Token refreshed successfully',
+      token: issued.token,
+      refreshToken: issued.refreshToken!,
+      expiryTime: issued.expiresIn,
+      refreshExpiryTime: issued.refreshExpiresIn!,
+      status: 'success',
+      message: 'Token refreshed successfully',
     };
   }
 
@@ -150,7 +187,9 @@ export class AuthService {
       generated = true;
     }
     if (password && !(await this.prisma.user.findUnique({ where: { userId: ADMIN_USER } }))) {
-      await this.prisma.user.create({ data: { userId: ADMIN_USER, name: 'Platform administrator', passwordHash: await hashPassword(password), ...everything } });
+      await this.prisma.user.create({
+        data: { userId: ADMIN_USER, name: 'Platform administrator', passwordHash: await hashPassword(password), ...everything },
+      });
       logger.info({ userId: ADMIN_USER }, 'created the bootstrap admin user');
       if (generated) this.reportGeneratedPassword(password);
     }

@@ -50,9 +50,13 @@ export class SessionsService {
   /** Newest first (the unique id breaks ties). */
   sessions(page: PageArgs, filter?: SessionFilter | null): Promise<Connection<Session>> {
     const where = this.where(filter);
-    return connection(page, (session) => session.id,
-      ({ take, skip, after }) => this.prisma.session.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
-      () => this.prisma.session.count({ where }));
+    return connection(
+      page,
+      (session) => session.id,
+      ({ take, skip, after }) =>
+        this.prisma.session.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      () => this.prisma.session.count({ where }),
+    );
   }
 
   async sessionsById(ids: readonly string[]): Promise<Map<string, Session>> {

@@ -30,9 +30,22 @@ export interface ClientInput {
 const USER_ID = /^[\w.@+-]{1,64}$/;
 const USER_ORDER = { USER_ID: 'userId', CREATED_AT: 'createdAt' } as const;
 
-export interface UserFilter { userId?: string | null; role?: string | null; appId?: string | null; isLocked?: boolean | null }
-export interface UserOrder { field: keyof typeof USER_ORDER; direction: 'ASC' | 'DESC' }
-export interface ClientFilter { clientId?: string | null; role?: string | null; appId?: string | null; isActive?: boolean | null }
+export interface UserFilter {
+  userId?: string | null;
+  role?: string | null;
+  appId?: string | null;
+  isLocked?: boolean | null;
+}
+export interface UserOrder {
+  field: keyof typeof USER_ORDER;
+  direction: 'ASC' | 'DESC';
+}
+export interface ClientFilter {
+  clientId?: string | null;
+  role?: string | null;
+  appId?: string | null;
+  isActive?: boolean | null;
+}
 const MIN_PASSWORD = 8;
 
 /** Users and clients administration: who may log in, with which roles, to which applications. */
@@ -40,7 +53,10 @@ export class UsersService {
   private readonly prisma: PrismaClient;
   private readonly tokens: TokenService;
 
-  constructor(deps: PlatformDeps, private readonly secretKey: Buffer) {
+  constructor(
+    deps: PlatformDeps,
+    private readonly secretKey: Buffer,
+  ) {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
   }
@@ -74,9 +90,19 @@ export class UsersService {
       ...(filter?.appId ? { appIds: { has: filter.appId } } : {}),
       ...(filter?.isLocked != null ? { isLocked: filter.isLocked } : {}),
     };
-    return connection(page, (user) => user.userId,
-      ({ take, skip, after }) => this.prisma.user.findMany({ where, take, skip, ...(after ? { cursor: { userId: after } } : {}), orderBy: orderBy(order, USER_ORDER, 'USER_ID', 'userId') }),
-      () => this.prisma.user.count({ where }));
+    return connection(
+      page,
+      (user) => user.userId,
+      ({ take, skip, after }) =>
+        this.prisma.user.findMany({
+          where,
+          take,
+          skip,
+          ...(after ? { cursor: { userId: after } } : {}),
+          orderBy: orderBy(order, USER_ORDER, 'USER_ID', 'userId'),
+        }),
+      () => this.prisma.user.count({ where }),
+    );
   }
 
   user(userId: string) {
@@ -95,8 +121,14 @@ export class UsersService {
     if (await this.user(input.userId)) throw authErrors.alreadyExists(`User ${input.userId}`);
     return this.prisma.user.create({
       data: {
-        userId: input.userId, name: input.name ?? null, mail: input.mail ?? null, mobile: input.mobile ?? null,
-        langCode: input.langCode ?? 'eng', rid: input.rid ?? null, roles: input.roles ?? [], appIds: input.appIds ?? [],
+        userId: input.userId,
+        name: input.name ?? null,
+        mail: input.mail ?? null,
+        mobile: input.mobile ?? null,
+        langCode: input.langCode ?? 'eng',
+        rid: input.rid ?? null,
+        roles: input.roles ?? [],
+        appIds: input.appIds ?? [],
         passwordHash: input.password ? await hashPassword(input.password) : null,
       },
     });
@@ -105,9 +137,17 @@ export class UsersService {
   async updateUser(userId: string, input: UserInput) {
     this.checkProfile({ ...input, password: null });
     await this.requireUser(userId);
-    const data = Object.fromEntries(Object.entries({
-      name: input.name, mail: input.mail, mobile: input.mobile, langCode: input.langCode, rid: input.rid, roles: input.roles, appIds: input.appIds,
-    }).filter(([, value]) => value !== undefined && value !== null));
+    const data = Object.fromEntries(
+      Object.entries({
+        name: input.name,
+        mail: input.mail,
+        mobile: input.mobile,
+        langCode: input.langCode,
+        rid: input.rid,
+        roles: input.roles,
+        appIds: input.appIds,
+      }).filter(([, value]) => value !== undefined && value !== null),
+    );
     const user = await this.prisma.user.update({ where: { userId }, data });
     // New roles or realms take effect at the next login.
     if (input.roles || input.appIds) await this.tokens.revokeSubject(userId);
@@ -136,9 +176,13 @@ export class UsersService {
       ...(filter?.appId ? { appIds: { has: filter.appId } } : {}),
       ...(filter?.isActive != null ? { isActive: filter.isActive } : {}),
     };
-    return connection(page, (client) => client.clientId,
-      ({ take, skip, after }) => this.prisma.client.findMany({ where, take, skip, ...(after ? { cursor: { clientId: after } } : {}), orderBy: { clientId: 'asc' } }),
-      () => this.prisma.client.count({ where }));
+    return connection(
+      page,
+      (client) => client.clientId,
+      ({ take, skip, after }) =>
+        this.prisma.client.findMany({ where, take, skip, ...(after ? { cursor: { clientId: after } } : {}), orderBy: { clientId: 'asc' } }),
+      () => this.prisma.client.count({ where }),
+    );
   }
 
   /** Clients by id, in one query (the batch behind Client references). */
@@ -154,7 +198,13 @@ export class UsersService {
     if (await this.prisma.client.findUnique({ where: { clientId: input.clientId } })) throw authErrors.alreadyExists(`Client ${input.clientId}`);
     const secretKey = randomSecret(32);
     await this.prisma.client.create({
-      data: { clientId: input.clientId, secretHash: hashClientSecret(secretKey, this.secretKey), roles: input.roles ?? [], appIds: input.appIds ?? [], isActive: input.isActive ?? true },
+      data: {
+        clientId: input.clientId,
+        secretHash: hashClientSecret(secretKey, this.secretKey),
+        roles: input.roles ?? [],
+        appIds: input.appIds ?? [],
+        isActive: input.isActive ?? true,
+      },
     });
     return { clientId: input.clientId, secretKey };
   }
@@ -162,7 +212,9 @@ export class UsersService {
   async updateClient(clientId: string, input: ClientInput) {
     this.checkRolesAndApps(input);
     if (!(await this.prisma.client.findUnique({ where: { clientId } }))) throw authErrors.noSuchClient(clientId);
-    const data = Object.fromEntries(Object.entries({ roles: input.roles, appIds: input.appIds, isActive: input.isActive }).filter(([, v]) => v !== undefined && v !== null));
+    const data = Object.fromEntries(
+      Object.entries({ roles: input.roles, appIds: input.appIds, isActive: input.isActive }).filter(([, v]) => v !== undefined && v !== null),
+    );
     const client = await this.prisma.client.update({ where: { clientId }, data });
     await this.tokens.revokeSubject(clientId);
     return client;

@@ -5,7 +5,20 @@ const { roles, specOpen } = access;
  * Services that reach the crypto manager; which application's keys each may
  * use is the key policy's business (cryptoRoles), checked in the service.
  */
-const CRYPTO_USERS: Role[] = ['GLOBAL_ADMIN', 'KEY_MAKER', 'REGISTRATION_PROCESSOR', 'ID_AUTHENTICATION', 'ID_REPOSITORY', 'RESIDENT', 'PRE_REGISTRATION_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER', 'REGISTRATION_ADMIN', 'REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER'];
+const CRYPTO_USERS: Role[] = [
+  'GLOBAL_ADMIN',
+  'KEY_MAKER',
+  'REGISTRATION_PROCESSOR',
+  'ID_AUTHENTICATION',
+  'ID_REPOSITORY',
+  'RESIDENT',
+  'PRE_REGISTRATION_ADMIN',
+  'PARTNER_ADMIN',
+  'PARTNERMANAGER',
+  'REGISTRATION_ADMIN',
+  'REGISTRATION_SUPERVISOR',
+  'REGISTRATION_OFFICER',
+];
 /** Everyone who may read public certificates: the crypto users, registration staff and partners. */
 const KEY_READERS: Role[] = [...CRYPTO_USERS, 'PARTNER', 'MISP', 'INDIVIDUAL'];
 const REGISTRATION_STAFF: Role[] = ['GLOBAL_ADMIN', 'REGISTRATION_ADMIN', 'REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER'];
@@ -20,7 +33,16 @@ export const keysAccess = {
   'Mutation.uploadOtherDomainCertificate': specOpen('GLOBAL_ADMIN', 'KEY_MAKER', 'PARTNER_ADMIN', 'PARTNERMANAGER'),
   'Mutation.encrypt': roles(...CRYPTO_USERS),
   'Mutation.decrypt': roles(...CRYPTO_USERS),
-  'Mutation.sign': roles('GLOBAL_ADMIN', 'KEY_MAKER', 'REGISTRATION_PROCESSOR', 'ID_AUTHENTICATION', 'ID_REPOSITORY', 'PRE_REGISTRATION_ADMIN', 'PARTNER_ADMIN', 'REGISTRATION_ADMIN'),
+  'Mutation.sign': roles(
+    'GLOBAL_ADMIN',
+    'KEY_MAKER',
+    'REGISTRATION_PROCESSOR',
+    'ID_AUTHENTICATION',
+    'ID_REPOSITORY',
+    'PRE_REGISTRATION_ADMIN',
+    'PARTNER_ADMIN',
+    'REGISTRATION_ADMIN',
+  ),
   'Mutation.validateSignature': roles(...KEY_READERS),
   'Mutation.uploadMachinePublicKey': roles(...REGISTRATION_STAFF),
   'Mutation.verifyMachinePublicKey': roles(...REGISTRATION_STAFF),

@@ -53,9 +53,19 @@ export class KeyInventory {
 
   keys(page: PageArgs, filter?: KeyFilter | null): Promise<Connection<KeyStoreEntry>> {
     const where = this.where(filter);
-    return connection(page, (entry) => entry.id,
-      ({ take, skip, after }) => this.prisma.keyStoreEntry.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
-      () => this.prisma.keyStoreEntry.count({ where }));
+    return connection(
+      page,
+      (entry) => entry.id,
+      ({ take, skip, after }) =>
+        this.prisma.keyStoreEntry.findMany({
+          where,
+          take,
+          skip,
+          ...(after ? { cursor: { id: after } } : {}),
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        }),
+      () => this.prisma.keyStoreEntry.count({ where }),
+    );
   }
 
   async byIds(ids: readonly string[]): Promise<Map<string, KeyStoreEntry>> {
@@ -69,9 +79,13 @@ export class KeyInventory {
   }
 
   machineKeys(page: PageArgs): Promise<Connection<MachinePublicKey>> {
-    return connection(page, (row) => row.machineName,
-      ({ take, skip, after }) => this.prisma.machinePublicKey.findMany({ take, skip, ...(after ? { cursor: { machineName: after } } : {}), orderBy: { machineName: 'asc' } }),
-      () => this.prisma.machinePublicKey.count());
+    return connection(
+      page,
+      (row) => row.machineName,
+      ({ take, skip, after }) =>
+        this.prisma.machinePublicKey.findMany({ take, skip, ...(after ? { cursor: { machineName: after } } : {}), orderBy: { machineName: 'asc' } }),
+      () => this.prisma.machinePublicKey.count(),
+    );
   }
 
   async machineKeysByName(names: readonly string[]): Promise<Map<string, MachinePublicKey>> {
@@ -83,7 +97,12 @@ export class KeyInventory {
 export function certificateView(entry: Pick<KeyStoreEntry, 'certificate' | 'thumbprint'>): CertificateView {
   const certificate = new X509Certificate(entry.certificate);
   return {
-    thumbprint: entry.thumbprint, pem: entry.certificate, subject: certificate.subject, issuer: certificate.issuer,
-    serialNumber: certificate.serialNumber, notBefore: new Date(certificate.validFrom), notAfter: new Date(certificate.validTo),
+    thumbprint: entry.thumbprint,
+    pem: entry.certificate,
+    subject: certificate.subject,
+    issuer: certificate.issuer,
+    serialNumber: certificate.serialNumber,
+    notBefore: new Date(certificate.validFrom),
+    notAfter: new Date(certificate.validTo),
   };
 }

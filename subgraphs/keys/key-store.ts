@@ -64,7 +64,10 @@ export class KeyStore {
   async find(applicationId: string, referenceId: string, at: Date): Promise<KeyStoreEntry | null> {
     return this.prisma.keyStoreEntry.findFirst({
       where: {
-        applicationId, referenceId, validFrom: { lte: at }, validTo: { gt: at },
+        applicationId,
+        referenceId,
+        validFrom: { lte: at },
+        validTo: { gt: at },
         OR: [{ retiredAt: null }, { retiredAt: { gt: at } }],
       },
       orderBy: { validFrom: 'desc' },
@@ -104,9 +107,15 @@ export class KeyStore {
     const pair = await generateRsaKeyPair();
     const validTo = new Date(now.getTime() + policy.validityDays * DAY_MS);
     const certificate = issueCertificate({
-      publicKeyPem: pair.publicKey, subject: subject ?? this.defaultSubject(applicationId, ref), validFrom: now, validTo,
-      ca: kind !== 'BASE', selfPrivateKeyPem: pair.privateKey,
-      issuer: issuer ? { certificatePem: issuer.certificate, privateKeyPem: (await this.privateKeyOf(issuer)).export({ type: 'pkcs8', format: 'pem' }).toString() } : undefined,
+      publicKeyPem: pair.publicKey,
+      subject: subject ?? this.defaultSubject(applicationId, ref),
+      validFrom: now,
+      validTo,
+      ca: kind !== 'BASE',
+      selfPrivateKeyPem: pair.privateKey,
+      issuer: issuer
+        ? { certificatePem: issuer.certificate, privateKeyPem: (await this.privateKeyOf(issuer)).export({ type: 'pkcs8', format: 'pem' }).toString() }
+        : undefined,
     });
     const privateKey = kind === 'BASE' ? this.wrapUnder(issuer!, pair.privateKey) : this.masterKey.wrap(pair.privateKey, MODULE_KEY_PURPOSE);
     if (existing) await this.prisma.keyStoreEntry.update({ where: { id: existing.id }, data: { retiredAt: now } });
@@ -176,7 +185,10 @@ export class KeyStore {
 
   record(entry: KeyStoreEntry): CertificateRecord {
     return {
-      certSignRequest: entry.csr, certificate: entry.certificate, issuedAt: entry.validFrom.toISOString(), expiryAt: entry.validTo.toISOString(),
+      certSignRequest: entry.csr,
+      certificate: entry.certificate,
+      issuedAt: entry.validFrom.toISOString(),
+      expiryAt: entry.validTo.toISOString(),
       timestamp: this.clock.now().toISOString(),
     };
   }
@@ -185,10 +197,13 @@ export class KeyStore {
   async generateCsr(applicationId: string, referenceId: string | null | undefined, subject: Subject): Promise<KeyStoreEntry> {
     const entry = await this.current(applicationId, referenceId);
     const privateKey = await this.privateKeyOf(entry);
-    const csr = createCsr({
-      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      publicKey: new X509Certificate(entry.certificate).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    }, subject);
+    const csr = createCsr(
+      {
+        privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        publicKey: new X509Certificate(entry.certificate).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      },
+      subject,
+    );
     this.forget(entry.applicationId, entry.referenceId);
     return this.prisma.keyStoreEntry.update({ where: { id: entry.id }, data: { csr } });
   }
@@ -216,8 +231,15 @@ export class KeyStore {
       this.prisma.keyStoreEntry.update({ where: { id: entry.id }, data: { retiredAt: now } }),
       this.prisma.keyStoreEntry.create({
         data: {
-          applicationId, referenceId: ref, kind: entry.kind, privateKey: entry.privateKey, certificate: certificate.toString(), thumbprint,
-          validFrom: now, validTo: new Date(certificate.validTo), replacesId: entry.id,
+          applicationId,
+          referenceId: ref,
+          kind: entry.kind,
+          privateKey: entry.privateKey,
+          certificate: certificate.toString(),
+          thumbprint,
+          validFrom: now,
+          validTo: new Date(certificate.validTo),
+          replacesId: entry.id,
         },
       }),
     ]);
@@ -241,8 +263,13 @@ export class KeyStore {
     this.forget(applicationId, ref);
     return this.prisma.keyStoreEntry.create({
       data: {
-        applicationId, referenceId: ref, kind: 'OTHER_DOMAIN', certificate: certificate.toString(), thumbprint,
-        validFrom: new Date(Math.min(new Date(certificate.validFrom).getTime(), now.getTime())), validTo: new Date(certificate.validTo),
+        applicationId,
+        referenceId: ref,
+        kind: 'OTHER_DOMAIN',
+        certificate: certificate.toString(),
+        thumbprint,
+        validFrom: new Date(Math.min(new Date(certificate.validFrom).getTime(), now.getTime())),
+        validTo: new Date(certificate.validTo),
       },
     });
   }

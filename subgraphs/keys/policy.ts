@@ -35,8 +35,22 @@ const REGISTRATION_STAFF: Role[] = ['REGISTRATION_ADMIN', 'REGISTRATION_SUPERVIS
  */
 export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
   { applicationId: ROOT_APPLICATION, validityDays: 1826, referenceIds: false, autoGenerate: true, cryptoRoles: [] },
-  { applicationId: PLATFORM_APPLICATION, validityDays: 1095, referenceIds: true, autoGenerate: true, autoReferenceIds: [RESPONSE_SIGNING_KEY.referenceId, NOTIFICATION_KEY.referenceId], cryptoRoles: [] },
-  { applicationId: 'KERNEL', validityDays: 1095, referenceIds: true, autoGenerate: true, autoReferenceIds: ['SIGN'], cryptoRoles: ['GLOBAL_ADMIN', 'KEY_MAKER'] },
+  {
+    applicationId: PLATFORM_APPLICATION,
+    validityDays: 1095,
+    referenceIds: true,
+    autoGenerate: true,
+    autoReferenceIds: [RESPONSE_SIGNING_KEY.referenceId, NOTIFICATION_KEY.referenceId],
+    cryptoRoles: [],
+  },
+  {
+    applicationId: 'KERNEL',
+    validityDays: 1095,
+    referenceIds: true,
+    autoGenerate: true,
+    autoReferenceIds: ['SIGN'],
+    cryptoRoles: ['GLOBAL_ADMIN', 'KEY_MAKER'],
+  },
   { applicationId: 'REGISTRATION', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: REGISTRATION_STAFF },
   { applicationId: 'REGISTRATION_PROCESSOR', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['REGISTRATION_PROCESSOR'] },
   { applicationId: 'PRE_REGISTRATION', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['PRE_REGISTRATION_ADMIN'] },
@@ -47,7 +61,13 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
   { applicationId: 'PMS', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['PARTNER_ADMIN', 'PARTNERMANAGER'] },
   { applicationId: 'DATASHARE', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['REGISTRATION_PROCESSOR', 'ID_REPOSITORY'] },
   // Partners' certificates, to encrypt towards a partner.
-  { applicationId: 'PARTNER', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['PARTNER_ADMIN', 'PARTNERMANAGER', 'REGISTRATION_PROCESSOR', 'ID_REPOSITORY', 'ID_AUTHENTICATION'] },
+  {
+    applicationId: 'PARTNER',
+    validityDays: 1095,
+    referenceIds: true,
+    autoGenerate: true,
+    cryptoRoles: ['PARTNER_ADMIN', 'PARTNERMANAGER', 'REGISTRATION_PROCESSOR', 'ID_REPOSITORY', 'ID_AUTHENTICATION'],
+  },
 ];
 
 /**
@@ -58,7 +78,10 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
 export function loadKeyPolicy(json: string | undefined): KeyPolicy[] {
   if (!json) return DEFAULT_KEY_POLICY;
   const parsed = JSON.parse(json) as (Omit<KeyPolicy, 'cryptoRoles'> & { cryptoRoles?: Role[] })[];
-  if (!Array.isArray(parsed) || parsed.some((p) => typeof p.applicationId !== 'string' || !(p.validityDays > 0) || (p.cryptoRoles !== undefined && !Array.isArray(p.cryptoRoles)))) {
+  if (
+    !Array.isArray(parsed) ||
+    parsed.some((p) => typeof p.applicationId !== 'string' || !(p.validityDays > 0) || (p.cryptoRoles !== undefined && !Array.isArray(p.cryptoRoles)))
+  ) {
     throw new Error('PLATFORM_KEY_POLICY must be a JSON array of {applicationId, validityDays, referenceIds, autoGenerate, autoReferenceIds?, cryptoRoles?}');
   }
   const defaults = new Map(DEFAULT_KEY_POLICY.map((p) => [p.applicationId, p]));

@@ -19,8 +19,7 @@ export function keysResolvers(service: KeysService, inventory: KeyInventory): Re
       syncPublicKey: (_, args) => service.syncPublicKey(args.applicationId, args.referenceId, args.timeStamp),
     },
     Mutation: {
-      generateMasterKey: (_, args) =>
-        service.generateMasterKey(args.objectType, args.applicationId, args.referenceId, args.force, args.subject),
+      generateMasterKey: (_, args) => service.generateMasterKey(args.objectType, args.applicationId, args.referenceId, args.force, args.subject),
       generateCsr: (_, args) => service.generateCsr(args.applicationId, args.referenceId, args.subject),
       uploadCertificate: (_, args) => service.uploadCertificate(args.applicationId, args.referenceId, args.certificateData),
       uploadOtherDomainCertificate: (_, args) => service.uploadOtherDomainCertificate(args.applicationId, args.referenceId, args.certificateData),
@@ -28,8 +27,7 @@ export function keysResolvers(service: KeysService, inventory: KeyInventory): Re
       decrypt: async (_, args, context) => service.decrypt(await context.principal(), args),
       sign: (_, args) => service.sign(args.data),
       validateSignature: (_, args) => service.validateSignature(args.signature, args.data),
-      uploadMachinePublicKey: async (_, args, context) =>
-        service.uploadMachinePublicKey(await context.principal(), args.machineName, args.publicKey),
+      uploadMachinePublicKey: async (_, args, context) => service.uploadMachinePublicKey(await context.principal(), args.machineName, args.publicKey),
       verifyMachinePublicKey: (_, args) => service.verifyMachinePublicKey(args.machineName, args.publicKey),
     },
     Key: {

@@ -1,7 +1,16 @@
 import { createHash, createPublicKey, createSign, createVerify, X509Certificate } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Subject } from '../../lib/crypto/certificates.js';
-import { CryptoFormatError, decodeBase64Any, decryptVerR2, encodeBase64Url, encryptVerR2, KEY_SPLITTER, UnknownKeyError, UnsupportedVersionError } from '../../lib/crypto/envelope.js';
+import {
+  CryptoFormatError,
+  decodeBase64Any,
+  decryptVerR2,
+  encodeBase64Url,
+  encryptVerR2,
+  KEY_SPLITTER,
+  UnknownKeyError,
+  UnsupportedVersionError,
+} from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
 import { parseInstant, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
@@ -103,7 +112,13 @@ export class KeysService {
         throw keyErrors.badData(`${name} is not base64 encoded`);
       }
     };
-    return { applicationId: input.applicationId.trim(), referenceId: input.referenceId?.trim() ?? '', at, aad: decode('aad', input.aad), salt: decode('salt', input.salt) };
+    return {
+      applicationId: input.applicationId.trim(),
+      referenceId: input.referenceId?.trim() ?? '',
+      at,
+      aad: decode('aad', input.aad),
+      salt: decode('salt', input.salt),
+    };
   }
 
   /**
@@ -137,15 +152,22 @@ export class KeysService {
     // Only keys of the named application and reference may open it, whatever thumbprint it carries.
     const lookup = async (thumbprint: Buffer) => {
       const entry = await this.store.entryByThumbprint(thumbprint.toString('hex'));
-      return entry && entry.applicationId === p.applicationId && entry.referenceId === p.referenceId && entry.privateKey ? this.store.privateKeyOf(entry) : undefined;
+      return entry && entry.applicationId === p.applicationId && entry.referenceId === p.referenceId && entry.privateKey
+        ? this.store.privateKeyOf(entry)
+        : undefined;
     };
     try {
       // Only a pre-1.2 block without thumbprint needs the key in force at the timestamp.
       const fallback = sealed.indexOf(KEY_SPLITTER) === 256 ? await this.store.find(p.applicationId, p.referenceId, p.at ?? this.clock.now()) : null;
-      const plain = await decryptVerR2(sealed, lookup, { aad: p.aad, salt: p.salt, fallback: fallback?.privateKey ? await this.store.privateKeyOf(fallback) : undefined });
+      const plain = await decryptVerR2(sealed, lookup, {
+        aad: p.aad,
+        salt: p.salt,
+        fallback: fallback?.privateKey ? await this.store.privateKeyOf(fallback) : undefined,
+      });
       return { data: plain.toString('utf8') };
     } catch (error) {
-      if (error instanceof UnknownKeyError) throw keyErrors.keyManager(`no key of ${p.applicationId}${p.referenceId ? '/' + p.referenceId : ''} matches the data`);
+      if (error instanceof UnknownKeyError)
+        throw keyErrors.keyManager(`no key of ${p.applicationId}${p.referenceId ? '/' + p.referenceId : ''} matches the data`);
       if (error instanceof CryptoFormatError) throw keyErrors.badData(error.message);
       if (error instanceof UnsupportedVersionError) throw keyErrors.unsupportedAlgorithm(error.message);
       throw error;
@@ -158,7 +180,10 @@ export class KeysService {
     const certificate = this.store.certificateOf(entry);
     const header = base64url(JSON.stringify({ alg: 'RS256', x5c: [certificate.raw.toString('base64')], kid: entry.thumbprint }));
     const input = `${header}.${base64url(data)}`;
-    const signature = createSign('RSA-SHA256').update(input).sign(await this.store.privateKeyOf(entry)).toString('base64url');
+    const signature = createSign('RSA-SHA256')
+      .update(input)
+      .sign(await this.store.privateKeyOf(entry))
+      .toString('base64url');
     return `${input}.${signature}`;
   }
 
@@ -182,8 +207,11 @@ export class KeysService {
     if (payload === undefined || payload === null) throw keyErrors.signatureInput('a detached signature needs data');
     if (header.alg !== 'RS256' || !header.kid) throw keyErrors.signatureInvalid();
     const entry = await this.store.entryByThumbprint(header.kid);
-    if (!entry || !VERIFIABLE_KEYS.some((pair) => entry.applicationId === pair.applicationId && entry.referenceId === pair.referenceId)) throw keyErrors.signatureInvalid();
-    const ok = createVerify('RSA-SHA256').update(`${parts[0]}.${base64url(payload)}`).verify(this.store.certificateOf(entry).publicKey, Buffer.from(parts[2], 'base64url'));
+    if (!entry || !VERIFIABLE_KEYS.some((pair) => entry.applicationId === pair.applicationId && entry.referenceId === pair.referenceId))
+      throw keyErrors.signatureInvalid();
+    const ok = createVerify('RSA-SHA256')
+      .update(`${parts[0]}.${base64url(payload)}`)
+      .verify(this.store.certificateOf(entry).publicKey, Buffer.from(parts[2], 'base64url'));
     if (!ok || (data != null && data !== payload)) throw keyErrors.signatureInvalid();
     return { status: 'success', message: 'Validation Successful' };
   }
@@ -213,7 +241,9 @@ export class KeysService {
   async open(pair: KeyPair, sealed: string): Promise<Buffer> {
     return decryptVerR2(decodeBase64Any(sealed), async (thumbprint) => {
       const entry = await this.store.entryByThumbprint(thumbprint.toString('hex'));
-      return entry && entry.applicationId === pair.applicationId && entry.referenceId === pair.referenceId && entry.privateKey ? this.store.privateKeyOf(entry) : undefined;
+      return entry && entry.applicationId === pair.applicationId && entry.referenceId === pair.referenceId && entry.privateKey
+        ? this.store.privateKeyOf(entry)
+        : undefined;
     });
   }
 
@@ -222,14 +252,19 @@ export class KeysService {
     const at = parseInstant(timeStamp);
     if (!at) throw keyErrors.badTimestamp();
     const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);
-    const entry = at <= this.clock.now() ? await this.store.find(applicationId, ref, at) ?? (await this.store.current(applicationId, ref)) : await this.store.current(applicationId, ref);
+    const entry =
+      at <= this.clock.now()
+        ? ((await this.store.find(applicationId, ref, at)) ?? (await this.store.current(applicationId, ref)))
+        : await this.store.current(applicationId, ref);
     const publicKey = new X509Certificate(entry.certificate).publicKey.export({ type: 'spki', format: 'der' });
     return { publicKey: encodeBase64Url(publicKey), issuedAt: entry.validFrom.toISOString(), expiryAt: entry.validTo.toISOString(), profile: 'default' };
   }
 
   private machineKey(publicKey: string): { der: Buffer; keyIndex: string } {
     try {
-      const key = publicKey.includes('-----BEGIN') ? createPublicKey(publicKey) : createPublicKey({ key: decodeBase64Any(publicKey), format: 'der', type: 'spki' });
+      const key = publicKey.includes('-----BEGIN')
+        ? createPublicKey(publicKey)
+        : createPublicKey({ key: decodeBase64Any(publicKey), format: 'der', type: 'spki' });
       const der = key.export({ type: 'spki', format: 'der' });
       return { der, keyIndex: createHash('sha256').update(der).digest('hex') };
     } catch {

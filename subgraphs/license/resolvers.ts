@@ -15,8 +15,7 @@ export function licenseResolvers(service: LicenseService): Resolvers {
       licensePermissionValues: () => service.permissionValues(),
     },
     Mutation: {
-      generateLicenseKey: async (_, args, context) =>
-        service.generate(await context.principal(), args.MISPId, args.licenseExpiryTime),
+      generateLicenseKey: async (_, args, context) => service.generate(await context.principal(), args.MISPId, args.licenseExpiryTime),
       mapLicensePermissions: (_, args) => service.mapPermissions(args.licenseKey, args.MISPId, args.permissions),
       updateLicenseStatus: (_, args) => service.updateStatus(args.licenseKey, args.status),
     },

@@ -51,7 +51,15 @@ export class LicenseService {
     if (expiresAt <= this.clock.now()) throw licenseErrors.expiryInPast();
     const licenseKey = this.newKey();
     const row = await this.prisma.licenseKey.create({
-      data: { keyHash: this.hash(licenseKey), keyHint: licenseKey.slice(-4), mispId: mispId.trim(), expiresAt, status: 'ACTIVE', permissions: [], createdBy: caller.subject },
+      data: {
+        keyHash: this.hash(licenseKey),
+        keyHint: licenseKey.slice(-4),
+        mispId: mispId.trim(),
+        expiresAt,
+        status: 'ACTIVE',
+        permissions: [],
+        createdBy: caller.subject,
+      },
     });
     return this.view(row, licenseKey);
   }
@@ -94,9 +102,21 @@ export class LicenseService {
   /** License keys, newest first (the unique id breaks ties). */
   list(page: PageArgs, filter?: { MISPId?: string | null; status?: string | null } | null): Promise<Connection<LicenseView>> {
     const where: Prisma.LicenseKeyWhereInput = { ...(filter?.MISPId ? { mispId: filter.MISPId } : {}), ...(filter?.status ? { status: filter.status } : {}) };
-    return connection(page, (row) => row.id,
-      async ({ take, skip, after }) => (await this.prisma.licenseKey.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })).map((row) => this.view(row)),
-      () => this.prisma.licenseKey.count({ where }));
+    return connection(
+      page,
+      (row) => row.id,
+      async ({ take, skip, after }) =>
+        (
+          await this.prisma.licenseKey.findMany({
+            where,
+            take,
+            skip,
+            ...(after ? { cursor: { id: after } } : {}),
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          })
+        ).map((row) => this.view(row)),
+      () => this.prisma.licenseKey.count({ where }),
+    );
   }
 
   async byIds(ids: readonly string[]): Promise<Map<string, LicenseView>> {

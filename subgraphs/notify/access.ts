@@ -1,7 +1,15 @@
 import { access, type Role } from '../../lib/roles.js';
 
 /** MOSIP's notifier callers: kernel services and admins. */
-const NOTIFY_CALLERS: Role[] = ['GLOBAL_ADMIN', 'ID_AUTHENTICATION', 'RESIDENT', 'REGISTRATION_PROCESSOR', 'PRE_REGISTRATION_ADMIN', 'REGISTRATION_ADMIN', 'PARTNER_ADMIN'];
+const NOTIFY_CALLERS: Role[] = [
+  'GLOBAL_ADMIN',
+  'ID_AUTHENTICATION',
+  'RESIDENT',
+  'REGISTRATION_PROCESSOR',
+  'PRE_REGISTRATION_ADMIN',
+  'REGISTRATION_ADMIN',
+  'PARTNER_ADMIN',
+];
 
 export const notifyAccess = {
   'Mutation.sendSms': access.roles(...NOTIFY_CALLERS),

@@ -6,11 +6,15 @@ import type { NotificationService } from './service.js';
 
 export function notifyResolvers(service: NotificationService): Resolvers {
   const notificationRef = (context: RequestContext) => loader(context, 'notify.notification', (ids: readonly string[]) => service.byIds(ids));
-  const templateRef = (context: RequestContext) => loader(context, 'notify.template', async (keys: readonly string[]) =>
-    service.templatesByKey(keys.map((key) => {
-      const [code = '', langCode = '', channel = ''] = key.split('\0');
-      return { code, langCode, channel };
-    })));
+  const templateRef = (context: RequestContext) =>
+    loader(context, 'notify.template', async (keys: readonly string[]) =>
+      service.templatesByKey(
+        keys.map((key) => {
+          const [code = '', langCode = '', channel = ''] = key.split('\0');
+          return { code, langCode, channel };
+        }),
+      ),
+    );
   return {
     DateTime: DateTimeScalar,
     Query: {

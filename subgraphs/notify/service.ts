@@ -80,8 +80,12 @@ export class NotificationService {
       if (!/^[A-Za-z0-9+/=\s]*$/.test(attachment.contentBase64)) throw notifyErrors.attachment(`${attachment.filename} is not base64`);
     }
     await this.dispatch({
-      channel: 'email', to: to.join(','), cc: cc.length ? cc.join(',') : null, subject: input.mailSubject,
-      body: input.mailContent ?? '', attachments: attachments.map((a) => ({ ...a, contentType: a.contentType || 'application/octet-stream' })),
+      channel: 'email',
+      to: to.join(','),
+      cc: cc.length ? cc.join(',') : null,
+      subject: input.mailSubject,
+      body: input.mailContent ?? '',
+      attachments: attachments.map((a) => ({ ...a, contentType: a.contentType || 'application/octet-stream' })),
     });
     return { status: 'success', message: 'Email Request submitted' };
   }
@@ -93,10 +97,17 @@ export class NotificationService {
   private async dispatch(message: Message & { channel: Channel }): Promise<void> {
     const configured = this.delivery.configured(message.channel);
     const now = this.clock.now();
-    const content = await this.sealer.seal(NOTIFICATION_KEY, Buffer.from(JSON.stringify({ body: message.body, attachments: message.attachments } satisfies Sealed), 'utf8'));
+    const content = await this.sealer.seal(
+      NOTIFICATION_KEY,
+      Buffer.from(JSON.stringify({ body: message.body, attachments: message.attachments } satisfies Sealed), 'utf8'),
+    );
     const row = await this.prisma.notification.create({
       data: {
-        channel: message.channel, to: message.to, cc: message.cc, subject: message.subject, content,
+        channel: message.channel,
+        to: message.to,
+        cc: message.cc,
+        subject: message.subject,
+        content,
         attachmentNames: message.attachments.map((a) => a.filename),
         status: configured ? 'PENDING' : 'OUTBOX',
         nextAttemptAt: configured ? new Date(now.getTime() + LEASE_MS) : null,
@@ -119,9 +130,12 @@ export class NotificationService {
   private async attempt(row: Notification, lease: Date, message?: Message): Promise<void> {
     const attempts = row.attempts + 1;
     try {
-      const content = message ?? { ...row, ...(await this.contentOf(row) ?? { body: '', attachments: [] }) };
+      const content = message ?? { ...row, ...((await this.contentOf(row)) ?? { body: '', attachments: [] }) };
       await this.delivery.send(content);
-      await this.prisma.notification.updateMany({ where: { id: row.id, nextAttemptAt: lease }, data: { status: 'SENT', attempts, sentAt: this.clock.now(), lastError: null, nextAttemptAt: null, content: null } });
+      await this.prisma.notification.updateMany({
+        where: { id: row.id, nextAttemptAt: lease },
+        data: { status: 'SENT', attempts, sentAt: this.clock.now(), lastError: null, nextAttemptAt: null, content: null },
+      });
     } catch (error) {
       const failed = attempts >= this.settings.maxAttempts;
       const backoffMs = this.settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
@@ -137,11 +151,18 @@ export class NotificationService {
   /** Delivers what is due; each row is claimed with a lease first, so several instances never send one twice. */
   async retryDue(): Promise<number> {
     const now = this.clock.now();
-    const due = await this.prisma.notification.findMany({ where: { status: 'PENDING', nextAttemptAt: { lte: now } }, take: 50, orderBy: { nextAttemptAt: 'asc' } });
+    const due = await this.prisma.notification.findMany({
+      where: { status: 'PENDING', nextAttemptAt: { lte: now } },
+      take: 50,
+      orderBy: { nextAttemptAt: 'asc' },
+    });
     let sent = 0;
     for (const row of due) {
       const lease = new Date(this.clock.now().getTime() + LEASE_MS);
-      const { count } = await this.prisma.notification.updateMany({ where: { id: row.id, status: 'PENDING', nextAttemptAt: row.nextAttemptAt }, data: { nextAttemptAt: lease } });
+      const { count } = await this.prisma.notification.updateMany({
+        where: { id: row.id, status: 'PENDING', nextAttemptAt: row.nextAttemptAt },
+        data: { nextAttemptAt: lease },
+      });
       if (count !== 1) continue;
       await this.attempt(row, lease);
       sent++;
@@ -152,14 +173,19 @@ export class NotificationService {
   /** Outbox mode keeps bodies for the retention time only, then drops them; answers how many were dropped. */
   async purgeExpired(): Promise<number> {
     const before = new Date(this.clock.now().getTime() - this.settings.outboxRetentionHours * 3_600_000);
-    const { count } = await this.prisma.notification.updateMany({ where: { status: { in: ['OUTBOX', 'FAILED'] }, createdAt: { lt: before }, content: { not: null } }, data: { content: null } });
+    const { count } = await this.prisma.notification.updateMany({
+      where: { status: { in: ['OUTBOX', 'FAILED'] }, createdAt: { lt: before }, content: { not: null } },
+      data: { content: null },
+    });
     return count;
   }
 
   /** The retry and purge sweeps, on a timer that never keeps the process alive. */
   startSweeps(): void {
     this.timer ??= setInterval(() => {
-      this.retryDue().then(() => this.purgeExpired()).catch((error: unknown) => this.logger.error({ err: error }, 'notification sweep failed'));
+      this.retryDue()
+        .then(() => this.purgeExpired())
+        .catch((error: unknown) => this.logger.error({ err: error }, 'notification sweep failed'));
     }, this.settings.retrySweepMs).unref();
   }
 
@@ -214,19 +240,26 @@ export class NotificationService {
   /** Templates by code, language and channel (their composite key). */
   templates(page: PageArgs): Promise<Connection<NotificationTemplate>> {
     const keyOf = (row: NotificationTemplate) => JSON.stringify([row.code, row.langCode, row.channel]);
-    return connection(page, keyOf,
+    return connection(
+      page,
+      keyOf,
       ({ take, skip, after }) => {
         const cursor = after ? (JSON.parse(after) as [string, string, string]) : undefined;
         return this.prisma.notificationTemplate.findMany({
-          take, skip, orderBy: [{ code: 'asc' }, { langCode: 'asc' }, { channel: 'asc' }],
+          take,
+          skip,
+          orderBy: [{ code: 'asc' }, { langCode: 'asc' }, { channel: 'asc' }],
           ...(cursor ? { cursor: { code_langCode_channel: { code: cursor[0], langCode: cursor[1], channel: cursor[2] } } } : {}),
         });
       },
-      () => this.prisma.notificationTemplate.count());
+      () => this.prisma.notificationTemplate.count(),
+    );
   }
 
   async templatesByKey(keys: readonly { code: string; langCode: string; channel: string }[]): Promise<Map<string, NotificationTemplate>> {
-    const rows = await this.prisma.notificationTemplate.findMany({ where: { OR: keys.map((key) => ({ code: key.code, langCode: key.langCode, channel: key.channel })) } });
+    const rows = await this.prisma.notificationTemplate.findMany({
+      where: { OR: keys.map((key) => ({ code: key.code, langCode: key.langCode, channel: key.channel })) },
+    });
     return new Map(rows.map((row) => [`${row.code}\0${row.langCode}\0${row.channel}`, row]));
   }
 
@@ -237,9 +270,21 @@ export class NotificationService {
       ...(filter?.channel ? { channel: filter.channel } : {}),
       ...(filter?.status ? { status: filter.status } : {}),
     };
-    return connection(page, (row) => row.id,
-      async ({ take, skip, after }) => this.opened(await this.prisma.notification.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })),
-      () => this.prisma.notification.count({ where }));
+    return connection(
+      page,
+      (row) => row.id,
+      async ({ take, skip, after }) =>
+        this.opened(
+          await this.prisma.notification.findMany({
+            where,
+            take,
+            skip,
+            ...(after ? { cursor: { id: after } } : {}),
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          }),
+        ),
+      () => this.prisma.notification.count({ where }),
+    );
   }
 
   async byIds(ids: readonly string[]): Promise<Map<string, OutboxMessage>> {

@@ -4,14 +4,20 @@ export interface Template {
   body: string;
 }
 
-const OTP_EMAIL = { subject: 'Your one-time password', body: 'Dear $user,\n\nYour one-time password is $otp. It is valid for $validMinutes minutes. Do not share it with anyone.\n' };
+const OTP_EMAIL = {
+  subject: 'Your one-time password',
+  body: 'Dear $user,\n\nYour one-time password is $otp. It is valid for $validMinutes minutes. Do not share it with anyone.\n',
+};
 const OTP_SMS = { subject: null, body: 'Dear $user, your OTP is $otp, valid for $validMinutes minutes. Do not share it.' };
 
 export const BUILT_IN_TEMPLATES: Record<string, Record<string, Record<'email' | 'sms', Template>>> = {
   'auth-otp': {
     eng: { email: OTP_EMAIL, sms: OTP_SMS },
     fra: {
-      email: { subject: 'Votre mot de passe à usage unique', body: 'Bonjour $user,\n\nVotre mot de passe à usage unique est $otp. Il est valable $validMinutes minutes. Ne le communiquez à personne.\n' },
+      email: {
+        subject: 'Votre mot de passe à usage unique',
+        body: 'Bonjour $user,\n\nVotre mot de passe à usage unique est $otp. Il est valable $validMinutes minutes. Ne le communiquez à personne.\n',
+      },
       sms: { subject: null, body: 'Bonjour $user, votre code est $otp, valable $validMinutes minutes. Ne le communiquez pas.' },
     },
   },

@@ -15,10 +15,8 @@ async function callerOf(context: RequestContext, specOpen: boolean): Promise<Otp
 export function otpResolvers(service: OtpService, specOpen: boolean): Resolvers {
   return {
     Mutation: {
-      generateOtp: async (_, args, context) =>
-        service.generateForKey(await callerOf(context, specOpen), args.key),
-      validateOtp: async (_, args, context) =>
-        service.validateForKey(await callerOf(context, specOpen), args.key, args.otp),
+      generateOtp: async (_, args, context) => service.generateForKey(await callerOf(context, specOpen), args.key),
+      validateOtp: async (_, args, context) => service.validateForKey(await callerOf(context, specOpen), args.key, args.otp),
     },
   };
 }

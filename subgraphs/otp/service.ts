@@ -64,7 +64,9 @@ export class OtpService {
   }
 
   private newOtp(): string {
-    return randomInt(0, 10 ** this.settings.length).toString().padStart(this.settings.length, '0');
+    return randomInt(0, 10 ** this.settings.length)
+      .toString()
+      .padStart(this.settings.length, '0');
   }
 
   async generate(namespace: OtpNamespace, key: string, scope = ''): Promise<OtpGeneration> {
@@ -127,11 +129,16 @@ export class OtpService {
     if (!otp) throw otpErrors.emptyOtp();
     if (!/^\d+$/.test(otp)) throw otpErrors.nonNumericOtp();
     switch (await this.check('api', key, otp, scopeOf(caller))) {
-      case 'VALID': return { status: 'success', message: 'VALIDATION_SUCCESSFUL' };
-      case 'EXPIRED': return { status: 'failure', message: 'OTP_EXPIRED' };
-      case 'BLOCKED': return { status: 'failure', message: 'USER_BLOCKED' };
-      case 'NOT_GENERATED': throw otpErrors.notGenerated();
-      default: return { status: 'failure', message: 'VALIDATION_UNSUCCESSFUL' };
+      case 'VALID':
+        return { status: 'success', message: 'VALIDATION_SUCCESSFUL' };
+      case 'EXPIRED':
+        return { status: 'failure', message: 'OTP_EXPIRED' };
+      case 'BLOCKED':
+        return { status: 'failure', message: 'USER_BLOCKED' };
+      case 'NOT_GENERATED':
+        throw otpErrors.notGenerated();
+      default:
+        return { status: 'failure', message: 'VALIDATION_UNSUCCESSFUL' };
     }
   }
 }

@@ -38,7 +38,8 @@ const otpPairs = spec.otpPairs;
 const requests: autocannon.Request[] = otpPairs
   ? [
       {
-        method: 'POST', path: spec.path,
+        method: 'POST',
+        path: spec.path,
         setupRequest: (request, context: Context) => {
           context.key = `bench-${randomUUID()}`;
           return { ...request, body: JSON.stringify({ id: 'x', version: '1.0', requesttime: new Date().toISOString(), request: { key: context.key } }) };
@@ -49,18 +50,22 @@ const requests: autocannon.Request[] = otpPairs
         },
       },
       {
-        method: 'GET', path: otpPairs.validatePath,
+        method: 'GET',
+        path: otpPairs.validatePath,
         setupRequest: (request, context: Context) => ({ ...request, path: `${otpPairs.validatePath}?key=${context.key}&otp=${context.otp}` }),
         onResponse: (_status, body) => {
           if (!body.includes('VALIDATION_SUCCESSFUL')) failedAnswers++;
         },
       },
     ]
-  : [{
-      method: spec.method ?? 'GET', path: spec.path,
-      ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
-      onResponse: (_status, body) => check(body),
-    }];
+  : [
+      {
+        method: spec.method ?? 'GET',
+        path: spec.path,
+        ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
+        onResponse: (_status, body) => check(body),
+      },
+    ];
 
 const result = await autocannon({
   url: spec.url,

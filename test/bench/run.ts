@@ -30,14 +30,26 @@ const MASTER_KEY = 'bench-master-key';
 
 /** Starts a node process running a TypeScript file, resolving once `probe` answers. */
 async function startProcess(file: string, args: string[], env: Record<string, string>, probe: string, nodeOptions: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', file, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', file, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let exited: number | null | undefined;
-  child.once('exit', (code) => { exited = code; });
+  child.once('exit', (code) => {
+    exited = code;
+  });
   const until = Date.now() + 120_000;
   for (;;) {
     if (exited !== undefined) throw new Error(`${file} exited (${exited}) before it answered ${probe}`);
     if (Date.now() > until) throw new Error(`${file} did not answer ${probe}`);
-    if (await fetch(probe).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(probe).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -46,8 +58,12 @@ function load(spec: LoadCase): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/load.ts', JSON.stringify(spec)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as LoadResult) : reject(new Error(`load generator exited ${code}`))));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as LoadResult) : reject(new Error(`load generator exited ${code}`)),
+    );
   });
 }
 
@@ -60,21 +76,49 @@ async function main(): Promise<void> {
   const platformUrl = `http://127.0.0.1:${port}`;
   const children: ChildProcess[] = [];
   try {
-    children.push(await startProcess('gateway/main.ts', [], {
-      PORT: String(port), PLATFORM_DATA_DIR: dataDir, PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD, PLATFORM_MASTER_KEY: MASTER_KEY,
-      DATABASE_URL: database?.url ?? '', STOMP_URL: '', LOG_LEVEL: 'warn',
-      // The benchmark logs in thousands of times from one address.
-      PLATFORM_THROTTLE_ACCOUNT: '0', PLATFORM_THROTTLE_ADDRESS: '0',
-    }, `http://127.0.0.1:${port}/health`, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []));
+    children.push(
+      await startProcess(
+        'gateway/main.ts',
+        [],
+        {
+          PORT: String(port),
+          PLATFORM_DATA_DIR: dataDir,
+          PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+          PLATFORM_MASTER_KEY: MASTER_KEY,
+          DATABASE_URL: database?.url ?? '',
+          STOMP_URL: '',
+          LOG_LEVEL: 'warn',
+          // The benchmark logs in thousands of times from one address.
+          PLATFORM_THROTTLE_ACCOUNT: '0',
+          PLATFORM_THROTTLE_ADDRESS: '0',
+        },
+        `http://127.0.0.1:${port}/health`,
+        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      ),
+    );
 
     const call = async (method: string, urlPath: string, body?: unknown, cookie?: string) => {
-      const response = await fetch(platformUrl + urlPath, { method, headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { json: (await response.json()) as { response: Record<string, unknown> | null; errors: unknown; data?: Record<string, Record<string, string>> }, setCookie: response.headers.get('set-cookie') ?? '' };
+      const response = await fetch(platformUrl + urlPath, {
+        method,
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return {
+        json: (await response.json()) as { response: Record<string, unknown> | null; errors: unknown; data?: Record<string, Record<string, string>> },
+        setCookie: response.headers.get('set-cookie') ?? '',
+      };
     };
-    const admin = (await call('POST', '/v1/authmanager/authenticate/internal/useridPwd', envelope({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }))).json.response!;
+    const admin = (
+      await call('POST', '/v1/authmanager/authenticate/internal/useridPwd', envelope({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }))
+    ).json.response!;
     const adminCookie = `Authorization=Platform-Token${admin.token as string}`;
     const client = async (clientId: string, role: string, appId: string) => {
-      const created = await call('POST', '/graphql', { query: `mutation { createClient(input: {clientId: "${clientId}", roles: [${role}], appIds: ["${appId}"]}) { secretKey } }` }, adminCookie);
+      const created = await call(
+        'POST',
+        '/graphql',
+        { query: `mutation { createClient(input: {clientId: "${clientId}", roles: [${role}], appIds: ["${appId}"]}) { secretKey } }` },
+        adminCookie,
+      );
       const secretKey = created.json.data!.createClient!.secretKey!;
       const login = await call('POST', '/v1/authmanager/authenticate/clientidsecretkey', envelope({ clientId, secretKey, appId }));
       return { secretKey, cookie: /Authorization=Platform-Token[^;]+/.exec(login.setCookie)![0] };
@@ -84,7 +128,8 @@ async function main(): Promise<void> {
 
     // The baselines get the platform's own keys: its token public key and the REGISTRATION certificate.
     const keyDir = mkdtempSync(path.join(tmpdir(), 'platform-bench-keys-'));
-    const certificate = (await call('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', undefined, regproc.cookie)).json.response!.certificate as string;
+    const certificate = (await call('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', undefined, regproc.cookie)).json.response!
+      .certificate as string;
     let publicKey: string;
     if (database) {
       const db = new pg.Client({ connectionString: database.url });
@@ -98,17 +143,61 @@ async function main(): Promise<void> {
     writeFileSync(path.join(keyDir, 'certificate.pem'), certificate);
     const baselinePort = await freePort();
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-    children.push(await startProcess('test/bench/baseline.ts', [String(baselinePort), path.join(keyDir, 'token.pem'), path.join(keyDir, 'certificate.pem')], {}, `${baselineUrl}/validate`));
+    children.push(
+      await startProcess(
+        'test/bench/baseline.ts',
+        [String(baselinePort), path.join(keyDir, 'token.pem'), path.join(keyDir, 'certificate.pem')],
+        {},
+        `${baselineUrl}/validate`,
+      ),
+    );
 
     const payload = 'x'.repeat(1024);
     const cases: { name: string; spec: Omit<LoadCase, 'connections' | 'seconds'>; baselineOf?: string }[] = [
       { name: 'baseline: RS256 verification only', spec: { url: baselineUrl, path: '/validate', headers: { cookie: adminCookie } } },
-      { name: 'validateToken over REST', spec: { url: platformUrl, path: '/v1/authmanager/authorize/admin/validateToken', headers: { cookie: adminCookie } }, baselineOf: 'baseline: RS256 verification only' },
-      { name: 'validateToken over GraphQL', spec: { url: platformUrl, method: 'POST', path: '/graphql', body: { query: '{ validateToken { userId role } }' }, headers: { cookie: adminCookie } }, baselineOf: 'baseline: RS256 verification only' },
-      { name: 'clientidsecretkey login', spec: { url: platformUrl, method: 'POST', path: '/v1/authmanager/authenticate/clientidsecretkey', body: envelope({ clientId: 'bench-ida', secretKey: ida.secretKey, appId: 'ida' }) } },
-      { name: 'OTP generate + validate (pairs)', spec: { url: platformUrl, path: '/v1/otpmanager/otp/generate', headers: { cookie: ida.cookie }, otpPairs: { validatePath: '/v1/otpmanager/otp/validate' } } },
-      { name: 'baseline: the same node:crypto encryption', spec: { url: baselineUrl, method: 'POST', path: '/encrypt', body: envelope({ applicationId: 'REGISTRATION', data: payload }) } },
-      { name: 'cryptomanager/encrypt over REST (1 KB)', spec: { url: platformUrl, method: 'POST', path: '/v1/cryptomanager/encrypt', body: envelope({ applicationId: 'REGISTRATION', data: payload }), headers: { cookie: regproc.cookie } }, baselineOf: 'baseline: the same node:crypto encryption' },
+      {
+        name: 'validateToken over REST',
+        spec: { url: platformUrl, path: '/v1/authmanager/authorize/admin/validateToken', headers: { cookie: adminCookie } },
+        baselineOf: 'baseline: RS256 verification only',
+      },
+      {
+        name: 'validateToken over GraphQL',
+        spec: { url: platformUrl, method: 'POST', path: '/graphql', body: { query: '{ validateToken { userId role } }' }, headers: { cookie: adminCookie } },
+        baselineOf: 'baseline: RS256 verification only',
+      },
+      {
+        name: 'clientidsecretkey login',
+        spec: {
+          url: platformUrl,
+          method: 'POST',
+          path: '/v1/authmanager/authenticate/clientidsecretkey',
+          body: envelope({ clientId: 'bench-ida', secretKey: ida.secretKey, appId: 'ida' }),
+        },
+      },
+      {
+        name: 'OTP generate + validate (pairs)',
+        spec: {
+          url: platformUrl,
+          path: '/v1/otpmanager/otp/generate',
+          headers: { cookie: ida.cookie },
+          otpPairs: { validatePath: '/v1/otpmanager/otp/validate' },
+        },
+      },
+      {
+        name: 'baseline: the same node:crypto encryption',
+        spec: { url: baselineUrl, method: 'POST', path: '/encrypt', body: envelope({ applicationId: 'REGISTRATION', data: payload }) },
+      },
+      {
+        name: 'cryptomanager/encrypt over REST (1 KB)',
+        spec: {
+          url: platformUrl,
+          method: 'POST',
+          path: '/v1/cryptomanager/encrypt',
+          body: envelope({ applicationId: 'REGISTRATION', data: payload }),
+          headers: { cookie: regproc.cookie },
+        },
+        baselineOf: 'baseline: the same node:crypto encryption',
+      },
     ];
 
     console.log(`${connections} connections, ${seconds} s per case (after a 2 s warm-up), database ${kind}, Node ${process.version}`);
@@ -116,7 +205,8 @@ async function main(): Promise<void> {
     for (const { name, spec, baselineOf } of cases.filter((c) => !only || only.some((part) => c.name.toLowerCase().includes(part)))) {
       await load({ ...spec, connections, seconds: 2 });
       const result = await load({ ...spec, connections, seconds });
-      if (result.non2xx || result.errors || result.failedAnswers) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.failedAnswers} failed answers`);
+      if (result.non2xx || result.errors || result.failedAnswers)
+        throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.failedAnswers} failed answers`);
       results.set(name, result);
       const base = baselineOf ? results.get(baselineOf) : undefined;
       const ratio = base ? `   ratio ${(result.requestsPerSecond / base.requestsPerSecond).toFixed(2)}` : '';

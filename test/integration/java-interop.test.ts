@@ -27,9 +27,11 @@ function run(command: string, args: string[], options: { input?: string; cwd?: s
   const result = spawnSync(command, args, { input: options.input, cwd: options.cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (result.error) {
     const code = (result.error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT'
-      ? `'${command}' is not on PATH: the Java interop test needs a JDK 17 (javac, java) and openssl (e.g. apt-get install openjdk-17-jdk-headless openssl); it does not skip`
-      : `${command} could not run: ${result.error.message}`);
+    throw new Error(
+      code === 'ENOENT'
+        ? `'${command}' is not on PATH: the Java interop test needs a JDK 17 (javac, java) and openssl (e.g. apt-get install openjdk-17-jdk-headless openssl); it does not skip`
+        : `${command} could not run: ${result.error.message}`,
+    );
   }
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}: ${result.stderr.trim()}`);
   return result.stdout;
@@ -70,7 +72,25 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'java-interop-'));
   run('javac', ['-d', dir, SOURCE]);
   // The partner: a key pair and self-signed certificate the platform only ever sees the certificate of.
-  run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'partner.key', '-out', 'partner.pem', '-subj', '/CN=java-partner/O=Interop test', '-days', '2'], { cwd: dir });
+  run(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'partner.key',
+      '-out',
+      'partner.pem',
+      '-subj',
+      '/CN=java-partner/O=Interop test',
+      '-days',
+      '2',
+    ],
+    { cwd: dir },
+  );
   partnerPem = readFileSync(file('partner.pem'), 'utf8');
   t = await startTestPlatform();
   auth = cookieHeader(await t.adminToken());
@@ -111,7 +131,8 @@ describe("interoperability with MOSIP's Java side (JCE: RSA/ECB/OAEPWithSHA-256A
     for (const spelling of [bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('base64').replace(/=+$/, '')]) {
       expect((await call('/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: spelling })).response?.data).toBe(value);
     }
-    for (const offset of [6, 100, 310, 345, -1]) { // thumbprint, wrapped key, AAD, ciphertext, tag
+    for (const offset of [6, 100, 310, 345, -1]) {
+      // thumbprint, wrapped key, AAD, ciphertext, tag
       const refused = await call('/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: flipped(sealed, offset) });
       expect(refused.response, `byte ${offset}`).toBeNull();
       expect(['KER-CRY-003', 'KER-CRY-006'], `byte ${offset}`).toContain(refused.errors[0].errorCode);
@@ -155,6 +176,8 @@ describe("interoperability with MOSIP's Java side (JCE: RSA/ECB/OAEPWithSHA-256A
     // The data block opens in Java only with IV = AAD[0..12] and the AAD bound: covered by (b); here the thumbprint
     // check of the Java side (getEncoded()) agrees with node's certificate.raw.
     expect(java(['decrypt', file('partner.key'), file('partner.pem')], seen[1]!.bytes.toString('base64url'))).toBe('layout');
-    expect(() => java(['decrypt', file('partner.key'), file('registration.pem')], seen[1]!.bytes.toString('base64url'))).toThrow(/thumbprint is not the certificate's/);
+    expect(() => java(['decrypt', file('partner.key'), file('registration.pem')], seen[1]!.bytes.toString('base64url'))).toThrow(
+      /thumbprint is not the certificate's/,
+    );
   }, 60_000);
 });

@@ -10,20 +10,31 @@ import { freePort, waitFor } from '../support/wait.js';
 const PASSWORD = 'Lifecycle-admin-password-1';
 const STOMP_URL = process.env.STOMP_URL ?? 'stomp://127.0.0.1:61613';
 
-const loginBody = () => JSON.stringify({ id: 'x', version: '1.0', requesttime: new Date().toISOString(), request: { userName: 'admin', password: PASSWORD, appId: 'admin' } });
+const loginBody = () =>
+  JSON.stringify({ id: 'x', version: '1.0', requesttime: new Date().toISOString(), request: { userName: 'admin', password: PASSWORD, appId: 'admin' } });
 
 /** `npm start` with a fresh data folder (and database); `env` adds to or overrides the defaults. */
 async function startPlatform(env: Record<string, string> = {}, dataDir = mkdtempSync(path.join(tmpdir(), 'platform-lifecycle-'))) {
   const port = await freePort();
   const child = runNpmScript(['start'], {
-    PORT: String(port), PLATFORM_DATA_DIR: dataDir, PLATFORM_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'info', DATABASE_URL: '', STOMP_URL: '', ...env,
+    PORT: String(port),
+    PLATFORM_DATA_DIR: dataDir,
+    PLATFORM_ADMIN_PASSWORD: PASSWORD,
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+    STOMP_URL: '',
+    ...env,
   });
   await child.waitForOutput('identity platform listening', 'start-up');
   return { child, port, dataDir, url: `http://127.0.0.1:${port}` };
 }
 
 async function login(url: string): Promise<string> {
-  const response = await fetch(`${url}/v1/authmanager/authenticate/internal/useridPwd`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody() });
+  const response = await fetch(`${url}/v1/authmanager/authenticate/internal/useridPwd`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: loginBody(),
+  });
   return (await response.json()).response.token as string;
 }
 
@@ -53,10 +64,14 @@ describe('npm start as a process', () => {
 
   it('reports the database and the queue UP on /health', async () => {
     // The broker connection is made in the background after start-up.
-    const health = await waitFor(async () => {
-      const json = await (await fetch(`${platform.url}/health`)).json();
-      return json.components.queue.status === 'UP' && json;
-    }, 'the queue UP', 30_000);
+    const health = await waitFor(
+      async () => {
+        const json = await (await fetch(`${platform.url}/health`)).json();
+        return json.components.queue.status === 'UP' && json;
+      },
+      'the queue UP',
+      30_000,
+    );
     expect(health).toEqual({ status: 'UP', components: { database: { status: 'UP', details: { kind: 'pglite' } }, queue: { status: 'UP' } } });
   });
 
@@ -72,14 +87,20 @@ describe('npm start as a process', () => {
   it('under load, answers every request in flight on SIGTERM, then exits 0 by itself', async () => {
     const body = loginBody();
     // Eight logins are in flight when the signal arrives: headers and half a body sent on connections of their own.
-    const inFlight = await Promise.all(Array.from({ length: 8 }, async () => {
-      const socket = net.connect(platform.port, '127.0.0.1');
-      let answer = '';
-      socket.on('data', (chunk) => { answer += chunk.toString(); });
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write(`POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
-      return { socket, answer: () => answer, closed: new Promise((resolve) => socket.once('close', resolve)) };
-    }));
+    const inFlight = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const socket = net.connect(platform.port, '127.0.0.1');
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk.toString();
+        });
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write(
+          `POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
+        );
+        return { socket, answer: () => answer, closed: new Promise((resolve) => socket.once('close', resolve)) };
+      }),
+    );
     await new Promise((r) => setTimeout(r, 200));
     platform.child.child.kill('SIGTERM');
     await platform.child.waitForOutput('shutting down', 'shutdown to begin');
@@ -127,8 +148,11 @@ describe('embedded PGlite across a restart', () => {
     try {
       const token = await login(first.url);
       const created = await fetch(`${first.url}/graphql`, {
-        method: 'POST', headers: { 'content-type': 'application/json', cookie: `Authorization=Platform-Token${token}` },
-        body: JSON.stringify({ query: 'mutation { createUser(input: {userId: "kept-after-restart", name: "Kept", roles: [RESIDENT], appIds: ["resident"]}) { userId } }' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `Authorization=Platform-Token${token}` },
+        body: JSON.stringify({
+          query: 'mutation { createUser(input: {userId: "kept-after-restart", name: "Kept", roles: [RESIDENT], appIds: ["resident"]}) { userId } }',
+        }),
       });
       expect((await created.json()).data.createUser.userId).toBe('kept-after-restart');
       expect(await first.child.stop('SIGTERM')).toBe(0);
@@ -137,7 +161,8 @@ describe('embedded PGlite across a restart', () => {
       try {
         const again = await login(second.url);
         const read = await fetch(`${second.url}/graphql`, {
-          method: 'POST', headers: { 'content-type': 'application/json', cookie: `Authorization=Platform-Token${again}` },
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: `Authorization=Platform-Token${again}` },
           body: JSON.stringify({ query: '{ user(userId: "kept-after-restart") { userId name } }' }),
         });
         expect((await read.json()).data.user).toEqual({ userId: 'kept-after-restart', name: 'Kept' });

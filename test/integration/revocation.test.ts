@@ -37,8 +37,14 @@ describe('revocation across instances', () => {
     waitFor(async () => (await validateOn(b, token)).errors?.[0]?.errorCode === 'KER-ATH-008', 'B to refuse the token', 1000);
 
   async function userToken(userId: string): Promise<string> {
-    await a.graphql('mutation($u: String!) { createUser(input: {userId: $u, password: "Password-for-tests-1", roles: [RESIDENT], appIds: ["resident"]}) { userId } }', { u: userId }, admin);
-    const { json } = await a.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', { body: envelopeOf({ userName: userId, password: 'Password-for-tests-1', appId: 'resident' }) });
+    await a.graphql(
+      'mutation($u: String!) { createUser(input: {userId: $u, password: "Password-for-tests-1", roles: [RESIDENT], appIds: ["resident"]}) { userId } }',
+      { u: userId },
+      admin,
+    );
+    const { json } = await a.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
+      body: envelopeOf({ userName: userId, password: 'Password-for-tests-1', appId: 'resident' }),
+    });
     return json.response.token as string;
   }
 
@@ -50,14 +56,27 @@ describe('revocation across instances', () => {
   it('refuses on B, within a second, a token revoked on A by each path that revokes', async () => {
     const paths: [string, (token: string, userId: string) => Promise<unknown>][] = [
       ['invalidateToken', (token) => a.request('POST', '/v1/authmanager/authorize/invalidateToken', { headers: cookieHeader(token) })],
-      ['changed roles', (_t, userId) => a.graphql('mutation($u: String!) { updateUser(userId: $u, input: {roles: [INDIVIDUAL]}) { userId } }', { u: userId }, admin)],
-      ['password reset', (_t, userId) => a.graphql('mutation($u: String!) { resetPassword(userId: $u, password: "Another-password-2") { userId } }', { u: userId }, admin)],
+      [
+        'changed roles',
+        (_t, userId) => a.graphql('mutation($u: String!) { updateUser(userId: $u, input: {roles: [INDIVIDUAL]}) { userId } }', { u: userId }, admin),
+      ],
+      [
+        'password reset',
+        (_t, userId) => a.graphql('mutation($u: String!) { resetPassword(userId: $u, password: "Another-password-2") { userId } }', { u: userId }, admin),
+      ],
       ['lock', (_t, userId) => a.graphql('mutation($u: String!) { lockUser(userId: $u) { userId } }', { u: userId }, admin)],
-      ['revokeSession', async (_t, userId) => {
-        const sessions = await a.graphql('query($u: String!) { sessions(first: 5, filter: {subject: $u, status: ACTIVE}) { edges { node { id } } } }', { u: userId }, admin);
-        expect(sessions.data.sessions.edges).toHaveLength(1);
-        return a.graphql('mutation($id: ID!) { revokeSession(id: $id) { id status } }', { id: sessions.data.sessions.edges[0].node.id }, admin);
-      }],
+      [
+        'revokeSession',
+        async (_t, userId) => {
+          const sessions = await a.graphql(
+            'query($u: String!) { sessions(first: 5, filter: {subject: $u, status: ACTIVE}) { edges { node { id } } } }',
+            { u: userId },
+            admin,
+          );
+          expect(sessions.data.sessions.edges).toHaveLength(1);
+          return a.graphql('mutation($id: ID!) { revokeSession(id: $id) { id status } }', { id: sessions.data.sessions.edges[0].node.id }, admin);
+        },
+      ],
     ];
     for (const [name, revoke] of paths) {
       const userId = `revoked-by-${name.replace(/\W/g, '-').toLowerCase()}`;
@@ -80,7 +99,9 @@ describe('revocation across instances', () => {
     expect((await validateOn(b, token)).response.userId).toBe('revoked-while-b-is-deaf');
     const name = b.platform.deps.tokens.revocations.connectionName;
     expect(name).toBeTruthy();
-    const killed = await withAdminClient((client) => client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]));
+    const killed = await withAdminClient((client) =>
+      client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]),
+    );
     expect(killed.rowCount).toBe(1);
     await a.request('POST', '/v1/authmanager/authorize/invalidateToken', { headers: cookieHeader(token) });
     await refusedByBWithinASecond(token);

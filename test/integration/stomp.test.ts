@@ -86,10 +86,14 @@ describe('StompConnection against ActiveMQ', () => {
     await conn.connect();
     const dest = queue();
     const received: StompMessage[] = [];
-    conn.subscribe(dest, (msg) => {
-      received.push(msg);
-      msg.ack();
-    }, { ack: 'client-individual' });
+    conn.subscribe(
+      dest,
+      (msg) => {
+        received.push(msg);
+        msg.ack();
+      },
+      { ack: 'client-individual' },
+    );
 
     const text = JSON.stringify({ requestId: randomUUID(), name: 'Zoë Ω' });
     const bytes = Buffer.from([0x00, 0x01, 0xff, 0x00, 0x41]); // NUL bytes need content-length framing
@@ -116,19 +120,27 @@ describe('StompConnection against ActiveMQ', () => {
     const first = connection();
     await first.connect();
     const seen: StompMessage[] = [];
-    first.subscribe(dest, (msg) => {
-      seen.push(msg); // deliberately not acked
-    }, { ack: 'client-individual' });
+    first.subscribe(
+      dest,
+      (msg) => {
+        seen.push(msg); // deliberately not acked
+      },
+      { ack: 'client-individual' },
+    );
     const original = await waitFor(() => seen[0], 'first delivery');
     await first.close();
 
     const second = connection();
     await second.connect();
     const again: StompMessage[] = [];
-    second.subscribe(dest, (msg) => {
-      again.push(msg);
-      msg.ack();
-    }, { ack: 'client-individual' });
+    second.subscribe(
+      dest,
+      (msg) => {
+        again.push(msg);
+        msg.ack();
+      },
+      { ack: 'client-individual' },
+    );
     const redelivered = await waitFor(() => again[0], 'redelivery');
     expect(redelivered.body.toString()).toBe('needs-ack');
     expect(redelivered.headers['message-id']).toBe(original.headers['message-id']);
@@ -227,7 +239,10 @@ describe('StompConnection against ActiveMQ', () => {
     });
     const { port } = fake.address() as net.AddressInfo;
     const conn = connection(`stomp://127.0.0.1:${port}`, { login: 'svc', passcode, logger: pino({ level: 'debug' }, sink) });
-    const error = await conn.connect().then(() => undefined, (e: unknown) => e as Error);
+    const error = await conn.connect().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(error?.message).toContain('[redacted]');
     expect(error?.message).not.toContain(passcode);

@@ -16,7 +16,11 @@ describe('npm run subgraph -- auth, as its own process on PostgreSQL', () => {
     server = await createTestDatabase();
     port = await freePort();
     child = runNpmScript(['run', 'subgraph', '--', 'auth'], {
-      DATABASE_URL: server.url, SUBGRAPH_PORT: String(port), PLATFORM_MASTER_KEY: TEST_MASTER_KEY, PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'info',
+      DATABASE_URL: server.url,
+      SUBGRAPH_PORT: String(port),
+      PLATFORM_MASTER_KEY: TEST_MASTER_KEY,
+      PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
     });
     await child.waitForOutput('subgraph auth listening', 'the subgraph to start');
     database = await openDatabase({ url: server.url });
@@ -37,12 +41,18 @@ describe('npm run subgraph -- auth, as its own process on PostgreSQL', () => {
     });
     expect(login.json.response.userId).toBe('admin');
     const token = login.json.response.token as string;
-    expect((await gateway.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) })).json.response.userId).toBe('admin');
+    expect((await gateway.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) })).json.response.userId).toBe(
+      'admin',
+    );
     await gateway.request('POST', '/v1/authmanager/authorize/invalidateToken', { headers: cookieHeader(token) });
-    expect((await gateway.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) })).json.errors[0].errorCode).toBe('KER-ATH-008');
+    expect((await gateway.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) })).json.errors[0].errorCode).toBe(
+      'KER-ATH-008',
+    );
     // the subgraph checks the token itself when reached directly
     const direct = await fetch(`http://127.0.0.1:${port}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...cookieHeader(token) }, body: JSON.stringify({ query: '{ validateToken { userId } }' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...cookieHeader(token) },
+      body: JSON.stringify({ query: '{ validateToken { userId } }' }),
     });
     expect((await direct.json()).errors[0].extensions.code).toBe('KER-ATH-008');
     expect(child.output()).not.toContain(ADMIN_PASSWORD);

@@ -3,8 +3,12 @@ import { hashPassword } from '../../lib/secrets.js';
 import { ADMIN_CLIENT_SECRET, ADMIN_PASSWORD, bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
-beforeAll(async () => { t = await startTestPlatform({ PLATFORM_THROTTLE_ACCOUNT: '3', PLATFORM_THROTTLE_ADDRESS: '0' }); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestPlatform({ PLATFORM_THROTTLE_ACCOUNT: '3', PLATFORM_THROTTLE_ADDRESS: '0' });
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const LOGIN = `mutation Login($userName: String!, $password: String!, $appId: String!) {
   loginWithPassword(userName: $userName, password: $password, appId: $appId) { token expiryTime userId status }
@@ -36,7 +40,9 @@ describe('the authentication manager through GraphQL', () => {
     expect(code(await t.graphql('{ validateToken { userId } }', {}, bearer('garbage')))).toBe('KER-ATH-401');
     const client = await t.graphql('mutation { loginWithClientSecret(clientId: "admin-client", secretKey: "bad", appId: "ida") { token } }');
     expect(code(client)).toBe('500');
-    const ok = await t.graphql(`mutation { loginWithClientSecret(clientId: "admin-client", secretKey: "${ADMIN_CLIENT_SECRET}", appId: "ida") { token status } }`);
+    const ok = await t.graphql(
+      `mutation { loginWithClientSecret(clientId: "admin-client", secretKey: "${ADMIN_CLIENT_SECRET}", appId: "ida") { token status } }`,
+    );
     expect(ok.data.loginWithClientSecret.status).toBe('Success');
   });
 
@@ -72,9 +78,10 @@ describe('throttling per client address', () => {
   it('refuses logins beyond the per-minute limit of one address', async () => {
     const limited = await startTestPlatform({ PLATFORM_THROTTLE_ADDRESS: '2', PLATFORM_THROTTLE_ACCOUNT: '0' });
     try {
-      const send = () => limited.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
-        body: envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }),
-      });
+      const send = () =>
+        limited.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
+          body: envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }),
+        });
       expect((await send()).json.response.token).toBeTruthy();
       expect((await send()).json.response.token).toBeTruthy();
       expect((await send()).json.errors[0].message).toMatch(/too many attempts/);

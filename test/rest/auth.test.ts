@@ -10,14 +10,16 @@ const VALIDATE = '/v1/authmanager/authorize/admin/validateToken';
 const INVALIDATE = '/v1/authmanager/authorize/invalidateToken';
 
 let t: TestPlatform;
-beforeAll(async () => { t = await startTestPlatform(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestPlatform();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const login = (request: Record<string, unknown>) => t.request('POST', PWD, { body: envelopeOf(request) });
 const clientLogin = (request: Record<string, unknown>) => t.request('POST', CLIENT, { body: envelopeOf(request) });
 const tokenFromCookie = (setCookie: string | null) => /Authorization=Platform-Token([^;]+)/.exec(setCookie ?? '')?.[1];
-
-
 
 describe('password login, token validation and invalidation (REST)', () => {
   it('logs the bootstrap admin in, validates, invalidates, and refuses the token afterwards with KER-ATH-008', async () => {
@@ -74,7 +76,12 @@ describe('password login, token validation and invalidation (REST)', () => {
 
   it('refuses an unknown appId with KER-ATH-026 naming the realm, changing nothing', async () => {
     await expectRejected(t, () => login({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'no-such-app' }), 'KER-ATH-026', /no-such-app/);
-    await expectRejected(t, () => clientLogin({ clientId: 'admin-client', secretKey: ADMIN_CLIENT_SECRET, appId: 'no-such-app' }), 'KER-ATH-026', /no-such-app/);
+    await expectRejected(
+      t,
+      () => clientLogin({ clientId: 'admin-client', secretKey: ADMIN_CLIENT_SECRET, appId: 'no-such-app' }),
+      'KER-ATH-026',
+      /no-such-app/,
+    );
   });
 
   it('rejects bad input at the edge with the documented codes and changes nothing', async () => {
@@ -86,7 +93,12 @@ describe('password login, token validation and invalidation (REST)', () => {
     await expectRejected(t, () => login({ userName: 'admin', password: ADMIN_PASSWORD }), 'KER-ATH-026', /appId is required/);
     await expectRejected(t, () => login({ userName: 'admin', password: ADMIN_PASSWORD, appId: 7 }), 'KER-ATH-026');
     await expectRejected(t, () => t.request('POST', PWD, { body: { id: 'x', version: '1.0' } }), 'KER-ATH-023', /request is required/);
-    await expectRejected(t, () => t.request('POST', PWD, { body: envelopeOf({ userName: 'admin', password: 'x', appId: 'admin' }, { requesttime: 'yesterday' }) }), 'KER-ATH-023', /requesttime/);
+    await expectRejected(
+      t,
+      () => t.request('POST', PWD, { body: envelopeOf({ userName: 'admin', password: 'x', appId: 'admin' }, { requesttime: 'yesterday' }) }),
+      'KER-ATH-023',
+      /requesttime/,
+    );
     await expectRejected(t, () => t.request('POST', PWD, { raw: '{"request": {"userName": "admin",' }), 'KER-ATH-023', /not valid JSON/);
     await expectRejected(t, () => t.request('POST', PWD, { raw: '[1,2]' }), 'KER-ATH-023', /envelope/);
     await expectRejected(t, () => clientLogin({ clientId: 'admin-client', appId: 'admin' }), '500', /secretKey is required/);
@@ -106,8 +118,12 @@ describe('password login, token validation and invalidation (REST)', () => {
     await expectRejected(t, () => t.request('POST', INVALIDATE, { headers: { cookie: 'theme=dark' } }), 'KER-ATH-007');
     await expectRejected(t, () => t.request('GET', VALIDATE, { headers: cookieHeader('not-a-jwt') }), 'KER-ATH-401');
     const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    const forged = jwt.sign({ sub: 'admin', jti: randomUUID(), typ: 'access', sty: 'user', appId: 'admin', roles: ['GLOBAL_ADMIN'] },
-      foreignKey, { algorithm: 'RS256', issuer: 'identity-platform', audience: 'identity-platform', expiresIn: 60 });
+    const forged = jwt.sign({ sub: 'admin', jti: randomUUID(), typ: 'access', sty: 'user', appId: 'admin', roles: ['GLOBAL_ADMIN'] }, foreignKey, {
+      algorithm: 'RS256',
+      issuer: 'identity-platform',
+      audience: 'identity-platform',
+      expiresIn: 60,
+    });
     await expectRejected(t, () => t.request('GET', VALIDATE, { headers: cookieHeader(forged) }), 'KER-ATH-401');
     const unsigned = jwt.sign({ sub: 'admin', jti: randomUUID(), typ: 'access' }, '', { algorithm: 'none' });
     await expectRejected(t, () => t.request('GET', VALIDATE, { headers: cookieHeader(unsigned) }), 'KER-ATH-401');

@@ -17,7 +17,9 @@ beforeAll(async () => {
   t = await startTestPlatform({}, undefined, { logger });
   admin = cookieHeader(await t.adminToken());
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
@@ -25,10 +27,18 @@ describe('JSON routes', () => {
   it('refuse a text/plain or form-encoded body with the route code, even with a valid cookie, and create nothing', async () => {
     const body = JSON.stringify(envelopeOf({ MISPId: 'misp-csrf', licenseExpiryTime: inDays(30) }));
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      await expectRejected(t, () => t.request('POST', '/v1/licensekeymanager/license/generate', { raw: body, headers: { ...admin, 'content-type': contentType } }), 'KER-LKM-006', /application\/json/);
+      await expectRejected(
+        t,
+        () => t.request('POST', '/v1/licensekeymanager/license/generate', { raw: body, headers: { ...admin, 'content-type': contentType } }),
+        'KER-LKM-006',
+        /application\/json/,
+      );
     }
     // the same body as JSON (charset allowed) goes through
-    const accepted = await t.request('POST', '/v1/licensekeymanager/license/generate', { raw: body, headers: { ...admin, 'content-type': 'application/json; charset=utf-8' } });
+    const accepted = await t.request('POST', '/v1/licensekeymanager/license/generate', {
+      raw: body,
+      headers: { ...admin, 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(accepted.json.response.licenseKey).toMatch(/^[A-Za-z0-9]{16}$/);
   });
 });
@@ -36,9 +46,27 @@ describe('JSON routes', () => {
 describe('control characters in identifiers', () => {
   it("get the field's code at the edge, change nothing and log no error (REST)", async () => {
     const before = errorLines.length;
-    await expectRejected(t, () => t.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', { body: envelopeOf({ userName: 'ad\u0000min', password: 'x', appId: 'admin' }) }), 'KER-ATH-003', /control characters/);
-    await expectRejected(t, () => t.request('POST', '/v1/licensekeymanager/license/generate', { body: envelopeOf({ MISPId: 'misp\u0000', licenseExpiryTime: inDays(3) }), headers: admin }), 'KER-LKM-001');
-    await expectRejected(t, () => t.request('POST', '/v1/otpmanager/otp/generate', { body: envelopeOf({ key: 'key\u001b[31m' }), headers: admin }), 'KER-OTG-001');
+    await expectRejected(
+      t,
+      () =>
+        t.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', { body: envelopeOf({ userName: 'ad\u0000min', password: 'x', appId: 'admin' }) }),
+      'KER-ATH-003',
+      /control characters/,
+    );
+    await expectRejected(
+      t,
+      () =>
+        t.request('POST', '/v1/licensekeymanager/license/generate', {
+          body: envelopeOf({ MISPId: 'misp\u0000', licenseExpiryTime: inDays(3) }),
+          headers: admin,
+        }),
+      'KER-LKM-001',
+    );
+    await expectRejected(
+      t,
+      () => t.request('POST', '/v1/otpmanager/otp/generate', { body: envelopeOf({ key: 'key\u001b[31m' }), headers: admin }),
+      'KER-OTG-001',
+    );
     await expectRejected(t, () => t.request('GET', '/v1/keymanager/getCertificate?applicationId=IDA%00', { headers: admin }), 'KER-KMS-013');
     expect(errorLines.slice(before)).toEqual([]);
   });
@@ -69,7 +97,7 @@ describe('tokens', () => {
     expect((await validate(forever)).json.errors[0].errorCode).toBe('KER-ATH-401');
   });
 
-  it("are refused once their recorded expiry has passed, whatever the JWT says", async () => {
+  it('are refused once their recorded expiry has passed, whatever the JWT says', async () => {
     const token = await t.adminToken();
     expect((await validate(token)).json.response.userId).toBe('admin');
     const { jti } = jwt.decode(token) as { jti: string };
@@ -92,9 +120,13 @@ describe('a protected route called without a token', () => {
   it('answers at once when a 50 MB upload has only begun: nothing is buffered', async () => {
     const socket = net.connect(Number(new URL(t.baseUrl).port), '127.0.0.1');
     let answer = '';
-    socket.on('data', (chunk) => { answer += chunk.toString(); });
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+    });
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('POST /v1/emailnotifier/email/send HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 52428800\r\n\r\n--b\r\nContent-Disposition: form-data; name="attachments"; filename="big.bin"\r\n\r\n');
+    socket.write(
+      'POST /v1/emailnotifier/email/send HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 52428800\r\n\r\n--b\r\nContent-Disposition: form-data; name="attachments"; filename="big.bin"\r\n\r\n',
+    );
     socket.write(Buffer.alloc(64 * 1024));
     const deadline = Date.now() + 10_000;
     while (!answer.includes('KER-ATH-006') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

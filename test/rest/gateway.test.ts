@@ -8,20 +8,28 @@ import { ADMIN_PASSWORD, cookieHeader, envelopeOf, freshDatabase, startTestPlatf
 
 describe('health and API documents', () => {
   let t: TestPlatform;
-  beforeAll(async () => { t = await startTestPlatform(); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestPlatform();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('reports UP with the database up and the queue disabled when STOMP_URL is unset', async () => {
     const { status, json } = await t.request('GET', '/health');
     expect(status).toBe(200);
-    expect(json).toEqual({ status: 'UP', components: { database: { status: 'UP', details: { kind: expect.stringMatching(/pglite|postgresql/) } }, queue: { status: 'DISABLED' } } });
+    expect(json).toEqual({
+      status: 'UP',
+      components: { database: { status: 'UP', details: { kind: expect.stringMatching(/pglite|postgresql/) } }, queue: { status: 'DISABLED' } },
+    });
   });
 
   it('serves an OpenAPI 3.1 document listing exactly the REST routes the app has', async () => {
     const { json } = await t.request('GET', '/v3/api-docs');
     expect(json.openapi).toBe('3.1.0');
     const documented = Object.entries(json.paths as Record<string, Record<string, unknown>>)
-      .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`)).sort();
+      .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`))
+      .sort();
     const declared = REST_ROUTES.map((route) => `${route.method} ${route.path}`).sort();
     expect(documented).toEqual(declared);
     // and the Express router really has each of them

@@ -8,7 +8,9 @@ beforeAll(async () => {
   t = await startTestPlatform();
   admin = cookieHeader(await t.adminToken());
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const aliases = (count: number, field: string) => `{ ${Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
 
@@ -91,7 +93,10 @@ describe('PLATFORM_GRAPHQL_INTROSPECTION=public', () => {
 
 describe('health while a hostile document is refused', () => {
   it('keeps answering /health', async () => {
-    const hostile = t.request('POST', '/graphql', { body: { query: aliases(2000, '__schema { types { name fields { name type { name } } } }') }, headers: admin });
+    const hostile = t.request('POST', '/graphql', {
+      body: { query: aliases(2000, '__schema { types { name fields { name type { name } } } }') },
+      headers: admin,
+    });
     const health = await t.request('GET', '/health');
     expect(health.status).toBe(200);
     expect((await hostile).status).toBe(400);

@@ -44,7 +44,14 @@ const certificate = async (applicationId: string, referenceId?: string) =>
   (await call('GET', `/v1/keymanager/getCertificate?applicationId=${applicationId}${referenceId ? `&referenceId=${referenceId}` : ''}`)).json;
 const encrypt = async (request: Record<string, unknown>) => (await call('POST', '/v1/cryptomanager/encrypt', request)).json;
 const decrypt = async (request: Record<string, unknown>) => (await call('POST', '/v1/cryptomanager/decrypt', request)).json;
-const SUBJECT = { commonName: 'regproc.example.org', country: 'MA', state: 'Rabat-Sale', location: 'Rabat', organization: 'Identity Platform', organizationUnit: 'Registration' };
+const SUBJECT = {
+  commonName: 'regproc.example.org',
+  country: 'MA',
+  state: 'Rabat-Sale',
+  location: 'Rabat',
+  organization: 'Identity Platform',
+  organizationUnit: 'Registration',
+};
 
 describe('key manager', () => {
   it('issues X.509 certificates that openssl parses and verifies up to the root', async () => {
@@ -55,7 +62,12 @@ describe('key manager', () => {
     file('master.pem', master.response.certificate);
     expect(openssl('x509', '-in', 'master.pem', '-noout', '-subject')).toMatch(/CN ?= ?REGISTRATION/);
     expect(openssl('verify', '-CAfile', 'root.pem', 'master.pem')).toMatch(/master.pem: OK/);
-    const base = await call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'REGISTRATION', referenceId: '10001_10002', force: false, ...SUBJECT });
+    const base = await call('POST', '/v1/keymanager/generateMasterKey/Certificate', {
+      applicationId: 'REGISTRATION',
+      referenceId: '10001_10002',
+      force: false,
+      ...SUBJECT,
+    });
     file('base.pem', base.json.response.certificate);
     expect(openssl('verify', '-CAfile', 'root.pem', '-untrusted', 'master.pem', 'base.pem')).toMatch(/base.pem: OK/);
     expect(openssl('x509', '-in', 'base.pem', '-noout', '-subject')).toMatch(/regproc\.example\.org/);
@@ -87,7 +99,11 @@ describe('key manager', () => {
     expect((await decrypt({ applicationId: 'IDA', data: sealed.response.data })).response.data).toBe('after upload');
     // a certificate for another key is refused
     openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem', '-subj', '/CN=Other', '-days', '1');
-    await expectRejected(t, () => call('POST', '/v1/keymanager/uploadCertificate', { applicationId: 'IDA', certificateData: readFileSync(path.join(dir, 'other.pem'), 'utf8') }), 'KER-KMS-013');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/keymanager/uploadCertificate', { applicationId: 'IDA', certificateData: readFileSync(path.join(dir, 'other.pem'), 'utf8') }),
+      'KER-KMS-013',
+    );
   });
 
   it('rotates with force; what the old key encrypted still decrypts, chosen by thumbprint', async () => {
@@ -107,7 +123,11 @@ describe('key manager', () => {
   it('stores another domain certificate and encrypts towards it with its thumbprint', async () => {
     openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'abis.key', '-out', 'abis.pem', '-subj', '/CN=ABIS partner', '-days', '30');
     const pem = readFileSync(path.join(dir, 'abis.pem'), 'utf8');
-    const uploaded = await call('POST', '/v1/keymanager/uploadOtherDomainCertificate', { applicationId: 'PARTNER', referenceId: 'partner-default-abis', certificateData: pem });
+    const uploaded = await call('POST', '/v1/keymanager/uploadOtherDomainCertificate', {
+      applicationId: 'PARTNER',
+      referenceId: 'partner-default-abis',
+      certificateData: pem,
+    });
     expect(uploaded.json.id).toBe('io.platform.keymanager.uploadOtherDomainCertificate');
     expect(uploaded.json.response.status).toBe('success');
     const sealed = decodeBase64Any((await encrypt({ applicationId: 'PARTNER', referenceId: 'partner-default-abis', data: 'for the ABIS' })).response.data);
@@ -116,10 +136,31 @@ describe('key manager', () => {
     expect(sealed.subarray(294, 308).toString()).toBe('#KEY_SPLITTER#');
     // openssl unwraps the session key with the partner's private key (RSA-OAEP, SHA-256 digest and MGF1)
     file('wrapped.bin', sealed.subarray(38, 294));
-    const key = execFileSync('openssl', ['pkeyutl', '-decrypt', '-inkey', 'abis.key', '-in', 'wrapped.bin', '-pkeyopt', 'rsa_padding_mode:oaep', '-pkeyopt', 'rsa_oaep_md:sha256', '-pkeyopt', 'rsa_mgf1_md:sha256'], { cwd: dir });
+    const key = execFileSync(
+      'openssl',
+      [
+        'pkeyutl',
+        '-decrypt',
+        '-inkey',
+        'abis.key',
+        '-in',
+        'wrapped.bin',
+        '-pkeyopt',
+        'rsa_padding_mode:oaep',
+        '-pkeyopt',
+        'rsa_oaep_md:sha256',
+        '-pkeyopt',
+        'rsa_mgf1_md:sha256',
+      ],
+      { cwd: dir },
+    );
     expect(key).toHaveLength(32);
     // the platform cannot decrypt it: it holds no private key of that domain
-    await expectRejected(t, () => call('POST', '/v1/cryptomanager/decrypt', { applicationId: 'PARTNER', referenceId: 'partner-default-abis', data: sealed.toString('base64url') }), 'KER-CRY-006');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/cryptomanager/decrypt', { applicationId: 'PARTNER', referenceId: 'partner-default-abis', data: sealed.toString('base64url') }),
+      'KER-CRY-006',
+    );
   });
 
   it('gives the documented KER-KMS codes and changes nothing', async () => {
@@ -127,16 +168,54 @@ describe('key manager', () => {
     await expectRejected(t, () => call('GET', '/v1/keymanager/getCertificate?applicationId=NOPE'), 'KER-KMS-002');
     await expectRejected(t, () => call('GET', '/v1/keymanager/getCertificate?applicationId=ROOT&referenceId=X'), 'KER-KMS-010');
     await expectRejected(t, () => call('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION&referenceId=never-made'), 'KER-KMS-012');
-    await expectRejected(t, () => call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'ROOT', referenceId: 'X', force: false, ...SUBJECT }), 'KER-KMS-010');
-    await expectRejected(t, () => call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'NOPE', force: false, ...SUBJECT }), 'KER-KMS-002');
-    await expectRejected(t, () => call('POST', '/v1/keymanager/generateCSR', { applicationId: 'REGISTRATION', referenceId: 'never-made', ...SUBJECT }), 'KER-KMS-012');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'ROOT', referenceId: 'X', force: false, ...SUBJECT }),
+      'KER-KMS-010',
+    );
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/keymanager/generateMasterKey/Certificate', { applicationId: 'NOPE', force: false, ...SUBJECT }),
+      'KER-KMS-002',
+    );
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/keymanager/generateCSR', { applicationId: 'REGISTRATION', referenceId: 'never-made', ...SUBJECT }),
+      'KER-KMS-012',
+    );
     await expectRejected(t, () => call('POST', '/v1/keymanager/generateCSR', { ...SUBJECT }), 'KER-KMS-005');
-    await expectRejected(t, () => call('POST', '/v1/keymanager/uploadCertificate', { applicationId: 'IDA', certificateData: 'not a certificate' }), 'KER-KMS-013');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/keymanager/uploadCertificate', { applicationId: 'IDA', certificateData: 'not a certificate' }),
+      'KER-KMS-013',
+    );
     await expectRejected(t, () => call('POST', '/v1/keymanager/uploadCertificate', { certificateData: 'x' }), 'KER-KMS-005');
-    await expectRejected(t, () => call('POST', '/v1/keymanager/uploadOtherDomainCertificate', { applicationId: 'NOPE', referenceId: 'p', certificateData: 'x' }), 'KER-KMS-002');
-    await expectRejected(t, () => call('POST', '/v1/keymanager/uploadOtherDomainCertificate', { applicationId: 'PARTNER', referenceId: 'p', certificateData: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }), 'KER-KMS-013');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/keymanager/uploadOtherDomainCertificate', { applicationId: 'NOPE', referenceId: 'p', certificateData: 'x' }),
+      'KER-KMS-002',
+    );
+    await expectRejected(
+      t,
+      () =>
+        call('POST', '/v1/keymanager/uploadOtherDomainCertificate', {
+          applicationId: 'PARTNER',
+          referenceId: 'p',
+          certificateData: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----',
+        }),
+      'KER-KMS-013',
+    );
     // a platform key's reference cannot be overwritten by another domain's certificate
-    await expectRejected(t, () => call('POST', '/v1/keymanager/uploadOtherDomainCertificate', { applicationId: 'REGISTRATION', referenceId: '10001_10002', certificateData: readFileSync(path.join(dir, 'other.pem'), 'utf8') }), 'KER-KMS-003');
+    await expectRejected(
+      t,
+      () =>
+        call('POST', '/v1/keymanager/uploadOtherDomainCertificate', {
+          applicationId: 'REGISTRATION',
+          referenceId: '10001_10002',
+          certificateData: readFileSync(path.join(dir, 'other.pem'), 'utf8'),
+        }),
+      'KER-KMS-003',
+    );
   });
 });
 
@@ -152,7 +231,9 @@ describe('crypto manager', () => {
     const salt = Buffer.from('twelve-bytes').toString('base64url');
     const sealed = await encrypt({ applicationId: 'REGISTRATION', data: 'with aad', aad, salt });
     expect((await decrypt({ applicationId: 'REGISTRATION', data: sealed.response.data, aad, salt })).response.data).toBe('with aad');
-    expect((await decrypt({ applicationId: 'REGISTRATION', data: sealed.response.data, aad: Buffer.from('other').toString('base64url'), salt })).errors[0].errorCode).toBe('KER-CRY-003');
+    expect(
+      (await decrypt({ applicationId: 'REGISTRATION', data: sealed.response.data, aad: Buffer.from('other').toString('base64url'), salt })).errors[0].errorCode,
+    ).toBe('KER-CRY-003');
   });
 
   it('fails cleanly on tampering, a wrong key, and malformed input, changing nothing', async () => {
@@ -165,14 +246,26 @@ describe('crypto manager', () => {
       expect(['KER-CRY-003', 'KER-CRY-006']).toContain(result.errors[0].errorCode);
     }
     await expectRejected(t, () => call('POST', '/v1/cryptomanager/decrypt', { applicationId: 'IDA', data: sealed.toString('base64url') }), 'KER-CRY-006');
-    await expectRejected(t, () => call('POST', '/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: Buffer.from('no splitter in here at all').toString('base64url') }), 'KER-CRY-003');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: Buffer.from('no splitter in here at all').toString('base64url') }),
+      'KER-CRY-003',
+    );
     await expectRejected(t, () => call('POST', '/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: '***not base64***' }), 'KER-CRY-003');
     const future = Buffer.concat([Buffer.from('VER_R9'), sealed.subarray(6)]);
-    await expectRejected(t, () => call('POST', '/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: future.toString('base64url') }), 'KER-CRY-001');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/cryptomanager/decrypt', { applicationId: 'REGISTRATION', data: future.toString('base64url') }),
+      'KER-CRY-001',
+    );
     await expectRejected(t, () => call('POST', '/v1/cryptomanager/encrypt', { applicationId: 'REGISTRATION' }), 'KER-CRY-004');
     await expectRejected(t, () => call('POST', '/v1/cryptomanager/encrypt', { applicationId: 'REGISTRATION', data: '' }), 'KER-CRY-004');
     await expectRejected(t, () => call('POST', '/v1/cryptomanager/encrypt', { data: 'x' }), 'KER-CRY-004');
-    await expectRejected(t, () => call('POST', '/v1/cryptomanager/encrypt', { applicationId: 'REGISTRATION', data: 'x', timeStamp: 'yesterday' }), 'KER-CRY-007');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/cryptomanager/encrypt', { applicationId: 'REGISTRATION', data: 'x', timeStamp: 'yesterday' }),
+      'KER-CRY-007',
+    );
     await expectRejected(t, () => call('POST', '/v1/cryptomanager/encrypt', { applicationId: 'NOPE', data: 'x' }), 'KER-CRY-006');
     await expectRejected(t, () => call('POST', '/v1/cryptomanager/encrypt', { applicationId: 'REGISTRATION', data: 'x', aad: '%%%' }), 'KER-CRY-003');
   });
@@ -180,7 +273,11 @@ describe('crypto manager', () => {
   it('works through GraphQL with the same codes', async () => {
     const headers = bearer(await t.adminToken());
     const sealed = await t.graphql('mutation { encrypt(applicationId: "REGISTRATION", data: "via graphql") { data } }', {}, headers);
-    const opened = await t.graphql('mutation($d: String!) { decrypt(applicationId: "REGISTRATION", data: $d) { data } }', { d: sealed.data.encrypt.data }, headers);
+    const opened = await t.graphql(
+      'mutation($d: String!) { decrypt(applicationId: "REGISTRATION", data: $d) { data } }',
+      { d: sealed.data.encrypt.data },
+      headers,
+    );
     expect(opened.data.decrypt.data).toBe('via graphql');
     const bad = await t.graphql('mutation { decrypt(applicationId: "REGISTRATION", data: "AAAA") { data } }', {}, headers);
     expect(bad.errors[0].extensions.code).toBe('KER-CRY-003');
@@ -247,24 +344,43 @@ describe('sync data keys', () => {
 describe('roles', () => {
   it('requires a token (KER-ATH-006) and the key roles (KER-ATH-403)', async () => {
     await expectRejected(t, () => t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION'), 'KER-ATH-006');
-    await t.graphql('mutation { createUser(input: {userId: "resident-k", password: "resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { userId } }', {}, bearer(await t.adminToken()));
+    await t.graphql(
+      'mutation { createUser(input: {userId: "resident-k", password: "resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { userId } }',
+      {},
+      bearer(await t.adminToken()),
+    );
     const login = await t.graphql('mutation { loginWithPassword(userName: "resident-k", password: "resident-pass-1", appId: "resident") { token } }');
     const resident = cookieHeader(login.data.loginWithPassword.token);
-    await expectRejected(t, () => t.request('POST', '/v1/cryptomanager/decrypt', { body: envelopeOf({ applicationId: 'REGISTRATION', data: 'AAAA' }), headers: resident }), 'KER-ATH-403');
-    await expectRejected(t, () => t.request('POST', '/v1/keymanager/generateMasterKey/CSR', { body: envelopeOf({ applicationId: 'IDA', force: true, ...SUBJECT }), headers: resident }), 'KER-ATH-403');
+    await expectRejected(
+      t,
+      () => t.request('POST', '/v1/cryptomanager/decrypt', { body: envelopeOf({ applicationId: 'REGISTRATION', data: 'AAAA' }), headers: resident }),
+      'KER-ATH-403',
+    );
+    await expectRejected(
+      t,
+      () =>
+        t.request('POST', '/v1/keymanager/generateMasterKey/CSR', { body: envelopeOf({ applicationId: 'IDA', force: true, ...SUBJECT }), headers: resident }),
+      'KER-ATH-403',
+    );
   });
 });
 
 describe('Response-Signature', () => {
   it('signs the signature service responses with a detached JWS that the service validates against the body', async () => {
     const response = await fetch(`${t.baseUrl}/v1/signature/sign`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(envelopeOf({ data: 'anything' })),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify(envelopeOf({ data: 'anything' })),
     });
     const body = await response.text();
     const header = response.headers.get('response-signature');
     expect(header).toMatch(/^[\w-]+\.\.[\w-]+$/);
     expect((await call('POST', '/v1/signature/validate', { signature: header, data: body })).json.response.status).toBe('success');
-    await expectRejected(t, () => call('POST', '/v1/signature/validate', { signature: header, data: body.replace('"errors":null', '"errors":[]') }), 'KER-CSS-101');
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/signature/validate', { signature: header, data: body.replace('"errors":null', '"errors":[]') }),
+      'KER-CSS-101',
+    );
   });
 });
 
@@ -284,11 +400,20 @@ describe('logs', () => {
       await send('/v1/signature/sign', { data: 'x' });
       expect(lines.length).toBeGreaterThan(0);
       const rows = await traced.platform.deps.prisma.keyStoreEntry.findMany();
-      const pems = await Promise.all(rows.filter((r) => r.privateKey).map(async (r) => {
-        const { KeyStore } = await import('../../subgraphs/keys/key-store.js');
-        const store = new KeyStore(traced.platform.deps.prisma, traced.platform.deps.masterKey, traced.clock, (await import('../../subgraphs/keys/policy.js')).DEFAULT_KEY_POLICY);
-        return (await store.privateKeyOf(r)).export({ type: 'pkcs8', format: 'der' }).toString('base64');
-      }));
+      const pems = await Promise.all(
+        rows
+          .filter((r) => r.privateKey)
+          .map(async (r) => {
+            const { KeyStore } = await import('../../subgraphs/keys/key-store.js');
+            const store = new KeyStore(
+              traced.platform.deps.prisma,
+              traced.platform.deps.masterKey,
+              traced.clock,
+              (await import('../../subgraphs/keys/policy.js')).DEFAULT_KEY_POLICY,
+            );
+            return (await store.privateKeyOf(r)).export({ type: 'pkcs8', format: 'der' }).toString('base64');
+          }),
+      );
       const logged = lines.join('');
       expect(logged).not.toMatch(/PRIVATE KEY/);
       for (const der of pems) expect(logged).not.toContain(der.slice(100, 160));
@@ -302,7 +427,10 @@ describe('logs', () => {
 
 describe('a configured key policy', () => {
   it('knows only its application ids, their validity and whether they take reference ids', async () => {
-    const policy = [{ applicationId: 'CUSTOM', validityDays: 30, referenceIds: false, autoGenerate: true }, { applicationId: 'MANUAL', validityDays: 10, referenceIds: true, autoGenerate: false }];
+    const policy = [
+      { applicationId: 'CUSTOM', validityDays: 30, referenceIds: false, autoGenerate: true },
+      { applicationId: 'MANUAL', validityDays: 10, referenceIds: true, autoGenerate: false },
+    ];
     const custom = await startTestPlatform({ PLATFORM_KEY_POLICY: JSON.stringify(policy) });
     try {
       const headers = cookieHeader(await custom.adminToken());
@@ -312,7 +440,10 @@ describe('a configured key policy', () => {
       expect((await get('applicationId=REGISTRATION')).json.errors[0].errorCode).toBe('KER-KMS-002');
       expect((await get('applicationId=CUSTOM&referenceId=r1')).json.errors[0].errorCode).toBe('KER-KMS-010');
       expect((await get('applicationId=MANUAL')).json.errors[0].errorCode).toBe('KER-KMS-012');
-      const made = await custom.request('POST', '/v1/keymanager/generateMasterKey/Certificate', { headers, body: envelopeOf({ applicationId: 'MANUAL', force: false, ...SUBJECT }) });
+      const made = await custom.request('POST', '/v1/keymanager/generateMasterKey/Certificate', {
+        headers,
+        body: envelopeOf({ applicationId: 'MANUAL', force: false, ...SUBJECT }),
+      });
       expect((await get('applicationId=MANUAL')).json.response.certificate).toBe(made.json.response.certificate);
     } finally {
       await custom.close();

@@ -11,7 +11,8 @@ useTestPlatform({}, (platform, adminCookie) => {
 });
 
 const inDays = (days: number) => new Date(t.clock.now().getTime() + days * 86_400_000).toISOString();
-const send = (method: string, path: string, body?: unknown) => t.request(method, BASE + path, { body: body === undefined ? undefined : envelopeOf(body), headers: auth });
+const send = (method: string, path: string, body?: unknown) =>
+  t.request(method, BASE + path, { body: body === undefined ? undefined : envelopeOf(body), headers: auth });
 const generate = async (MISPId = 'misp-1', licenseExpiryTime = inDays(90)) => (await send('POST', '/generate', { MISPId, licenseExpiryTime })).json;
 const permissionsOf = (licenseKey: string, MISPId = 'misp-1') =>
   t.request('GET', `${BASE}/permission?licenseKey=${encodeURIComponent(licenseKey)}&MISPId=${encodeURIComponent(MISPId)}`, { headers: auth });
@@ -35,14 +36,29 @@ describe('license key manager', () => {
     const key: string = (await generate('misp-secret')).response.licenseKey;
     const rows = await t.platform.deps.prisma.licenseKey.findMany();
     expect(JSON.stringify(rows)).not.toContain(key);
-    const listed = await t.graphql('{ licenseKeys(filter: {MISPId: "misp-secret"}) { totalCount edges { node { licenseKey keyHint MISPId status createdBy { userId } } } } }', {}, bearer(await t.adminToken()));
+    const listed = await t.graphql(
+      '{ licenseKeys(filter: {MISPId: "misp-secret"}) { totalCount edges { node { licenseKey keyHint MISPId status createdBy { userId } } } } }',
+      {},
+      bearer(await t.adminToken()),
+    );
     expect(listed.data.licenseKeys.totalCount).toBe(1);
-    expect(listed.data.licenseKeys.edges.map((e: any) => e.node)).toEqual([{ licenseKey: null, keyHint: key.slice(-4), MISPId: 'misp-secret', status: 'ACTIVE', createdBy: { userId: 'admin' } }]);
+    expect(listed.data.licenseKeys.edges.map((e: any) => e.node)).toEqual([
+      { licenseKey: null, keyHint: key.slice(-4), MISPId: 'misp-secret', status: 'ACTIVE', createdBy: { userId: 'admin' } },
+    ]);
   });
 
   it('draws distinct keys from a CSPRNG', async () => {
     const keys = new Set<string>();
-    for (let i = 0; i < 100; i++) keys.add((await t.graphql('mutation($e: String!) { generateLicenseKey(MISPId: "misp-many", licenseExpiryTime: $e) { licenseKey } }', { e: inDays(1) }, bearer(await t.adminToken()))).data.generateLicenseKey.licenseKey);
+    for (let i = 0; i < 100; i++)
+      keys.add(
+        (
+          await t.graphql(
+            'mutation($e: String!) { generateLicenseKey(MISPId: "misp-many", licenseExpiryTime: $e) { licenseKey } }',
+            { e: inDays(1) },
+            bearer(await t.adminToken()),
+          )
+        ).data.generateLicenseKey.licenseKey,
+      );
     expect(keys.size).toBe(100);
   });
 
@@ -77,9 +93,21 @@ describe('license key manager', () => {
   it('is for license administrators: KER-ATH-006 without a token, KER-ATH-403 for other roles; GraphQL gives the same codes', async () => {
     await expectRejected(t, () => t.request('POST', `${BASE}/generate`, { body: envelopeOf({ MISPId: 'x', licenseExpiryTime: inDays(1) }) }), 'KER-ATH-006');
     const admin = bearer(await t.adminToken());
-    await t.graphql('mutation { createUser(input: {userId: "lk-officer", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId } }', {}, admin);
+    await t.graphql(
+      'mutation { createUser(input: {userId: "lk-officer", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId } }',
+      {},
+      admin,
+    );
     const login = await t.graphql('mutation { loginWithPassword(userName: "lk-officer", password: "officer-pass-1", appId: "registrationclient") { token } }');
-    await expectRejected(t, () => t.request('POST', `${BASE}/generate`, { body: envelopeOf({ MISPId: 'x', licenseExpiryTime: inDays(1) }), headers: cookieHeader(login.data.loginWithPassword.token) }), 'KER-ATH-403');
+    await expectRejected(
+      t,
+      () =>
+        t.request('POST', `${BASE}/generate`, {
+          body: envelopeOf({ MISPId: 'x', licenseExpiryTime: inDays(1) }),
+          headers: cookieHeader(login.data.loginWithPassword.token),
+        }),
+      'KER-ATH-403',
+    );
     const bad = await t.graphql('mutation { generateLicenseKey(MISPId: "x", licenseExpiryTime: "2000-01-01T00:00:00.000Z") { licenseKey } }', {}, admin);
     expect(bad.errors[0].extensions.code).toBe('KER-LKM-008');
     const values = await t.graphql('{ licensePermissionValues }', {}, admin);

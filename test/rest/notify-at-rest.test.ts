@@ -30,7 +30,9 @@ describe('in outbox mode', () => {
   beforeAll(async () => {
     t = await startTestPlatform({ PLATFORM_OTP_LENGTH: OTP_LENGTH, PLATFORM_NOTIFY_SWEEP_MS: '100', PLATFORM_OUTBOX_RETENTION_HOURS: '24' });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   /** The newest message to an address, as an admin reads it (logged in afresh: the test moves the clock by hours). */
   const outboxBody = async (to: string) =>
@@ -56,10 +58,14 @@ describe('in outbox mode', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect((await outboxBody('retention@example.org')).body).not.toBeNull();
     t.clock.advance(2 * 3_600_000);
-    const purged = await waitFor(async () => {
-      const row = await outboxBody('retention@example.org');
-      return row.body === null && row;
-    }, 'the body to be purged', 5000);
+    const purged = await waitFor(
+      async () => {
+        const row = await outboxBody('retention@example.org');
+        return row.body === null && row;
+      },
+      'the body to be purged',
+      5000,
+    );
     expect(purged).toEqual({ body: null, subject: 'Your one-time password', status: 'OUTBOX' });
   });
 });

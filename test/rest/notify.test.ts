@@ -45,7 +45,12 @@ async function latest(t: TestPlatform, token: string, to: string): Promise<Outbo
 
 const smsRequest = (t: TestPlatform, request: unknown, headers: Record<string, string>) => t.request('POST', SMS, { body: envelopeOf(request), headers });
 
-interface FormFile { name: string; content: string | Uint8Array; type?: string; field?: string }
+interface FormFile {
+  name: string;
+  content: string | Uint8Array;
+  type?: string;
+  field?: string;
+}
 
 function emailForm(fields: Record<string, string | string[]>, files: FormFile[] = []): FormData {
   const form = new FormData();
@@ -81,12 +86,18 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
     t = await startTestPlatform();
     token = await t.adminToken();
     admin = cookieHeader(token);
-    const created = await t.graphql('mutation { createUser(input: {userId: "notify-resident", password: "Resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { userId } }', {}, bearer(token));
+    const created = await t.graphql(
+      'mutation { createUser(input: {userId: "notify-resident", password: "Resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { userId } }',
+      {},
+      bearer(token),
+    );
     expect(created.errors).toBeUndefined();
     const login = await t.graphql('mutation { loginWithPassword(userName: "notify-resident", password: "Resident-pass-1", appId: "resident") { token } }');
     resident = login.data.loginWithPassword.token;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   describe('POST /v1/smsnotifier/sms/send', () => {
     it('answers success and records the SMS in the outbox, newest first, with status OUTBOX', async () => {
@@ -104,7 +115,17 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
       const rows = await outbox(t, token, { to: '9876543210' });
       expect(rows.map((r) => r.body)).toEqual(['second message', 'first message']);
       expect(Date.parse(rows[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(rows[1]!.createdAt));
-      expect(rows[0]).toMatchObject({ channel: 'sms', to: '9876543210', cc: null, subject: null, status: 'OUTBOX', attempts: 0, lastError: null, sentAt: null, attachmentNames: [] });
+      expect(rows[0]).toMatchObject({
+        channel: 'sms',
+        to: '9876543210',
+        cc: null,
+        subject: null,
+        status: 'OUTBOX',
+        attempts: 0,
+        lastError: null,
+        sentAt: null,
+        attachmentNames: [],
+      });
       // `to` matches part of a recipient
       expect((await outbox(t, token, { to: '98765432' })).map((r) => r.id)).toEqual(rows.map((r) => r.id));
       expect(await outbox(t, token, { to: '9876543210', limit: 1 })).toHaveLength(1);
@@ -147,8 +168,16 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
     it('takes repeated and comma-separated mailTo, mailCc, subject, content and two attachments into the outbox', async () => {
       const before = await t.snapshot();
       const form = emailForm(
-        { mailTo: ['a@example.org', 'b@example.org, c@example.org'], mailCc: 'cc@example.org', mailSubject: 'Registration receipt', mailContent: 'Your registration is received.' },
-        [{ name: 'receipt.txt', content: 'receipt body' }, { name: 'photo.bin', content: new Uint8Array([0, 1, 2, 255]), type: 'application/octet-stream' }],
+        {
+          mailTo: ['a@example.org', 'b@example.org, c@example.org'],
+          mailCc: 'cc@example.org',
+          mailSubject: 'Registration receipt',
+          mailContent: 'Your registration is received.',
+        },
+        [
+          { name: 'receipt.txt', content: 'receipt body' },
+          { name: 'photo.bin', content: new Uint8Array([0, 1, 2, 255]), type: 'application/octet-stream' },
+        ],
       );
       const { status, json } = await postEmail(t, form, admin);
       expect(status).toBe(200);
@@ -157,22 +186,38 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
 
       const mail = await latest(t, token, 'b@example.org');
       expect(mail).toMatchObject({
-        channel: 'email', to: 'a@example.org,b@example.org,c@example.org', cc: 'cc@example.org', subject: 'Registration receipt',
-        body: 'Your registration is received.', status: 'OUTBOX', attempts: 0, lastError: null, sentAt: null, attachmentNames: ['receipt.txt', 'photo.bin'],
+        channel: 'email',
+        to: 'a@example.org,b@example.org,c@example.org',
+        cc: 'cc@example.org',
+        subject: 'Registration receipt',
+        body: 'Your registration is received.',
+        status: 'OUTBOX',
+        attempts: 0,
+        lastError: null,
+        sentAt: null,
+        attachmentNames: ['receipt.txt', 'photo.bin'],
       });
       expect((await outbox(t, token, { to: 'a@example.org', channel: 'email' })).map((r) => r.id)).toContain(mail.id);
       expect(await outbox(t, token, { to: 'a@example.org', channel: 'sms' })).toEqual([]);
     });
 
     it('accepts an attachment just under 5 MB', async () => {
-      const { json } = await postEmail(t, emailForm({ mailTo: 'almost-five-mb@example.org', mailSubject: 'big' }, [{ name: 'almost.bin', content: new Uint8Array(5 * MB - 1) }]), admin);
+      const { json } = await postEmail(
+        t,
+        emailForm({ mailTo: 'almost-five-mb@example.org', mailSubject: 'big' }, [{ name: 'almost.bin', content: new Uint8Array(5 * MB - 1) }]),
+        admin,
+      );
       expect(json.errors).toBeNull();
       expect((await latest(t, token, 'almost-five-mb@example.org')).attachmentNames).toEqual(['almost.bin']);
     });
 
     // The limit is 5242880 bytes inclusive: "a file exceeds 5242880 bytes" is only said of a larger one.
     it('accepts an attachment of exactly 5 MB', async () => {
-      const { json } = await postEmail(t, emailForm({ mailTo: 'five-mb@example.org', mailSubject: 'big' }, [{ name: 'five.bin', content: new Uint8Array(5 * MB) }]), admin);
+      const { json } = await postEmail(
+        t,
+        emailForm({ mailTo: 'five-mb@example.org', mailSubject: 'big' }, [{ name: 'five.bin', content: new Uint8Array(5 * MB) }]),
+        admin,
+      );
       expect(json.errors).toBeNull();
     });
 
@@ -189,7 +234,19 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
 
     it('gives KER-NOE-007 for an attachment over 5 MB or too many files, changing nothing', async () => {
       const fields = { mailTo: 'a@example.org', mailSubject: 'attachments' };
-      await expectRejected(t, () => postEmail(t, emailForm(fields, [{ name: 'small.txt', content: 'ok' }, { name: 'big.bin', content: new Uint8Array(5 * MB + 1) }]), admin), 'KER-NOE-007');
+      await expectRejected(
+        t,
+        () =>
+          postEmail(
+            t,
+            emailForm(fields, [
+              { name: 'small.txt', content: 'ok' },
+              { name: 'big.bin', content: new Uint8Array(5 * MB + 1) },
+            ]),
+            admin,
+          ),
+        'KER-NOE-007',
+      );
       const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, content: 'x' }));
       await expectRejected(t, () => postEmail(t, emailForm(fields, eleven), admin), 'KER-NOE-007');
     });
@@ -208,16 +265,35 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
       expect(sms).toEqual({ data: { sendSms: { status: 'success', message: expect.any(String) } } });
       expect(await latest(t, token, '9000000001')).toMatchObject({ channel: 'sms', body: 'from GraphQL', status: 'OUTBOX' });
 
-      const mail = await t.graphql(SEND_EMAIL, {
-        mailTo: ['g@example.org'], mailCc: ['gcc@example.org'], mailSubject: 'GraphQL mail', mailContent: 'body',
-        attachments: [{ filename: 'a.txt', contentType: 'text/plain', contentBase64: Buffer.from('hello').toString('base64') }, { filename: 'b.bin', contentBase64: 'AAEC/w==' }],
-      }, bearer(token));
+      const mail = await t.graphql(
+        SEND_EMAIL,
+        {
+          mailTo: ['g@example.org'],
+          mailCc: ['gcc@example.org'],
+          mailSubject: 'GraphQL mail',
+          mailContent: 'body',
+          attachments: [
+            { filename: 'a.txt', contentType: 'text/plain', contentBase64: Buffer.from('hello').toString('base64') },
+            { filename: 'b.bin', contentBase64: 'AAEC/w==' },
+          ],
+        },
+        bearer(token),
+      );
       expect(mail.data.sendEmail.status).toBe('success');
-      expect(await latest(t, token, 'g@example.org')).toMatchObject({ channel: 'email', cc: 'gcc@example.org', subject: 'GraphQL mail', status: 'OUTBOX', attachmentNames: ['a.txt', 'b.bin'] });
+      expect(await latest(t, token, 'g@example.org')).toMatchObject({
+        channel: 'email',
+        cc: 'gcc@example.org',
+        subject: 'GraphQL mail',
+        status: 'OUTBOX',
+        attachmentNames: ['a.txt', 'b.bin'],
+      });
     });
 
     it('gives the same error codes in errors[0].extensions.code, changing nothing', async () => {
-      const gql = (query: string, variables: Record<string, unknown>, headers = bearer(token)) => () => t.graphql(query, variables, headers);
+      const gql =
+        (query: string, variables: Record<string, unknown>, headers = bearer(token)) =>
+        () =>
+          t.graphql(query, variables, headers);
       await expectGraphqlRejected(t, gql(SEND_SMS, { number: '', message: 'x' }), 'KER-NOS-001');
       await expectGraphqlRejected(t, gql(SEND_SMS, { number: '9876543210', message: '' }), 'KER-NOS-001');
       await expectGraphqlRejected(t, gql(SEND_SMS, { number: '98765abc10', message: 'x' }), 'KER-NOS-002');
@@ -228,9 +304,21 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
       await expectGraphqlRejected(t, gql(SEND_EMAIL, { mailTo: ['a@example.org'], mailSubject: '' }), 'KER-NOE-002');
       await expectGraphqlRejected(t, gql(SEND_EMAIL, { mailTo: ['a@example'], mailSubject: 's' }), 'KER-NOE-006');
       await expectGraphqlRejected(t, gql(SEND_EMAIL, { mailTo: ['a@example.org'], mailCc: ['Bob <b@example.org>'], mailSubject: 's' }), 'KER-NOE-006');
-      await expectGraphqlRejected(t, gql(SEND_EMAIL, { mailTo: ['a@example.org'], mailSubject: 's', attachments: [{ filename: 'x.txt', contentBase64: 'not base64!' }] }), 'KER-NOE-007');
-      await expectGraphqlRejected(t, gql(SEND_EMAIL, { mailTo: ['a@example.org'], mailSubject: 's', attachments: [{ filename: '../etc/passwd', contentBase64: 'AA==' }] }), 'KER-NOE-007');
-      await expectGraphqlRejected(t, gql(SEND_EMAIL, { mailTo: ['a@example.org'], mailSubject: 's', attachments: [{ filename: '', contentBase64: 'AA==' }] }), 'KER-NOE-007');
+      await expectGraphqlRejected(
+        t,
+        gql(SEND_EMAIL, { mailTo: ['a@example.org'], mailSubject: 's', attachments: [{ filename: 'x.txt', contentBase64: 'not base64!' }] }),
+        'KER-NOE-007',
+      );
+      await expectGraphqlRejected(
+        t,
+        gql(SEND_EMAIL, { mailTo: ['a@example.org'], mailSubject: 's', attachments: [{ filename: '../etc/passwd', contentBase64: 'AA==' }] }),
+        'KER-NOE-007',
+      );
+      await expectGraphqlRejected(
+        t,
+        gql(SEND_EMAIL, { mailTo: ['a@example.org'], mailSubject: 's', attachments: [{ filename: '', contentBase64: 'AA==' }] }),
+        'KER-NOE-007',
+      );
     });
 
     it('refuses without a token (KER-ATH-006) and without a notifier role (KER-ATH-403); the outbox is for admins only', async () => {
@@ -252,8 +340,16 @@ describe('delivery through a real SMTP server', () => {
       t = await startTestPlatform({ SMTP_URL: sink.url, MAIL_FROM: 'platform@example.org' });
       const token = await t.adminToken();
       const form = emailForm(
-        { mailTo: ['resident@example.org', 'second@example.org'], mailCc: 'officer@example.org', mailSubject: 'Your identity card', mailContent: 'Your card is attached.' },
-        [{ name: 'card.txt', content: 'card contents' }, { name: 'photo.bin', content: new Uint8Array([0, 1, 2, 255]), type: 'application/octet-stream' }],
+        {
+          mailTo: ['resident@example.org', 'second@example.org'],
+          mailCc: 'officer@example.org',
+          mailSubject: 'Your identity card',
+          mailContent: 'Your card is attached.',
+        },
+        [
+          { name: 'card.txt', content: 'card contents' },
+          { name: 'photo.bin', content: new Uint8Array([0, 1, 2, 255]), type: 'application/octet-stream' },
+        ],
       );
       const { json } = await postEmail(t, form, cookieHeader(token));
       expect(json.errors).toBeNull();
@@ -288,7 +384,11 @@ describe('delivery through a real SMTP server', () => {
     try {
       t = await startTestPlatform({ SMTP_URL: sink.url });
       const token = await t.adminToken();
-      const sent = await t.graphql(SEND_EMAIL, { mailTo: ['victim@example.org'], mailSubject: 'Hello\r\nBcc: evil@example.org', mailContent: 'x' }, bearer(token));
+      const sent = await t.graphql(
+        SEND_EMAIL,
+        { mailTo: ['victim@example.org'], mailSubject: 'Hello\r\nBcc: evil@example.org', mailContent: 'x' },
+        bearer(token),
+      );
       expect(sent.data.sendEmail.status).toBe('success');
       await eventually(() => sink.messages.length === 1, 10_000, 'the message at the SMTP sink');
       expect(sink.envelopes[0]!.to).toEqual(['victim@example.org']);
@@ -306,7 +406,11 @@ describe('delivery through a real SMTP server', () => {
     try {
       t = await startTestPlatform({ SMTP_URL: sink.url, PLATFORM_NOTIFY_RETRY_SECONDS: '10', PLATFORM_NOTIFY_SWEEP_MS: '100' });
       const token = await t.adminToken();
-      const { json } = await postEmail(t, emailForm({ mailTo: 'flaky@example.org', mailSubject: 'Second try' }, [{ name: 'note.txt', content: 'note' }]), cookieHeader(token));
+      const { json } = await postEmail(
+        t,
+        emailForm({ mailTo: 'flaky@example.org', mailSubject: 'Second try' }, [{ name: 'note.txt', content: 'note' }]),
+        cookieHeader(token),
+      );
       expect(json.response.status).toBe('success');
       expect(sink.refused).toEqual(['flaky@example.org']);
       expect(sink.messages).toHaveLength(0);
@@ -325,7 +429,6 @@ describe('delivery through a real SMTP server', () => {
       await sink.close();
     }
   });
-
 });
 
 describe('delivery through an HTTP SMS gateway', () => {
@@ -338,7 +441,9 @@ describe('delivery through an HTTP SMS gateway', () => {
       const { json } = await smsRequest(t, { number: '919123456780', message: 'hello from the platform' }, cookieHeader(token));
       expect(json.errors).toBeNull();
       expect(json.response.status).toBe('success');
-      expect(gateway.received).toEqual([{ method: 'POST', contentType: expect.stringMatching(/^application\/json/), body: { number: '919123456780', message: 'hello from the platform' } }]);
+      expect(gateway.received).toEqual([
+        { method: 'POST', contentType: expect.stringMatching(/^application\/json/), body: { number: '919123456780', message: 'hello from the platform' } },
+      ]);
       const row = await latest(t, token, '919123456780');
       expect(row).toMatchObject({ channel: 'sms', status: 'SENT', attempts: 1, lastError: null });
       expect(row.sentAt).toMatch(TIMESTAMP);
@@ -368,7 +473,10 @@ describe('delivery through an HTTP SMS gateway', () => {
       const sent = await latest(t, token, '9123456781');
       expect(sent).toMatchObject({ id: pending.id, attempts: 2, lastError: null });
       expect(sent.sentAt).toMatch(TIMESTAMP);
-      expect(gateway.requests).toEqual([{ number: '9123456781', message: 'retry me' }, { number: '9123456781', message: 'retry me' }]);
+      expect(gateway.requests).toEqual([
+        { number: '9123456781', message: 'retry me' },
+        { number: '9123456781', message: 'retry me' },
+      ]);
     } finally {
       await t?.close();
       await gateway.close();
@@ -379,7 +487,12 @@ describe('delivery through an HTTP SMS gateway', () => {
     const gateway = await startSmsReceiver(() => 503);
     let t: TestPlatform | undefined;
     try {
-      t = await startTestPlatform({ SMS_GATEWAY_URL: gateway.url, PLATFORM_NOTIFY_RETRY_SECONDS: '10', PLATFORM_NOTIFY_SWEEP_MS: '100', PLATFORM_NOTIFY_MAX_ATTEMPTS: '3' });
+      t = await startTestPlatform({
+        SMS_GATEWAY_URL: gateway.url,
+        PLATFORM_NOTIFY_RETRY_SECONDS: '10',
+        PLATFORM_NOTIFY_SWEEP_MS: '100',
+        PLATFORM_NOTIFY_MAX_ATTEMPTS: '3',
+      });
       const token = await t.adminToken();
       const headers = cookieHeader(token);
       const attemptsOf = async (number: string) => (await latest(t!, token, number)).attempts;
@@ -409,7 +522,12 @@ describe('delivery through an HTTP SMS gateway', () => {
     const gateway = await startSmsReceiver(() => 503);
     let t: TestPlatform | undefined;
     try {
-      t = await startTestPlatform({ SMS_GATEWAY_URL: gateway.url, PLATFORM_NOTIFY_RETRY_SECONDS: '10', PLATFORM_NOTIFY_SWEEP_MS: '100', PLATFORM_NOTIFY_MAX_ATTEMPTS: '2' });
+      t = await startTestPlatform({
+        SMS_GATEWAY_URL: gateway.url,
+        PLATFORM_NOTIFY_RETRY_SECONDS: '10',
+        PLATFORM_NOTIFY_SWEEP_MS: '100',
+        PLATFORM_NOTIFY_MAX_ATTEMPTS: '2',
+      });
       const token = await t.adminToken();
       const headers = cookieHeader(token);
       const sentTo = (number: string) => gateway.requests.filter((r) => (r as { number: string }).number === number).length;

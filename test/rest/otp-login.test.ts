@@ -11,13 +11,19 @@ let admin: Record<string, string>;
 beforeAll(async () => {
   t = await startTestPlatform({ PLATFORM_THROTTLE_ACCOUNT: '5', PLATFORM_THROTTLE_ADDRESS: '0' });
   admin = bearer(await t.adminToken());
-  await t.graphql(`mutation {
+  await t.graphql(
+    `mutation {
     a: createUser(input: {userId: "officer7", name: "Ada Officer", mail: "ada@example.org", mobile: "9876543210", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId }
     b: createUser(input: {userId: "mailonly", mail: "mailonly@example.org", roles: [RESIDENT], appIds: ["resident"]}) { userId }
     c: createUser(input: {userId: "francoise", name: "Françoise", mail: "francoise@example.org", langCode: "fra", roles: [RESIDENT], appIds: ["resident"]}) { userId }
-  }`, {}, admin);
+  }`,
+    {},
+    admin,
+  );
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const sendOtp = (request: Record<string, unknown>) => t.request('POST', SEND, { body: envelopeOf({ context: 'auth-otp', ...request }) });
 const otpLogin = (request: Record<string, unknown>) => t.request('POST', LOGIN, { body: envelopeOf(request) });
@@ -28,7 +34,6 @@ async function lastMessage(to: string) {
   return result.data.outbox[0] as { channel: string; to: string; subject: string | null; body: string; status: string };
 }
 const otpIn = (body: string) => /\b(\d{6})\b/.exec(body)?.[1] ?? '';
-
 
 describe('OTP login end to end', () => {
   it('sendotp → OTP from the outbox → useridOTP → cookie → validateToken; the pre-registration user is created on first login', async () => {
@@ -65,7 +70,13 @@ describe('OTP login end to end', () => {
     expect(login.json.response.status).toBe('success');
     const token = /Authorization=Platform-Token([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
     const identity = await t.request('GET', VALIDATE, { headers: cookieHeader(token!) });
-    expect(identity.json.response).toMatchObject({ userId: 'officer7', mobile: '9876543210', mail: 'ada@example.org', role: 'REGISTRATION_OFFICER', name: 'Ada Officer' });
+    expect(identity.json.response).toMatchObject({
+      userId: 'officer7',
+      mobile: '9876543210',
+      mail: 'ada@example.org',
+      role: 'REGISTRATION_OFFICER',
+      name: 'Ada Officer',
+    });
   });
 
   it('sends to both channels of an existing user', async () => {
@@ -80,7 +91,11 @@ describe('OTP login end to end', () => {
     const french = await lastMessage('francoise@example.org');
     expect(french.subject).toBe('Votre mot de passe à usage unique');
     expect(french.body).toContain('Bonjour Françoise');
-    const saved = await t.graphql(`mutation { saveNotificationTemplate(code: "auth-otp", langCode: "eng", channel: "email", subject: "Code for $user", body: "Hello $user from $centre: $otp") { code } }`, {}, admin);
+    const saved = await t.graphql(
+      `mutation { saveNotificationTemplate(code: "auth-otp", langCode: "eng", channel: "email", subject: "Code for $user", body: "Hello $user from $centre: $otp") { code } }`,
+      {},
+      admin,
+    );
     expect(saved.errors).toBeUndefined();
     await sendOtp({ userId: 'mailonly', otpChannel: ['email'], useridtype: 'USERID', appId: 'resident', templateVariables: { centre: 'Rabat centre' } });
     const custom = await lastMessage('mailonly@example.org');
@@ -108,13 +123,21 @@ describe('OTP login errors', () => {
     await expectRejected(t, () => sendOtp({ ...base, otpChannel: ['fax'] }), 'KER-AUTH-CHANNEL_INVALID');
     await expectRejected(t, () => sendOtp({ ...base, otpChannel: [] }), 'KER-AUTH-CHANNEL_INVALID');
     await expectRejected(t, () => sendOtp({ ...base, otpChannel: 'email' }), 'KER-AUTH-CHANNEL_INVALID');
-    await expectRejected(t, () => sendOtp({ ...base, appId: 'preregistration', userId: 'a@example.org', otpChannel: ['email', 'phone'] }), 'AUTH_ERR_MULTIPLE_CHANNELS');
+    await expectRejected(
+      t,
+      () => sendOtp({ ...base, appId: 'preregistration', userId: 'a@example.org', otpChannel: ['email', 'phone'] }),
+      'AUTH_ERR_MULTIPLE_CHANNELS',
+    );
     await expectRejected(t, () => sendOtp({ ...base, userId: 'nobody' }), 'AUTH_ERR_USER_NOT_FOUND');
     await expectRejected(t, () => sendOtp({ ...base, appId: 'admin' }), 'AUTH_ERR_USER_NOT_FOUND');
     await expectRejected(t, () => sendOtp({ ...base, useridtype: 'UIN', userId: '2345678901' }), 'AUTH_ERR_USER_NOT_FOUND');
     await expectRejected(t, () => sendOtp({ ...base, userId: undefined }), 'AUTH_ERR_USER_NOT_FOUND');
     await expectRejected(t, () => sendOtp({ ...base, userId: 'mailonly', appId: 'resident', otpChannel: ['phone'] }), 'AUTH_ERR_CHANNELPATH_NOT_FOUND');
-    await expectRejected(t, () => sendOtp({ ...base, appId: 'preregistration', userId: 'not-an-email', otpChannel: ['email'] }), 'AUTH_ERR_CHANNELPATH_NOT_FOUND');
+    await expectRejected(
+      t,
+      () => sendOtp({ ...base, appId: 'preregistration', userId: 'not-an-email', otpChannel: ['email'] }),
+      'AUTH_ERR_CHANNELPATH_NOT_FOUND',
+    );
     await expectRejected(t, () => sendOtp({ ...base, appId: 'nope' }), 'KER-ATH-026');
   });
 

@@ -15,7 +15,6 @@ useTestPlatform({}, (platform, adminCookie) => {
 const generate = (key: unknown) => t.request('POST', GENERATE, { body: envelopeOf({ key }, { id: 'platform.otp.generateOTP' }), headers: auth });
 const validate = (key: string, otp: string, method = 'GET') => t.request(method, validatePath(key, otp), { headers: auth });
 
-
 describe('OTP manager (REST)', () => {
   it('generates a numeric OTP of the configured length, validates it once, and deletes it', async () => {
     const { json } = await generate('user-one');
@@ -87,17 +86,30 @@ describe('OTP manager (REST)', () => {
   it('requires a token with an OTP role by default (CONTRACT: spec-open endpoints are guarded)', async () => {
     await expectRejected(t, () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }) }), 'KER-ATH-006');
     await expectRejected(t, () => t.request('GET', validatePath('abcdef', '123456')), 'KER-ATH-006');
-    await t.graphql('mutation { createUser(input: {userId: "officer-otp", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId } }', {}, auth);
-    const officer = await t.graphql('mutation { loginWithPassword(userName: "officer-otp", password: "officer-pass-1", appId: "registrationclient") { token } }');
-    await expectRejected(t, () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }), headers: cookieHeader(officer.data.loginWithPassword.token) }), 'KER-ATH-403');
+    await t.graphql(
+      'mutation { createUser(input: {userId: "officer-otp", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId } }',
+      {},
+      auth,
+    );
+    const officer = await t.graphql(
+      'mutation { loginWithPassword(userName: "officer-otp", password: "officer-pass-1", appId: "registrationclient") { token } }',
+    );
+    await expectRejected(
+      t,
+      () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }), headers: cookieHeader(officer.data.loginWithPassword.token) }),
+      'KER-ATH-403',
+    );
   });
 
   it('works through GraphQL with the same answers and codes', async () => {
     const headers = bearer(await t.adminToken());
     const generated = await t.graphql('mutation($key: String!) { generateOtp(key: $key) { otp status } }', { key: 'graphql-key' }, headers);
     expect(generated.data.generateOtp.status).toBe('GENERATION_SUCCESSFUL');
-    const validated = await t.graphql('mutation($key: String!, $otp: String!) { validateOtp(key: $key, otp: $otp) { status message } }',
-      { key: 'graphql-key', otp: generated.data.generateOtp.otp }, headers);
+    const validated = await t.graphql(
+      'mutation($key: String!, $otp: String!) { validateOtp(key: $key, otp: $otp) { status message } }',
+      { key: 'graphql-key', otp: generated.data.generateOtp.otp },
+      headers,
+    );
     expect(validated.data.validateOtp).toEqual({ status: 'success', message: 'VALIDATION_SUCCESSFUL' });
     const bad = await t.graphql('mutation { validateOtp(key: "graphql-key", otp: "x1") { status } }', {}, headers);
     expect(bad.errors[0].extensions.code).toBe('KER-OTV-004');

@@ -15,13 +15,35 @@ let admin: Record<string, string>;
 let adminToken: string;
 
 beforeAll(async () => {
-  db = await freshDatabase({ onQuery: (sql) => { if (counting) queries.push(sql); } });
+  db = await freshDatabase({
+    onQuery: (sql) => {
+      if (counting) queries.push(sql);
+    },
+  });
   t = await startTestPlatform({}, { database: db.database });
   adminToken = await t.adminToken();
   admin = cookieHeader(adminToken);
   const prisma = t.platform.deps.prisma;
-  await prisma.user.createMany({ data: Array.from({ length: 60 }, (_, i) => ({ userId: `portal-${String(i).padStart(2, '0')}`, name: `Portal ${i}`, mail: `p${i}@example.org`, roles: [i % 2 ? 'RESIDENT' : 'REGISTRATION_OFFICER'], appIds: ['resident'] })) });
-  await prisma.licenseKey.createMany({ data: Array.from({ length: 12 }, (_, i) => ({ keyHash: `hash-${i}`, keyHint: `h${i}`, mispId: 'misp-portal', expiresAt: new Date(Date.now() + 86_400_000), status: 'ACTIVE', permissions: [], createdBy: `portal-${String(i % 4).padStart(2, '0')}` })) });
+  await prisma.user.createMany({
+    data: Array.from({ length: 60 }, (_, i) => ({
+      userId: `portal-${String(i).padStart(2, '0')}`,
+      name: `Portal ${i}`,
+      mail: `p${i}@example.org`,
+      roles: [i % 2 ? 'RESIDENT' : 'REGISTRATION_OFFICER'],
+      appIds: ['resident'],
+    })),
+  });
+  await prisma.licenseKey.createMany({
+    data: Array.from({ length: 12 }, (_, i) => ({
+      keyHash: `hash-${i}`,
+      keyHint: `h${i}`,
+      mispId: 'misp-portal',
+      expiresAt: new Date(Date.now() + 86_400_000),
+      status: 'ACTIVE',
+      permissions: [],
+      createdBy: `portal-${String(i % 4).padStart(2, '0')}`,
+    })),
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -40,7 +62,14 @@ async function queriesOf(query: string, headers = admin) {
 
 describe('lists are Relay connections', () => {
   it('pages users with first/after, without overlap, and counts them', async () => {
-    const page = async (after?: string) => (await t.graphql('query($after: String) { users(first: 25, after: $after, orderBy: {field: USER_ID, direction: ASC}) { totalCount pageInfo { hasNextPage hasPreviousPage endCursor } edges { cursor node { userId } } } }', { after }, admin)).data.users;
+    const page = async (after?: string) =>
+      (
+        await t.graphql(
+          'query($after: String) { users(first: 25, after: $after, orderBy: {field: USER_ID, direction: ASC}) { totalCount pageInfo { hasNextPage hasPreviousPage endCursor } edges { cursor node { userId } } } }',
+          { after },
+          admin,
+        )
+      ).data.users;
     const first = await page();
     expect(first.edges).toHaveLength(25);
     expect(first.totalCount).toBe(61);
@@ -79,7 +108,9 @@ describe('references are batched', () => {
   });
 
   it('resolves the creators of a page of license keys with one query to the auth subgraph', async () => {
-    const { result, on } = await queriesOf('{ licenseKeys(first: 12, filter: {MISPId: "misp-portal"}) { edges { node { keyHint createdBy { userId name } } } } }');
+    const { result, on } = await queriesOf(
+      '{ licenseKeys(first: 12, filter: {MISPId: "misp-portal"}) { edges { node { keyHint createdBy { userId name } } } } }',
+    );
     expect(result.data.licenseKeys.edges.map((e: any) => e.node.createdBy.name)).toContain('Portal 3');
     expect(on('license_key')).toBe(1);
     expect(on('auth_user')).toBe(1);
@@ -92,13 +123,30 @@ describe('entities', () => {
     await t.request('POST', '/v1/smsnotifier/sms/send', { body: envelopeOf({ number: '9876543210', message: 'entity' }), headers: admin });
     await t.graphql('mutation { saveNotificationTemplate(code: "entity-test", langCode: "eng", channel: "sms", body: "x") { code } }', {}, admin);
     await t.request('GET', '/v1/keymanager/getCertificate?applicationId=IDA', { headers: admin });
-    await t.request('POST', '/v1/syncdata/tpm/publickey', { body: envelopeOf({ machineName: 'entity-machine', publicKey: (await import('node:crypto')).generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64') }), headers: admin });
-    const key = (await prisma.keyStoreEntry.findFirstOrThrow({ where: { applicationId: 'IDA' } }));
+    await t.request('POST', '/v1/syncdata/tpm/publickey', {
+      body: envelopeOf({
+        machineName: 'entity-machine',
+        publicKey: (await import('node:crypto'))
+          .generateKeyPairSync('rsa', { modulusLength: 2048 })
+          .publicKey.export({ type: 'spki', format: 'der' })
+          .toString('base64'),
+      }),
+      headers: admin,
+    });
+    const key = await prisma.keyStoreEntry.findFirstOrThrow({ where: { applicationId: 'IDA' } });
     const cases: Record<string, [string, Record<string, unknown>, string]> = {
       auth: ['User', { userId: 'portal-07' }, '... on User { userId name } ... on Client { clientId } ... on Session { id subject }'],
       license: ['LicenseKey', { id: (await prisma.licenseKey.findFirstOrThrow()).id }, '... on LicenseKey { id keyHint }'],
-      notify: ['Notification', { id: (await prisma.notification.findFirstOrThrow()).id }, '... on Notification { id channel } ... on NotificationTemplate { code body }'],
-      keys: ['Key', { id: key.id }, '... on Key { id applicationId certificate { thumbprint } } ... on Certificate { thumbprint subject } ... on MachineKey { machineName keyIndex }'],
+      notify: [
+        'Notification',
+        { id: (await prisma.notification.findFirstOrThrow()).id },
+        '... on Notification { id channel } ... on NotificationTemplate { code body }',
+      ],
+      keys: [
+        'Key',
+        { id: key.id },
+        '... on Key { id applicationId certificate { thumbprint } } ... on Certificate { thumbprint subject } ... on MachineKey { machineName keyIndex }',
+      ],
     };
     const representations: Record<string, Record<string, unknown>[]> = {
       auth: [
@@ -121,18 +169,34 @@ describe('entities', () => {
       const component = COMPONENTS.find((c) => c.name === name)!;
       const schema = await t.platform.buildSubgraph(component);
       const contextValue = createRequestContext({ headers: { cookie: admin.cookie }, clientAddress: '127.0.0.1' }, t.platform.deps.tokens);
-      const result = await execute({ schema, source: `query($r: [_Any!]!) { _entities(representations: $r) { __typename ${cases[name]![2]} } }`, variableValues: { r: reps }, contextValue });
+      const result = await execute({
+        schema,
+        source: `query($r: [_Any!]!) { _entities(representations: $r) { __typename ${cases[name]![2]} } }`,
+        variableValues: { r: reps },
+        contextValue,
+      });
       expect(result.errors, name).toBeUndefined();
       const entities = result.data!._entities as Record<string, unknown>[];
-      expect(entities.map((e) => e.__typename), name).toEqual(reps.map((r) => r.__typename));
-      expect(entities.every((e) => Object.keys(e).length > 1), name).toBe(true);
+      expect(
+        entities.map((e) => e.__typename),
+        name,
+      ).toEqual(reps.map((r) => r.__typename));
+      expect(
+        entities.every((e) => Object.keys(e).length > 1),
+        name,
+      ).toBe(true);
     }
   });
 
   it('refuses _entities without a token, even on a subgraph reached directly', async () => {
     const schema = await t.platform.buildSubgraph(COMPONENTS.find((c) => c.name === 'auth')!);
     const contextValue = createRequestContext({ headers: {}, clientAddress: '127.0.0.1' }, t.platform.deps.tokens);
-    const result = await execute({ schema, source: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on User { userId } } }', variableValues: { r: [{ __typename: 'User', userId: 'admin' }] }, contextValue });
+    const result = await execute({
+      schema,
+      source: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on User { userId } } }',
+      variableValues: { r: [{ __typename: 'User', userId: 'admin' }] },
+      contextValue,
+    });
     expect(result.errors?.[0]?.extensions?.code).toBe('KER-ATH-006');
   });
 });
@@ -140,12 +204,23 @@ describe('entities', () => {
 describe('access on entity fields', () => {
   it("shows a license admin who created a key, never that user's contact details, whichever path reaches them", async () => {
     const partnerAdmin = cookieHeader((await t.clientToken(['PARTNER_ADMIN'], 'partnermanagement')).token);
-    const names = await t.graphql('{ licenseKeys(first: 1, filter: {MISPId: "misp-portal"}) { edges { node { createdBy { userId name } } } } }', {}, partnerAdmin);
+    const names = await t.graphql(
+      '{ licenseKeys(first: 1, filter: {MISPId: "misp-portal"}) { edges { node { createdBy { userId name } } } } }',
+      {},
+      partnerAdmin,
+    );
     expect(names.errors).toBeUndefined();
     expect(names.data.licenseKeys.edges[0].node.createdBy.userId).toMatch(/^portal-/);
     for (const field of ['mail', 'mobile', 'sessions { totalCount }']) {
-      const contacts = await t.graphql(`{ licenseKeys(first: 1, filter: {MISPId: "misp-portal"}) { edges { node { createdBy { userId ${field} } } } } }`, {}, partnerAdmin);
-      expect(contacts.errors.map((e: any) => [e.extensions.code, e.path.at(-1)]), field).toEqual([['KER-ATH-403', field.split(' ')[0]]]);
+      const contacts = await t.graphql(
+        `{ licenseKeys(first: 1, filter: {MISPId: "misp-portal"}) { edges { node { createdBy { userId ${field} } } } } }`,
+        {},
+        partnerAdmin,
+      );
+      expect(
+        contacts.errors.map((e: any) => [e.extensions.code, e.path.at(-1)]),
+        field,
+      ).toEqual([['KER-ATH-403', field.split(' ')[0]]]);
       expect(JSON.stringify(contacts.data)).not.toContain('@example.org');
     }
     // the admin sees them
@@ -157,9 +232,15 @@ describe('access on entity fields', () => {
 describe('sessions', () => {
   it('lists a login with its address and status, and revokeSession ends it at once', async () => {
     await t.graphql('mutation { resetPassword(userId: "portal-05", password: "Portal-password-5") { userId } }', {}, admin);
-    const login = await t.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', { body: envelopeOf({ userName: 'portal-05', password: 'Portal-password-5', appId: 'resident' }) });
+    const login = await t.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
+      body: envelopeOf({ userName: 'portal-05', password: 'Portal-password-5', appId: 'resident' }),
+    });
     const token = login.json.response.token as string;
-    const listed = await t.graphql('{ user(userId: "portal-05") { sessions(first: 5, filter: {status: ACTIVE}) { totalCount edges { node { id appId clientAddress status subjectType user { userId } } } } } }', {}, admin);
+    const listed = await t.graphql(
+      '{ user(userId: "portal-05") { sessions(first: 5, filter: {status: ACTIVE}) { totalCount edges { node { id appId clientAddress status subjectType user { userId } } } } } }',
+      {},
+      admin,
+    );
     const session = listed.data.user.sessions.edges[0].node;
     expect(listed.data.user.sessions.totalCount).toBe(1);
     expect(session).toMatchObject({ appId: 'resident', status: 'ACTIVE', subjectType: 'USER', user: { userId: 'portal-05' } });

@@ -4,13 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, cookieHeader, envelopeOf, startTestPlatform, tokenOfCookie, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
-beforeAll(async () => { t = await startTestPlatform({ PLATFORM_TOKEN_LIFE_SECONDS: '60', PLATFORM_REFRESH_TOKEN_LIFE_SECONDS: '3600' }); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestPlatform({ PLATFORM_TOKEN_LIFE_SECONDS: '60', PLATFORM_REFRESH_TOKEN_LIFE_SECONDS: '3600' });
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const refreshCookieOf = (setCookie: string) => /refresh_token=([^;]+)/.exec(setCookie)?.[1] ?? '';
 
 async function login(): Promise<{ token: string; refresh: string; setCookie: string }> {
-  const { json, headers } = await t.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', { body: envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }) });
+  const { json, headers } = await t.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
+    body: envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }),
+  });
   const setCookie = headers.get('set-cookie') ?? '';
   return { token: json.response.token, refresh: json.response.refreshToken, setCookie };
 }

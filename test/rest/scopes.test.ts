@@ -12,18 +12,23 @@ beforeAll(async () => {
   t = await startTestPlatform();
   admin = cookieHeader(await t.adminToken());
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** A self-registered applicant: pre-registration OTP login, which anyone can do, gives role INDIVIDUAL. */
 async function individual(email: string): Promise<Record<string, string>> {
-  await t.request('POST', '/v1/authmanager/authenticate/sendotp', { body: envelopeOf({ userId: email, otpChannel: ['email'], useridtype: 'USERID', appId: 'preregistration' }) });
+  await t.request('POST', '/v1/authmanager/authenticate/sendotp', {
+    body: envelopeOf({ userId: email, otpChannel: ['email'], useridtype: 'USERID', appId: 'preregistration' }),
+  });
   const outbox = await t.graphql('query($to: String) { outbox(to: $to, limit: 1) { body } }', { to: email }, admin);
   const otp = /\b(\d{6})\b/.exec(outbox.data.outbox[0].body)?.[1];
   const login = await t.request('POST', '/v1/authmanager/authenticate/useridOTP', { body: envelopeOf({ userId: email, otp, appId: 'preregistration' }) });
   return cookieHeader(tokenOfCookie(login.headers.get('set-cookie') ?? ''));
 }
 
-const generate = (caller: Record<string, string>, key: string) => t.request('POST', '/v1/otpmanager/otp/generate', { body: envelopeOf({ key }), headers: caller });
+const generate = (caller: Record<string, string>, key: string) =>
+  t.request('POST', '/v1/otpmanager/otp/generate', { body: envelopeOf({ key }), headers: caller });
 const validate = (caller: Record<string, string>, key: string, otp: string) =>
   t.request('GET', `/v1/otpmanager/otp/validate?key=${encodeURIComponent(key)}&otp=${otp}`, { headers: caller });
 
@@ -97,7 +102,8 @@ describe("an application's keys serve only the roles its key policy grants", () 
     const jwsHeader = JSON.parse(Buffer.from(signed.json.response.signature.split('.')[0], 'base64url').toString('utf8'));
     const responseHeader = JSON.parse(Buffer.from(signed.headers.get('response-signature')!.split('.')[0]!, 'base64url').toString('utf8'));
     expect(jwsHeader.kid).not.toBe(responseHeader.kid);
-    const responseKey = (await t.request('GET', '/v1/keymanager/getCertificate?applicationId=PLATFORM&referenceId=RESPONSE_SIGN', { headers: admin })).json.response;
+    const responseKey = (await t.request('GET', '/v1/keymanager/getCertificate?applicationId=PLATFORM&referenceId=RESPONSE_SIGN', { headers: admin })).json
+      .response;
     const signKey = (await t.request('GET', '/v1/keymanager/getCertificate?applicationId=KERNEL&referenceId=SIGN', { headers: admin })).json.response;
     expect(responseKey.certificate).not.toBe(signKey.certificate);
     expect(Buffer.from(responseHeader.x5c[0], 'base64').toString('base64')).toBe(pemBody(responseKey.certificate));
@@ -120,7 +126,11 @@ describe('TPM machine keys', () => {
     // the same key again is no change
     expect((await upload(officerCookie, 'machine-77', first)).json.errors).toBeNull();
     await expectRejected(t, () => upload(officerCookie, 'machine-77', publicKey()), 'KER-ATH-403');
-    const viaGraphql = await t.graphql('mutation($key: String!) { uploadMachinePublicKey(machineName: "machine-77", publicKey: $key) { keyIndex } }', { key: publicKey() }, officerCookie);
+    const viaGraphql = await t.graphql(
+      'mutation($key: String!) { uploadMachinePublicKey(machineName: "machine-77", publicKey: $key) { keyIndex } }',
+      { key: publicKey() },
+      officerCookie,
+    );
     expect(viaGraphql.errors[0].extensions.code).toBe('KER-ATH-403');
 
     const registrationAdmin = await t.clientToken(['REGISTRATION_ADMIN'], 'registrationclient');

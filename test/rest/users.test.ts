@@ -7,18 +7,35 @@ beforeAll(async () => {
   t = await startTestPlatform();
   admin = bearer(await t.adminToken());
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const code = (result: any) => result.errors?.[0]?.extensions?.code;
 const passwordLogin = (userName: string, password: string, appId: string) =>
-  t.graphql('mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(userName: $u, password: $p, appId: $a) { token } }', { u: userName, p: password, a: appId });
+  t.graphql('mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(userName: $u, password: $p, appId: $a) { token } }', {
+    u: userName,
+    p: password,
+    a: appId,
+  });
 const validate = (token: string) => t.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) });
 
 describe('users and clients administration (GraphQL, admin only)', () => {
   it('creates a user who can log in with the assigned roles and application ids, and never returns the hash', async () => {
-    const created = await t.graphql(`mutation { createUser(input: {userId: "clerk1", name: "Clerk One", mail: "clerk1@example.org", mobile: "9123456789",
-      password: "clerk-password-1", roles: [REGISTRATION_OFFICER, REGISTRATION_SUPERVISOR], appIds: ["registrationclient"]}) { userId roles appIds hasPassword isLocked langCode } }`, {}, admin);
-    expect(created.data.createUser).toEqual({ userId: 'clerk1', roles: ['REGISTRATION_OFFICER', 'REGISTRATION_SUPERVISOR'], appIds: ['registrationclient'], hasPassword: true, isLocked: false, langCode: 'eng' });
+    const created = await t.graphql(
+      `mutation { createUser(input: {userId: "clerk1", name: "Clerk One", mail: "clerk1@example.org", mobile: "9123456789",
+      password: "clerk-password-1", roles: [REGISTRATION_OFFICER, REGISTRATION_SUPERVISOR], appIds: ["registrationclient"]}) { userId roles appIds hasPassword isLocked langCode } }`,
+      {},
+      admin,
+    );
+    expect(created.data.createUser).toEqual({
+      userId: 'clerk1',
+      roles: ['REGISTRATION_OFFICER', 'REGISTRATION_SUPERVISOR'],
+      appIds: ['registrationclient'],
+      hasPassword: true,
+      isLocked: false,
+      langCode: 'eng',
+    });
     const login = await passwordLogin('clerk1', 'clerk-password-1', 'registrationclient');
     expect((await validate(login.data.loginWithPassword.token)).json.response.role).toBe('REGISTRATION_OFFICER,REGISTRATION_SUPERVISOR');
     expect(code(await passwordLogin('clerk1', 'clerk-password-1', 'admin'))).toBe('KER-ATH-023');
@@ -30,7 +47,11 @@ describe('users and clients administration (GraphQL, admin only)', () => {
 
   it('changes roles, revoking the tokens issued with the old ones', async () => {
     const before = (await passwordLogin('clerk1', 'clerk-password-1', 'registrationclient')).data.loginWithPassword.token;
-    const updated = await t.graphql('mutation { updateUser(userId: "clerk1", input: {roles: [REGISTRATION_ADMIN], appIds: ["registrationclient", "admin"]}) { roles appIds } }', {}, admin);
+    const updated = await t.graphql(
+      'mutation { updateUser(userId: "clerk1", input: {roles: [REGISTRATION_ADMIN], appIds: ["registrationclient", "admin"]}) { roles appIds } }',
+      {},
+      admin,
+    );
     expect(updated.data.updateUser).toEqual({ roles: ['REGISTRATION_ADMIN'], appIds: ['registrationclient', 'admin'] });
     expect((await validate(before)).json.errors[0].errorCode).toBe('KER-ATH-008');
     const after = (await passwordLogin('clerk1', 'clerk-password-1', 'admin')).data.loginWithPassword.token;
@@ -55,12 +76,17 @@ describe('users and clients administration (GraphQL, admin only)', () => {
   });
 
   it('creates a client whose secret is shown once, and rotates it', async () => {
-    const created = await t.graphql('mutation { createClient(input: {clientId: "regproc-client", roles: [REGISTRATION_PROCESSOR], appIds: ["registrationprocessor"]}) { clientId secretKey } }', {}, admin);
+    const created = await t.graphql(
+      'mutation { createClient(input: {clientId: "regproc-client", roles: [REGISTRATION_PROCESSOR], appIds: ["registrationprocessor"]}) { clientId secretKey } }',
+      {},
+      admin,
+    );
     const { secretKey } = created.data.createClient;
     expect(secretKey.length).toBeGreaterThanOrEqual(43);
-    const clientLogin = (secret: string) => t.request('POST', '/v1/authmanager/authenticate/clientidsecretkey', {
-      body: envelopeOf({ clientId: 'regproc-client', secretKey: secret, appId: 'registrationprocessor' }),
-    });
+    const clientLogin = (secret: string) =>
+      t.request('POST', '/v1/authmanager/authenticate/clientidsecretkey', {
+        body: envelopeOf({ clientId: 'regproc-client', secretKey: secret, appId: 'registrationprocessor' }),
+      });
     expect((await clientLogin(secretKey)).json.response.status).toBe('Success');
     expect(JSON.stringify((await t.graphql('{ clients(first: 50) { edges { node { clientId roles isActive } } } }', {}, admin)).data)).not.toContain(secretKey);
     const rotated = await t.graphql('mutation { rotateClientSecret(clientId: "regproc-client") { secretKey } }', {}, admin);
@@ -92,7 +118,11 @@ describe('users and clients administration (GraphQL, admin only)', () => {
 
   it('is admin only: KER-ATH-403 for other roles, KER-ATH-006 without a token', async () => {
     const token = (await passwordLogin('clerk1', 'new-clerk-password', 'admin')).data.loginWithPassword.token;
-    for (const query of ['{ users { totalCount } }', 'mutation { createUser(input: {userId: "sneaky"}) { userId } }', 'mutation { rotateClientSecret(clientId: "admin-client") { secretKey } }']) {
+    for (const query of [
+      '{ users { totalCount } }',
+      'mutation { createUser(input: {userId: "sneaky"}) { userId } }',
+      'mutation { rotateClientSecret(clientId: "admin-client") { secretKey } }',
+    ]) {
       expect(code(await t.graphql(query, {}, bearer(token)))).toBe('KER-ATH-403');
       expect(code(await t.graphql(query))).toBe('KER-ATH-006');
     }

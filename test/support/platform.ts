@@ -38,11 +38,15 @@ export async function freshDatabase(options: { onQuery?: (sql: string) => void }
     return {
       database,
       // The pool would reconnect after a close: the server itself refuses the database instead.
-      cutOff: () => withAdminClient(async (client) => {
-        await client.query(`ALTER DATABASE "${server.name}" WITH ALLOW_CONNECTIONS false`);
-        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [server.name]);
-      }),
-      drop: async () => { await database.close(); await server.drop(); },
+      cutOff: () =>
+        withAdminClient(async (client) => {
+          await client.query(`ALTER DATABASE "${server.name}" WITH ALLOW_CONNECTIONS false`);
+          await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [server.name]);
+        }),
+      drop: async () => {
+        await database.close();
+        await server.drop();
+      },
     };
   }
   const database = await openDatabase({ dataDir: 'memory://', migrate: false, loadDataDir: await pgliteTemplate(), onQuery: options.onQuery });
@@ -65,7 +69,11 @@ export interface TestPlatform {
   platform: Platform;
   clock: ManualClock;
   baseUrl: string;
-  request(method: string, path: string, options?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; json: any }>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; json: any }>;
   graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any>;
   /** Logs the bootstrap admin in through REST and returns the raw JWT. */
   adminToken(): Promise<string>;
@@ -76,7 +84,11 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-export async function startTestPlatform(env: Record<string, string> = {}, shared?: { database: Database }, options: { logger?: Logger } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(
+  env: Record<string, string> = {},
+  shared?: { database: Database },
+  options: { logger?: Logger } = {},
+): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-test-'));
   const config = loadConfig({
     PLATFORM_DATA_DIR: dataDir,
@@ -89,7 +101,13 @@ export async function startTestPlatform(env: Record<string, string> = {}, shared
   const database = shared?.database ?? owned!.database;
   const clock = new ManualClock();
   liveClocks.add(clock);
-  const platform = await createPlatform({ config, database, clock, masterKey: testMasterKey, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const platform = await createPlatform({
+    config,
+    database,
+    clock,
+    masterKey: testMasterKey,
+    logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+  });
   const address = await platform.listen(0);
   const baseUrl = `http://127.0.0.1:${address.port}`;
 
@@ -113,15 +131,24 @@ export async function startTestPlatform(env: Record<string, string> = {}, shared
   };
 
   return {
-    platform, clock, baseUrl, request,
+    platform,
+    clock,
+    baseUrl,
+    request,
     graphql: async (query, variables, headers) => (await request('POST', '/graphql', { body: { query, variables }, headers })).json,
     adminToken,
     clientToken: async (roles, appId = 'ida') => {
       const clientId = `client-${randomUUID().slice(0, 8)}`;
       const admin = cookieHeader(await adminToken());
-      const created = (await request('POST', '/graphql', {
-        body: { query: 'mutation($input: ClientInput!) { createClient(input: $input) { secretKey } }', variables: { input: { clientId, roles, appIds: [appId] } } }, headers: admin,
-      })).json;
+      const created = (
+        await request('POST', '/graphql', {
+          body: {
+            query: 'mutation($input: ClientInput!) { createClient(input: $input) { secretKey } }',
+            variables: { input: { clientId, roles, appIds: [appId] } },
+          },
+          headers: admin,
+        })
+      ).json;
       const secretKey = created.data?.createClient?.secretKey as string | undefined;
       if (!secretKey) throw new Error(`client creation failed: ${JSON.stringify(created.errors)}`);
       const { json, headers } = await request('POST', '/v1/authmanager/authenticate/clientidsecretkey', { body: envelopeOf({ clientId, secretKey, appId }) });

@@ -26,9 +26,10 @@ export async function createTestDatabase(template?: string): Promise<{ name: str
   return {
     name,
     url: url.toString(),
-    drop: () => withAdminClient(async (client) => {
-      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-      await client.query(`DROP DATABASE IF EXISTS "${name}"`);
-    }),
+    drop: () =>
+      withAdminClient(async (client) => {
+        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await client.query(`DROP DATABASE IF EXISTS "${name}"`);
+      }),
   };
 }

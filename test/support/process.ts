@@ -25,20 +25,34 @@ export interface PlatformProcess {
 export function runNpmScript(args: string[], env: Record<string, string>): PlatformProcess {
   const child = spawn('npm', ['--silent', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let exitCode: number | null | undefined;
-  void exited.then((code) => { exitCode = code; });
+  void exited.then((code) => {
+    exitCode = code;
+  });
   return {
     child,
     output: () => output,
-    logLines: () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>),
+    logLines: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     waitForOutput: async (text, what, ms = 90_000) => {
-      await waitFor(() => {
-        if (exitCode !== undefined) throw new Error(`process exited (${exitCode}) before ${what}:\n${output}`);
-        return output.includes(text);
-      }, what, ms);
+      await waitFor(
+        () => {
+          if (exitCode !== undefined) throw new Error(`process exited (${exitCode}) before ${what}:\n${output}`);
+          return output.includes(text);
+        },
+        what,
+        ms,
+      );
     },
     exited,
     stop: async (signal = 'SIGTERM') => {

@@ -20,13 +20,19 @@ export interface SmtpSink {
  * A local SMTP sink without TLS or AUTH. `refuse` decides, per RCPT TO and attempt number, whether to answer 550;
  * `beforeAccept`, when given, is awaited before a received message is acknowledged (a slow server).
  */
-export async function startSmtpSink(options: { refuse?: (address: string, attempt: number) => boolean; beforeAccept?: () => Promise<void> } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(
+  options: { refuse?: (address: string, attempt: number) => boolean; beforeAccept?: () => Promise<void> } = {},
+): Promise<SmtpSink> {
   const messages: string[] = [];
   const envelopes: SmtpSink['envelopes'] = [];
   const refused: string[] = [];
   const rcptCount = new Map<string, number>();
   const sink: SmtpSink = {
-    url: '', messages, envelopes, refused, transactions: 0,
+    url: '',
+    messages,
+    envelopes,
+    refused,
+    transactions: 0,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
@@ -70,14 +76,19 @@ export interface SmsRequest {
 }
 
 /** A local HTTP SMS gateway; `answer` decides each reply's HTTP status from the running request count. */
-export async function startSmsReceiver(answer: (count: number) => number = () => 200): Promise<{ url: string; requests: unknown[]; received: SmsRequest[]; close(): Promise<void> }> {
+export async function startSmsReceiver(
+  answer: (count: number) => number = () => 200,
+): Promise<{ url: string; requests: unknown[]; received: SmsRequest[]; close(): Promise<void> }> {
   const requests: unknown[] = [];
   const received: SmsRequest[] = [];
-  const read = (req: IncomingMessage) => new Promise<string>((resolve) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
-    req.on('end', () => resolve(body));
-  });
+  const read = (req: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => resolve(body));
+    });
   const server: Server = createServer((req, res) => {
     void read(req).then((text) => {
       let body: unknown;
@@ -95,10 +106,13 @@ export async function startSmsReceiver(answer: (count: number) => number = () =>
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/sms`, requests, received,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    url: `http://127.0.0.1:${port}/sms`,
+    requests,
+    received,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

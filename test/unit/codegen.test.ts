@@ -14,8 +14,12 @@ describe('generated GraphQL types (npm run codegen)', () => {
   });
 
   it('refuses a REST operation that selects a field the SDL does not have', async () => {
-    await expect(generate('license', 'mutation GenerateLicenseKey($MISPId: String!, $licenseExpiryTime: String!) { generateLicenseKey(MISPId: $MISPId, licenseExpiryTime: $licenseExpiryTime) { licenceKey } }'))
-      .rejects.toThrow(/licenceKey/);
+    await expect(
+      generate(
+        'license',
+        'mutation GenerateLicenseKey($MISPId: String!, $licenseExpiryTime: String!) { generateLicenseKey(MISPId: $MISPId, licenseExpiryTime: $licenseExpiryTime) { licenceKey } }',
+      ),
+    ).rejects.toThrow(/licenceKey/);
   });
 
   it('types a result field as the SDL declares its nullability', async () => {

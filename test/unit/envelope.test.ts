@@ -2,16 +2,37 @@ import { createHash, generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generateRsaKeyPair, issueCertificate } from '../../lib/crypto/certificates.js';
 import {
-  CryptoFormatError, decodeBase64Any, decryptRegistration, decryptVerR2, encodeBase64Url, encryptRegistration, encryptVerR2, KEY_SPLITTER,
-  rsaWrap, aesGcmEncrypt, UnknownKeyError,
+  CryptoFormatError,
+  decodeBase64Any,
+  decryptRegistration,
+  decryptVerR2,
+  encodeBase64Url,
+  encryptRegistration,
+  encryptVerR2,
+  KEY_SPLITTER,
+  rsaWrap,
+  aesGcmEncrypt,
+  UnknownKeyError,
 } from '../../lib/crypto/envelope.js';
 
 async function recipient() {
   const pair = await generateRsaKeyPair();
-  const pem = issueCertificate({ publicKeyPem: pair.publicKey, subject: { commonName: 'test' }, validFrom: new Date(), validTo: new Date(Date.now() + 86_400_000), ca: false, selfPrivateKeyPem: pair.privateKey });
+  const pem = issueCertificate({
+    publicKeyPem: pair.publicKey,
+    subject: { commonName: 'test' },
+    validFrom: new Date(),
+    validTo: new Date(Date.now() + 86_400_000),
+    ca: false,
+    selfPrivateKeyPem: pair.privateKey,
+  });
   const certificate = new X509Certificate(pem);
   const { createPrivateKey } = await import('node:crypto');
-  return { certificate, publicKey: certificate.publicKey, privateKey: createPrivateKey(pair.privateKey), thumbprint: createHash('sha256').update(certificate.raw).digest() };
+  return {
+    certificate,
+    publicKey: certificate.publicKey,
+    privateKey: createPrivateKey(pair.privateKey),
+    thumbprint: createHash('sha256').update(certificate.raw).digest(),
+  };
 }
 
 describe('the VER_R2 layout (ABIS.md (c))', () => {

@@ -28,7 +28,10 @@ describe('the role table', () => {
       const fields = objectFields(componentTypeDefs(component.name));
       const types = new Set(fields.map((field) => field.split('.')[0]));
       const exists = (row: string) => fields.includes(row) || (row.endsWith('.__resolveReference') && types.has(row.split('.')[0]));
-      expect(Object.keys(component.access).filter((row) => !exists(row)), component.name).toEqual([]);
+      expect(
+        Object.keys(component.access).filter((row) => !exists(row)),
+        component.name,
+      ).toEqual([]);
     }
   });
 
