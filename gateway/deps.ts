@@ -88,7 +88,7 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     buildSubgraph: async (component) => {
       const values = settings.get(component)!;
       await component.start?.(deps, values);
-      return buildComponentSchema(component.name, component.resolvers(deps, values), component.access, config.specOpenEndpoints);
+      return buildComponentSchema(component.name, component.resolvers(deps, values), component.access, config.specOpenEndpoints, component.inputs);
     },
     runCloseTasks: async () => {
       for (const task of closeTasks.splice(0).reverse()) await task();

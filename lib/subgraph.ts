@@ -6,6 +6,7 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/res
 import { GraphQLScalarType, parse, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from './context.js';
 import { PlatformError } from './errors.js';
+import { parseArguments, type FieldInputs } from './graph/inputs.js';
 import type { Access } from './roles.js';
 
 export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'schema');
@@ -36,7 +37,7 @@ export async function authorize(access: Access | undefined, operation: string, c
  * without one is as open as the object that holds it. `<Type>.__resolveReference`
  * guards fetching an entity by its key.
  */
-function guardFields(resolvers: Record<string, object>, table: AccessTable, specOpenEndpoints: boolean): GraphQLResolverMap<unknown> {
+function guardFields(resolvers: Record<string, object>, table: AccessTable, specOpenEndpoints: boolean, inputs?: FieldInputs): GraphQLResolverMap<unknown> {
   const guarded: Record<string, object> = {};
   for (const [typeName, fields] of Object.entries(resolvers)) {
     if (fields instanceof GraphQLScalarType) {
@@ -56,9 +57,11 @@ function guardFields(resolvers: Record<string, object>, table: AccessTable, spec
           };
           return [field, reference];
         }
+        // Root fields: the caller first, then the component's input rules (the same its REST routes validate with).
+        const schemaArgs = root && inputs?.schemas[field] ? inputs : undefined;
         const wrapped: Resolver = async (parent, args, context, info) => {
           await authorize(table[operation], operation, context, specOpenEndpoints);
-          return (resolve as Resolver)(parent, args, context, info);
+          return (resolve as Resolver)(parent, schemaArgs ? parseArguments(schemaArgs, field, args) : args, context, info);
         };
         return [field, wrapped];
       }),
@@ -80,6 +83,12 @@ function guardFields(resolvers: Record<string, object>, table: AccessTable, spec
 }
 
 /** A component's federated schema with its fields behind its role table. */
-export function buildComponentSchema(name: string, resolvers: Record<string, object>, table: AccessTable, specOpenEndpoints = false): GraphQLSchema {
-  return buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(name)), resolvers: guardFields(resolvers, table, specOpenEndpoints) });
+export function buildComponentSchema(
+  name: string,
+  resolvers: Record<string, object>,
+  table: AccessTable,
+  specOpenEndpoints = false,
+  inputs?: FieldInputs,
+): GraphQLSchema {
+  return buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(name)), resolvers: guardFields(resolvers, table, specOpenEndpoints, inputs) });
 }

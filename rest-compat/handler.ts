@@ -4,6 +4,7 @@ import multer from 'multer';
 import { Kind, OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import type { z } from 'zod';
 import type { RequestContext } from '../lib/context.js';
+import { describeIssue } from '../lib/graph/inputs.js';
 import { INTERNAL_ERROR, PlatformError } from '../lib/errors.js';
 import { authorize, type AccessTable } from '../lib/subgraph.js';
 import { parseTimestamp, type Clock } from '../lib/time.js';
@@ -47,17 +48,15 @@ function runParser(parser: RequestHandler, req: Request, res: Response): Promise
   );
 }
 
-function describeIssue(route: RestRoute, issue: z.core.$ZodIssue): ErrorItem {
-  const field = issue.path.map(String).join('.') || 'request';
-  const missing = issue.code === 'invalid_type' && ((issue as { input?: unknown }).input ?? null) === null;
-  const message = missing ? `${field} is required` : `${field} is invalid: ${issue.message}`;
+function issueItem(route: RestRoute, issue: z.core.$ZodIssue): ErrorItem {
+  const { field, missing, message } = describeIssue(issue);
   return { errorCode: route.codeFor(field, missing), message };
 }
 
 function validate(route: RestRoute, schema: z.ZodType, value: unknown): unknown {
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
-  throw new EdgeError(describeIssue(route, parsed.error.issues[0]!));
+  throw new EdgeError(issueItem(route, parsed.error.issues[0]!));
 }
 
 async function readForm(

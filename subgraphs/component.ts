@@ -1,4 +1,5 @@
 import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
+import type { FieldInputs } from '../lib/graph/inputs.js';
 import type { Access } from '../lib/roles.js';
 import type { Settings, SettingValues } from '../lib/settings.js';
 import type { RestRoute } from '../rest-compat/route.js';
@@ -16,6 +17,8 @@ export interface Component<S extends Settings = Settings> {
   name: string;
   /** who may call each of its GraphQL fields, "<Type>.<field>": every root field, and entity fields that need more than their parent */
   access: Readonly<Record<string, Access>>;
+  /** the input rules of its root fields (subgraphs/<name>/inputs.ts), which its REST routes reuse */
+  inputs?: FieldInputs;
   /** its REST paths (rest-compat/<name>/routes.ts) */
   routes?: readonly RestRoute[];
   /** the environment variables it reads */

@@ -1,25 +1,17 @@
 import { z } from 'zod';
-import { identifier, text as freeText } from '../../lib/input.js';
+import { identifier } from '../../lib/input.js';
+import { authInputs, sendOtpFields, templateVariableName, templateVariableValue } from '../../subgraphs/auth/inputs.js';
 import { refreshCookie, refreshTokenOf, tokenCookie } from '../../lib/credentials.js';
 import * as ops from '../../generated/graphql/auth.operations.js';
 import { operation } from '../operations.js';
 import { defineRoute, pathParam, type RestRoute } from '../route.js';
 
-/** Input codes of the login paths: a bad appId is a realm error, a bad user name a user error. */
-function loginCodeFor(credentialCode: string) {
-  return (field: string) => (field === 'appId' ? 'KER-ATH-026' : field === 'userName' ? 'KER-ATH-003' : credentialCode);
-}
-
+const { schemas, codeFor } = authInputs;
+const codesOf = (rootField: string) => (field: string, missing: boolean) => codeFor(field, missing, rootField);
 const text = identifier();
 
-const passwordLogin = z.object({
-  userName: text,
-  // any character a person may type, but NUL
-  password: freeText(256),
-  appId: text,
-  clientId: text.optional(),
-  clientSecret: text.optional(),
-});
+/** MOSIP's password login may name a client too: accepted, not used. */
+const passwordLogin = schemas.loginWithPassword.extend({ clientId: text.optional(), clientSecret: text.optional() });
 
 const identity = z.object({
   userId: z.string(),
@@ -36,24 +28,14 @@ const identity = z.object({
 /** Token checks read the cookie; anything malformed about the call itself is an authentication failure. */
 const tokenCodeFor = () => 'KER-ATH-401';
 
-const sendOtp = z.object({
-  userId: text,
-  otpChannel: z.array(z.string().max(16)).max(4),
-  useridtype: text,
-  appId: text,
-  context: text.optional(),
-  templateVariables: z.record(z.string().max(64), z.string().max(1024)).optional(),
-});
+/** REST's template variables are a map; GraphQL's a list of name and value. */
+const sendOtp = z.object({ ...sendOtpFields, templateVariables: z.record(templateVariableName, templateVariableValue).optional() });
 
 /** MOSIP's wire name is userId; the spec's userid is accepted too. */
 const otpLogin = z.preprocess(
   (value) => (value && typeof value === 'object' && !('userId' in value) && 'userid' in value ? { ...value, userId: value.userid } : value),
-  z.object({ userId: text, otp: z.string().max(16), appId: text }),
+  schemas.loginWithOtp,
 );
-
-const sendOtpCodeFor = (field: string) =>
-  field === 'appId' ? 'KER-ATH-026' : field.startsWith('otpChannel') ? 'KER-AUTH-CHANNEL_INVALID' : 'AUTH_ERR_USER_NOT_FOUND';
-const otpLoginCodeFor = (field: string) => (field === 'appId' ? 'KER-ATH-026' : field === 'userId' ? 'KER-ATH-003' : 'AUTH_ERR_INVALIDOTP');
 
 export const authRoutes: RestRoute[] = [
   defineRoute({
@@ -70,7 +52,7 @@ export const authRoutes: RestRoute[] = [
     }),
     response: z.object({ status: z.string(), message: z.string() }),
     result: (data) => data.sendOtp,
-    codeFor: sendOtpCodeFor,
+    codeFor: codesOf('sendOtp'),
     internalErrorCode: 'KER-ATH-500',
   }),
   defineRoute({
@@ -87,7 +69,7 @@ export const authRoutes: RestRoute[] = [
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
       return { status: login.status, message: login.message };
     },
-    codeFor: otpLoginCodeFor,
+    codeFor: codesOf('loginWithOtp'),
     internalErrorCode: 'KER-ATH-500',
   }),
   defineRoute({
@@ -112,7 +94,7 @@ export const authRoutes: RestRoute[] = [
       res.append('Set-Cookie', refreshCookie(login.refreshToken, login.refreshExpiryTime));
       return login;
     },
-    codeFor: loginCodeFor('KER-ATH-023'),
+    codeFor: codesOf('loginWithPassword'),
     internalErrorCode: 'KER-ATH-500',
   }),
   defineRoute({
@@ -120,7 +102,7 @@ export const authRoutes: RestRoute[] = [
     path: '/v1/authmanager/authenticate/clientidsecretkey',
     summary: 'Log an application in with client id and secret key; the token is set as the Authorization cookie',
     id: 'platform.authentication.clientidsecretkey',
-    input: { from: 'envelope', schema: z.object({ clientId: text, secretKey: text, appId: text }) },
+    input: { from: 'envelope', schema: schemas.loginWithClientSecret },
     operation: operation(ops.LoginWithClientSecretDocument),
     variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
@@ -128,7 +110,7 @@ export const authRoutes: RestRoute[] = [
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
       return { status: login.status, message: login.message };
     },
-    codeFor: (field) => (field === 'appId' ? 'KER-ATH-026' : '500'),
+    codeFor: codesOf('loginWithClientSecret'),
     internalErrorCode: '500',
   }),
   defineRoute({
@@ -168,7 +150,7 @@ export const authRoutes: RestRoute[] = [
     summary:
       'Exchange a refresh token (cookie refresh_token, or request.refreshToken) for new tokens; the refresh token is rotated, and one presented twice revokes its session',
     id: 'platform.authorize.refreshToken',
-    input: { from: 'envelope', schema: z.object({ refreshToken: identifier(4096).optional() }), requestTime: 'optional', bodyOptional: true },
+    input: { from: 'envelope', schema: schemas.refreshToken.omit({ appId: true }), requestTime: 'optional', bodyOptional: true },
     operation: operation(ops.RefreshTokenDocument),
     variables: (input, req) => ({ appId: pathParam(req, 'appId'), refreshToken: input.refreshToken ?? refreshTokenOf(req.headers.cookie) }),
     response: z.object({
@@ -184,7 +166,7 @@ export const authRoutes: RestRoute[] = [
       res.append('Set-Cookie', refreshCookie(refreshed.refreshToken, refreshed.refreshExpiryTime));
       return refreshed;
     },
-    codeFor: (field) => (field === 'appId' ? 'KER-ATH-026' : 'KER-ATH-401'),
+    codeFor: codesOf('refreshToken'),
     internalErrorCode: 'KER-ATH-500',
   }),
 ];

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { identifier } from '../../lib/input.js';
+import { keysInputs, subjectFields } from '../../subgraphs/keys/inputs.js';
 import * as ops from '../../generated/graphql/keys.operations.js';
 import { operation } from '../operations.js';
 import { defineRoute, pathParam, present, type RestRoute } from '../route.js';
 
+const { schemas, codeFor } = keysInputs;
 const text = identifier();
-const optional = text.nullish();
 
 const record = z.object({ certSignRequest: z.string().nullable(), certificate: z.string(), issuedAt: z.string(), expiryAt: z.string(), timestamp: z.string() });
 const uploaded = z.object({ status: z.string(), timestamp: z.string() });
 
-const subjectFields = { commonName: text, country: text, state: text, location: text, organization: text, organizationUnit: text };
-const csrRequest = z.object({ applicationId: text, referenceId: optional, ...subjectFields });
+const csrRequest = z.object({ applicationId: text, referenceId: text.nullish(), ...subjectFields });
 type CsrRequest = z.infer<typeof csrRequest>;
 const subjectOf = ({ commonName, country, state, location, organization, organizationUnit }: CsrRequest) => ({
   commonName,
@@ -21,23 +21,13 @@ const subjectOf = ({ commonName, country, state, location, organization, organiz
   organization,
   organizationUnit,
 });
-
-const upload = z.object({ applicationId: text, referenceId: optional, certificateData: z.string().max(65536) });
-const crypto = z.object({
-  applicationId: text,
-  referenceId: optional,
-  data: z.string(),
-  aad: z.string().max(4096).nullish(),
-  salt: z.string().max(1024).nullish(),
-  timeStamp: z.string().max(64).nullish(),
-  prependThumbprint: z.boolean().nullish(),
-});
+/** REST's crypto requests may carry prependThumbprint (always true here): accepted, not passed on. */
+const crypto = schemas.encrypt.extend({ prependThumbprint: z.boolean().nullish() });
 type Crypto = z.infer<typeof crypto>;
-const machine = z.object({ machineName: text, publicKey: z.string().max(8192) });
 
-/** Key manager inputs: a missing parameter is MOSIP's KER-KMS-005, anything else malformed KER-KMS-013. */
-const kmsCode = (_field: string, missing: boolean) => (missing ? 'KER-KMS-005' : 'KER-KMS-013');
-const cryCode = (field: string, missing: boolean) => (field === 'timeStamp' ? 'KER-CRY-007' : missing ? 'KER-CRY-004' : 'KER-CRY-003');
+const kmsCode = (field: string, missing: boolean) => codeFor(field, missing, 'generateCsr');
+const cryCode = (field: string, missing: boolean) => codeFor(field, missing, 'encrypt');
+const machineCode = (field: string, missing: boolean) => codeFor(field, missing, 'uploadMachinePublicKey');
 const cryptoVariables = ({ applicationId, referenceId, data, aad, salt, timeStamp }: Crypto) => ({ applicationId, referenceId, data, aad, salt, timeStamp });
 
 export const keysRoutes: RestRoute[] = [
@@ -78,7 +68,7 @@ export const keysRoutes: RestRoute[] = [
     path: '/v1/keymanager/getCertificate',
     summary: 'The certificate of the key in force',
     id: 'io.platform.keymanager.getCertificate',
-    input: { from: 'query', schema: z.object({ applicationId: text, referenceId: optional }) },
+    input: { from: 'query', schema: schemas.certificate },
     operation: operation(ops.GetCertificateDocument),
     variables: (input) => input,
     response: record,
@@ -91,7 +81,7 @@ export const keysRoutes: RestRoute[] = [
     path: '/v1/keymanager/uploadCertificate',
     summary: 'Replace a generated certificate by a CA-signed one for the same key',
     id: 'io.platform.keymanager.uploadCertificate',
-    input: { from: 'envelope', schema: upload },
+    input: { from: 'envelope', schema: schemas.uploadCertificate },
     operation: operation(ops.UploadCertificateDocument),
     variables: (input) => input,
     response: uploaded,
@@ -104,7 +94,7 @@ export const keysRoutes: RestRoute[] = [
     path: '/v1/keymanager/uploadOtherDomainCertificate',
     summary: "Store another domain's certificate (e.g. the ABIS partner's) to encrypt towards it",
     id: 'io.platform.keymanager.uploadOtherDomainCertificate',
-    input: { from: 'envelope', schema: upload },
+    input: { from: 'envelope', schema: schemas.uploadCertificate },
     operation: operation(ops.UploadOtherDomainCertificateDocument),
     variables: (input) => input,
     response: uploaded,
@@ -143,7 +133,7 @@ export const keysRoutes: RestRoute[] = [
     path: '/v1/signature/sign',
     summary: 'Sign a string: a JWS (RS256) with the signing certificate',
     id: 'io.platform.signature.sign',
-    input: { from: 'envelope', schema: z.object({ data: z.string() }) },
+    input: { from: 'envelope', schema: schemas.sign },
     operation: operation(ops.SignDocument),
     variables: (input) => input,
     response: z.object({ signature: z.string(), timestamp: z.string() }),
@@ -157,7 +147,7 @@ export const keysRoutes: RestRoute[] = [
     path: '/v1/signature/validate',
     summary: 'Validate a JWS made by sign',
     id: 'io.platform.signature.validate',
-    input: { from: 'envelope', schema: z.object({ signature: z.string(), data: z.string().nullish(), timestamp: z.string().nullish() }) },
+    input: { from: 'envelope', schema: schemas.validateSignature.extend({ timestamp: z.string().nullish() }) },
     operation: operation(ops.ValidateSignatureDocument),
     variables: ({ signature, data }) => ({ signature, data }),
     response: z.object({ status: z.string(), message: z.string() }),
@@ -171,12 +161,12 @@ export const keysRoutes: RestRoute[] = [
     path: '/v1/syncdata/publickey/{applicationId}',
     summary: 'The public key of an application (or machine/partner reference) in force at timeStamp',
     id: 'platform.kernel.syncdata.publickey',
-    input: { from: 'query', schema: z.object({ referenceId: optional, timeStamp: z.string().max(64) }) },
+    input: { from: 'query', schema: schemas.syncPublicKey.omit({ applicationId: true }) },
     operation: operation(ops.SyncPublicKeyDocument),
     variables: (input, req) => ({ applicationId: pathParam(req, 'applicationId'), referenceId: input.referenceId, timeStamp: input.timeStamp }),
     response: z.object({ publicKey: z.string(), issuedAt: z.string(), expiryAt: z.string(), profile: z.string() }),
     result: (data) => data.syncPublicKey,
-    codeFor: (field, missing) => (field === 'timeStamp' && !missing ? 'KER-CRY-007' : 'KER-KMS-005'),
+    codeFor: (field, missing) => codeFor(field, missing, 'syncPublicKey'),
     internalErrorCode: 'KER-KMS-500',
   }),
   defineRoute({
@@ -184,12 +174,12 @@ export const keysRoutes: RestRoute[] = [
     path: '/v1/syncdata/tpm/publickey',
     summary: "Map a registration client machine's public key",
     id: 'platform.kernel.sync.publickeytomachine',
-    input: { from: 'envelope', schema: machine },
+    input: { from: 'envelope', schema: schemas.uploadMachinePublicKey },
     operation: operation(ops.UploadMachinePublicKeyDocument),
     variables: (input) => input,
     response: z.object({ keyIndex: z.string() }),
     result: (data) => data.uploadMachinePublicKey,
-    codeFor: (field, missing) => (missing ? 'KER-CRY-004' : 'KER-CRY-002'),
+    codeFor: machineCode,
     internalErrorCode: 'KER-CRY-500',
   }),
   defineRoute({
@@ -197,12 +187,12 @@ export const keysRoutes: RestRoute[] = [
     path: '/v1/syncdata/tpm/publickey/verify',
     summary: 'Verify that a public key is the one mapped to the machine',
     id: 'platform.kernel.sync.publickeytomachine.verify',
-    input: { from: 'envelope', schema: machine },
+    input: { from: 'envelope', schema: schemas.uploadMachinePublicKey },
     operation: operation(ops.VerifyMachinePublicKeyDocument),
     variables: (input) => input,
     response: z.object({ machineName: z.string(), keyIndex: z.string(), verified: z.boolean() }),
     result: (data) => ({ ...data.verifyMachinePublicKey, verified: present(data.verifyMachinePublicKey.verified, 'verified') }),
-    codeFor: (field, missing) => (missing ? 'KER-CRY-004' : 'KER-CRY-002'),
+    codeFor: machineCode,
     internalErrorCode: 'KER-CRY-500',
   }),
 ];

@@ -1,27 +1,12 @@
 import { z } from 'zod';
-import { identifier } from '../../lib/input.js';
+import { licenseCodeFor, licenseInputs } from '../../subgraphs/license/inputs.js';
 import * as ops from '../../generated/graphql/license.operations.js';
 import { operation } from '../operations.js';
 import { defineRoute, present, type RestRoute } from '../route.js';
 
-const text = identifier();
 const PREFIX = '/v1/licensekeymanager/license';
-
-/** A missing or malformed field gets the code of what it is. */
-const codeFor = (field: string) =>
-  field === 'MISPId'
-    ? 'KER-LKM-001'
-    : field === 'licenseKey'
-      ? 'KER-LKM-006'
-      : field.startsWith('permissions')
-        ? 'KER-LKM-007'
-        : field === 'licenseExpiryTime'
-          ? 'KER-LKM-011'
-          : field === 'status'
-            ? 'KER-LKM-010'
-            : 'KER-LKM-006';
-
-const keyQuery = z.object({ licenseKey: text, MISPId: text });
+const { schemas } = licenseInputs;
+const codeFor = licenseCodeFor;
 
 export const licenseRoutes: RestRoute[] = [
   defineRoute({
@@ -29,7 +14,7 @@ export const licenseRoutes: RestRoute[] = [
     path: `${PREFIX}/generate`,
     summary: 'Generate a license key for a MISP',
     id: 'platform.kernel.licensekey.generate',
-    input: { from: 'envelope', schema: z.object({ MISPId: text, licenseExpiryTime: text }) },
+    input: { from: 'envelope', schema: schemas.generateLicenseKey },
     operation: operation(ops.GenerateLicenseKeyDocument),
     variables: (input) => input,
     response: z.object({ licenseKey: z.string() }),
@@ -42,7 +27,7 @@ export const licenseRoutes: RestRoute[] = [
     path: `${PREFIX}/permission`,
     summary: "Map permissions to a MISP's license key",
     id: 'platform.kernel.licensekey.permission',
-    input: { from: 'envelope', schema: keyQuery.extend({ permissions: z.array(z.string().max(128)).min(1).max(64) }) },
+    input: { from: 'envelope', schema: schemas.mapLicensePermissions },
     operation: operation(ops.MapLicensePermissionsDocument),
     variables: (input) => input,
     response: z.object({ status: z.string() }),
@@ -55,7 +40,7 @@ export const licenseRoutes: RestRoute[] = [
     path: `${PREFIX}/permission`,
     summary: "The permissions of a MISP's license key",
     id: 'platform.kernel.licensekey.permission',
-    input: { from: 'query', schema: keyQuery },
+    input: { from: 'query', schema: schemas.licensePermissions },
     operation: operation(ops.LicensePermissionsDocument),
     variables: (input) => input,
     response: z.object({ permissions: z.array(z.string()) }),
@@ -68,7 +53,7 @@ export const licenseRoutes: RestRoute[] = [
     path: `${PREFIX}/status`,
     summary: "Change a license key's status (ACTIVE, SUSPENDED, BLOCKED)",
     id: 'platform.kernel.licensekey.status',
-    input: { from: 'envelope', schema: z.object({ licenseKey: text, status: text }) },
+    input: { from: 'envelope', schema: schemas.updateLicenseStatus },
     operation: operation(ops.UpdateLicenseStatusDocument),
     variables: (input) => input,
     response: z.object({ status: z.string() }),

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { identifier } from '../../lib/input.js';
+import { otpInputs } from '../../subgraphs/otp/inputs.js';
 import * as ops from '../../generated/graphql/otp.operations.js';
 import { operation } from '../operations.js';
 import { defineRoute, type HttpMethod, type RestRoute } from '../route.js';
 
-const validateQuery = z.object({ key: identifier(), otp: z.string().max(64) });
-
-const validateCodes = (field: string, missing: boolean) => {
-  if (field === 'otp') return missing ? 'KER-OTV-003' : 'KER-OTV-004';
-  return missing ? 'KER-OTV-001' : 'KER-OTV-002';
-};
+const { schemas, codeFor } = otpInputs;
+const validateCodes = (field: string, missing: boolean) => codeFor(field, missing, 'validateOtp');
 
 /** MOSIP serves validation as GET; POST with the same query parameters is accepted too. */
 const validateRoute = (method: HttpMethod) =>
@@ -18,7 +14,7 @@ const validateRoute = (method: HttpMethod) =>
     path: '/v1/otpmanager/otp/validate',
     summary: 'Validate and consume an OTP (query parameters key and otp)',
     id: 'platform.otp.validateOTP',
-    input: { from: 'query', schema: validateQuery },
+    input: { from: 'query', schema: schemas.validateOtp },
     operation: operation(ops.ValidateOtpDocument),
     variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
@@ -33,7 +29,7 @@ export const otpRoutes: RestRoute[] = [
     path: '/v1/otpmanager/otp/generate',
     summary: 'Generate an OTP for a key',
     id: 'platform.otp.generateOTP',
-    input: { from: 'envelope', schema: z.object({ key: identifier() }) },
+    input: { from: 'envelope', schema: schemas.generateOtp },
     operation: operation(ops.GenerateOtpDocument),
     variables: (input) => ({ key: input.key }),
     // MOSIP answers a frozen key with the string "null" as the OTP.

@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../../lib/deps.js';
 import { authRoutes } from '../../rest-compat/auth/routes.js';
 import { defineComponent } from '../component.js';
 import { authAccess } from './access.js';
+import { authInputs } from './inputs.js';
 import { ClientDirectory } from './client-directory.js';
 import { OtpLoginService } from './otp-login-service.js';
 import { authResolvers } from './resolvers.js';
@@ -27,6 +28,7 @@ declare module '../../lib/deps.js' {
 export const auth = defineComponent({
   name: 'auth',
   access: authAccess,
+  inputs: authInputs,
   routes: authRoutes,
   settings: authSettings,
   async services(deps: PlatformDeps, settings) {

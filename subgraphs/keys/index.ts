@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../../lib/deps.js';
 import { keysRoutes } from '../../rest-compat/keys/routes.js';
 import { defineComponent } from '../component.js';
 import { keysAccess } from './access.js';
+import { keysInputs } from './inputs.js';
 import { KeyInventory } from './inventory.js';
 import { KeyStore } from './key-store.js';
 import { keysResolvers } from './resolvers.js';
@@ -21,6 +22,7 @@ declare module '../../lib/deps.js' {
 export const keys = defineComponent({
   name: 'keys',
   access: keysAccess,
+  inputs: keysInputs,
   routes: keysRoutes,
   settings: keysSettings,
   async services(deps: PlatformDeps, settings) {

@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../../lib/deps.js';
 import { licenseRoutes } from '../../rest-compat/license/routes.js';
 import { defineComponent } from '../component.js';
 import { licenseAccess } from './access.js';
+import { licenseInputs } from './inputs.js';
 import { licenseResolvers } from './resolvers.js';
 import { LicenseService } from './service.js';
 import { licenseSettings } from './settings.js';
@@ -17,6 +18,7 @@ declare module '../../lib/deps.js' {
 export const license = defineComponent({
   name: 'license',
   access: licenseAccess,
+  inputs: licenseInputs,
   routes: licenseRoutes,
   settings: licenseSettings,
   services: (deps: PlatformDeps, settings) => ({ license: new LicenseService(deps.prisma, deps.masterKey, deps.clock, settings) }),

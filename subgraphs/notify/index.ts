@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../../lib/deps.js';
 import { notifyRoutes } from '../../rest-compat/notify/routes.js';
 import { defineComponent } from '../component.js';
 import { notifyAccess } from './access.js';
+import { notifyInputs } from './inputs.js';
 import { notifyResolvers } from './resolvers.js';
 import { NotificationService } from './service.js';
 import { notifySettings } from './settings.js';
@@ -17,6 +18,7 @@ declare module '../../lib/deps.js' {
 export const notify = defineComponent({
   name: 'notify',
   access: notifyAccess,
+  inputs: notifyInputs,
   routes: notifyRoutes,
   settings: notifySettings,
   services(deps: PlatformDeps, settings) {

@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../../lib/deps.js';
 import { otpRoutes } from '../../rest-compat/otp/routes.js';
 import { defineComponent } from '../component.js';
 import { otpAccess } from './access.js';
+import { otpInputs } from './inputs.js';
 import { otpResolvers } from './resolvers.js';
 import { OtpService } from './service.js';
 import { otpSettings } from './settings.js';
@@ -17,6 +18,7 @@ declare module '../../lib/deps.js' {
 export const otp = defineComponent({
   name: 'otp',
   access: otpAccess,
+  inputs: otpInputs,
   routes: otpRoutes,
   settings: otpSettings,
   services: (deps: PlatformDeps, settings) => ({ otp: new OtpService(deps.prisma, deps.masterKey, deps.clock, settings) }),

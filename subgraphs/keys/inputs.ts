@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { fieldInputs } from '../../lib/graph/inputs.js';
+import { identifier } from '../../lib/input.js';
+
+const text = identifier();
+const optional = text.nullish();
+
+/** REST's CSR and master key requests carry every subject field, flat. */
+export const subjectFields = { commonName: text, country: text, state: text, location: text, organization: text, organizationUnit: text };
+const graphSubject = z.object({ commonName: text, country: optional, state: optional, location: optional, organization: optional, organizationUnit: optional });
+
+const pair = { applicationId: text, referenceId: optional };
+const upload = z.object({ ...pair, certificateData: z.string().max(65536) });
+const crypto = z.object({
+  ...pair,
+  data: z.string(),
+  aad: z.string().max(4096).nullish(),
+  salt: z.string().max(1024).nullish(),
+  timeStamp: z.string().max(64).nullish(),
+});
+const machine = z.object({ machineName: text, publicKey: z.string().max(8192) });
+
+const CRYPTO_FIELDS = new Set(['encrypt', 'decrypt']);
+const MACHINE_FIELDS = new Set(['uploadMachinePublicKey', 'verifyMachinePublicKey']);
+const SIGNATURE_FIELDS = new Set(['sign', 'validateSignature']);
+
+function keysCodeFor(field: string, missing: boolean, rootField: string): string {
+  if (CRYPTO_FIELDS.has(rootField)) return field === 'timeStamp' ? 'KER-CRY-007' : missing ? 'KER-CRY-004' : 'KER-CRY-003';
+  if (MACHINE_FIELDS.has(rootField)) return missing ? 'KER-CRY-004' : 'KER-CRY-002';
+  if (SIGNATURE_FIELDS.has(rootField)) return 'KER-CSS-999';
+  if (rootField === 'syncPublicKey') return field === 'timeStamp' && !missing ? 'KER-CRY-007' : 'KER-KMS-005';
+  // Key manager: a missing parameter is MOSIP's KER-KMS-005, anything else malformed KER-KMS-013.
+  return missing ? 'KER-KMS-005' : 'KER-KMS-013';
+}
+
+/** The arguments of the key, crypto and signature root fields, for GraphQL and REST alike. */
+export const keysInputs = fieldInputs(
+  {
+    certificate: z.object(pair),
+    syncPublicKey: z.object({ ...pair, timeStamp: z.string().max(64) }),
+    generateMasterKey: z.object({ ...pair, objectType: text, force: z.boolean(), subject: graphSubject.nullish() }),
+    generateCsr: z.object({ ...pair, subject: graphSubject }),
+    uploadCertificate: upload,
+    uploadOtherDomainCertificate: upload,
+    encrypt: crypto,
+    decrypt: crypto,
+    sign: z.object({ data: z.string() }),
+    validateSignature: z.object({ signature: z.string(), data: z.string().nullish() }),
+    uploadMachinePublicKey: machine,
+    verifyMachinePublicKey: machine,
+  },
+  keysCodeFor,
+);

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { fieldInputs } from '../../lib/graph/inputs.js';
+import { identifier } from '../../lib/input.js';
+
+const text = identifier();
+const keyQuery = z.object({ licenseKey: text, MISPId: text });
+
+/** A missing or malformed field gets the code of what it is. */
+const FIELD_CODES: [test: (field: string) => boolean, code: string][] = [
+  [(field) => field === 'MISPId', 'KER-LKM-001'],
+  [(field) => field.startsWith('permissions'), 'KER-LKM-007'],
+  [(field) => field === 'licenseExpiryTime', 'KER-LKM-011'],
+  [(field) => field === 'status', 'KER-LKM-010'],
+];
+export const licenseCodeFor = (field: string): string => FIELD_CODES.find(([test]) => test(field))?.[1] ?? 'KER-LKM-006';
+
+/** The arguments of the license key manager's root fields, for GraphQL and REST alike. */
+export const licenseInputs = fieldInputs(
+  {
+    generateLicenseKey: z.object({ MISPId: text, licenseExpiryTime: text }),
+    mapLicensePermissions: keyQuery.extend({ permissions: z.array(z.string().max(128)).min(1).max(64) }),
+    licensePermissions: keyQuery,
+    updateLicenseStatus: z.object({ licenseKey: text, status: text }),
+  },
+  licenseCodeFor,
+);
