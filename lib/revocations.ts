@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Database, Subscription } from './db/client.js';
-import { installTriggers } from './db/triggers.js';
+import { listenToTriggers } from './db/triggers.js';
 import type { Logger } from './log.js';
 import type { Clock } from './time.js';
 
@@ -65,8 +65,7 @@ export class RevocationList {
   }
 
   async start(): Promise<void> {
-    await installTriggers(this.prisma, TRIGGER_SQL);
-    this.subscription = await this.database.subscribe(REVOCATION_CHANNEL, {
+    this.subscription = await listenToTriggers(this.database, REVOCATION_CHANNEL, TRIGGER_SQL, {
       message: (payload) => this.apply(payload),
       up: () => this.reload(),
       down: () => {

@@ -83,6 +83,9 @@ interface SessionRow {
   expiresAt: Date;
 }
 
+/** What recording tokens does to their session: open it, or extend it while it is live (refresh). */
+type SessionWrite = { open: SessionRow } | { extend: string; until: Date; at: Date };
+
 interface Claims {
   sub: string;
   jti: string;
@@ -167,34 +170,46 @@ export class TokenService {
       createdAt: now,
       expiresAt: new Date(now.getTime() + life * 1000),
     };
-    return this.issueInSession(subject, sessionId, now, refresh, session);
+    return this.issueInSession(subject, sessionId, now, refresh, { open: session });
   }
 
   /**
-   * Records tokens, and the session they open, in one statement: logins are
-   * the platform's hottest write, and raw SQL skips the ORM's per-query planning.
+   * Records tokens in one statement, together with the session they open or,
+   * on refresh, the extension of their live session: logins are the
+   * platform's hottest write, and raw SQL skips the ORM's per-query planning.
+   * On refresh the session row is locked by the same statement, and nothing
+   * is inserted once it is revoked, so a refresh racing revokeSession either
+   * fails or hands out tokens that the revocation then ends. Answers whether
+   * the tokens were recorded.
    */
-  private async record(tokens: TokenRow[], session?: SessionRow): Promise<void> {
+  private async record(tokens: TokenRow[], session: SessionWrite): Promise<boolean> {
     const values = Prisma.join(
       tokens.map(
-        (row) => Prisma.sql`(${row.id}, ${row.sessionId}, ${row.subject}, ${row.subjectType}, ${row.kind}, ${row.appId}, ${row.issuedAt}, ${row.expiresAt})`,
+        (row) =>
+          Prisma.sql`(${row.id}, ${row.sessionId}, ${row.subject}, ${row.subjectType}, ${row.kind}, ${row.appId}, ${row.issuedAt}::timestamp(3), ${row.expiresAt}::timestamp(3))`,
       ),
     );
-    const opening = session
-      ? Prisma.sql`WITH opened AS (INSERT INTO auth_session (id, subject, "subjectType", "appId", "clientAddress", "createdAt", "expiresAt")
-          VALUES (${session.id}, ${session.subject}, ${session.subjectType}, ${session.appId}, ${session.clientAddress}, ${session.createdAt}, ${session.expiresAt})) `
-      : Prisma.empty;
-    await this.prisma
-      .$executeRaw`${opening}INSERT INTO auth_token (id, "sessionId", subject, "subjectType", kind, "appId", "issuedAt", "expiresAt") VALUES ${values}`;
+    const columns = Prisma.sql`auth_token (id, "sessionId", subject, "subjectType", kind, "appId", "issuedAt", "expiresAt")`;
+    if ('open' in session) {
+      const { id, subject, subjectType, appId, clientAddress, createdAt, expiresAt } = session.open;
+      await this.prisma.$executeRaw`WITH opened AS (INSERT INTO auth_session (id, subject, "subjectType", "appId", "clientAddress", "createdAt", "expiresAt")
+          VALUES (${id}, ${subject}, ${subjectType}, ${appId}, ${clientAddress}, ${createdAt}, ${expiresAt}))
+        INSERT INTO ${columns} VALUES ${values}`;
+      return true;
+    }
+    const inserted = await this.prisma.$executeRaw`WITH live AS (UPDATE auth_session SET "refreshedAt" = ${session.at}, "expiresAt" = ${session.until}
+          WHERE id = ${session.extend} AND "revokedAt" IS NULL RETURNING id)
+        INSERT INTO ${columns} SELECT v.* FROM (VALUES ${values}) AS v WHERE EXISTS (SELECT 1 FROM live)`;
+    return inserted > 0;
   }
 
-  /** Signs the tokens, then records them (and a new session). */
-  private async issueInSession(subject: Subject, sessionId: string, now: Date, refresh: boolean, newSession?: SessionRow): Promise<IssuedTokens> {
+  /** Signs the tokens, then records them with their session; a revoked session gets none (KER-ATH-008). */
+  private async issueInSession(subject: Subject, sessionId: string, now: Date, refresh: boolean, session: SessionWrite): Promise<IssuedTokens> {
     const [access, renewal] = await Promise.all([
       this.sign(subject, sessionId, 'access', now, this.settings.accessLifeSeconds),
       refresh ? this.sign(subject, sessionId, 'refresh', now, this.settings.refreshLifeSeconds) : undefined,
     ]);
-    await this.record(renewal ? [access.row, renewal.row] : [access.row], newSession);
+    if (!(await this.record(renewal ? [access.row, renewal.row] : [access.row], session))) throw TOKEN_ERRORS.notStored();
     return {
       token: access.jwt,
       expiresIn: this.settings.accessLifeSeconds,
@@ -316,23 +331,23 @@ export class TokenService {
       }
       throw TOKEN_ERRORS.notStored();
     }
-    await this.prisma.session.update({
-      where: { id: claims.sid },
-      data: { refreshedAt: now, expiresAt: new Date(now.getTime() + this.settings.refreshLifeSeconds * 1000) },
-    });
     const subject: Subject = { id: claims.sub, type: claims.sty, appId: claims.appId, roles: claims.roles, ...(claims.prf ? { profile: claims.prf } : {}) };
-    return this.issueInSession(subject, claims.sid, now, true);
+    const until = new Date(now.getTime() + this.settings.refreshLifeSeconds * 1000);
+    return this.issueInSession(subject, claims.sid, now, true, { extend: claims.sid, until, at: now });
   }
 
-  /** Ends the tokens matching `where` now, on this instance at once and on the others through the trigger's notification. */
-  private async revokeWhere(where: { subject?: string; sessionId?: string }): Promise<number> {
+  /**
+   * Ends the live tokens matching `where` now, in one statement (no token
+   * issued between a read and a write escapes), on this instance at once and
+   * on the others through the trigger's notification.
+   */
+  private async revokeWhere(where: { subject: string } | { sessionId: string }): Promise<number> {
     const now = this.clock.now();
-    const rows = await this.prisma.accessToken.findMany({
-      where: { ...where, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }], expiresAt: { gt: now } },
-      select: { id: true, expiresAt: true },
-    });
-    if (!rows.length) return 0;
-    await this.prisma.accessToken.updateMany({ where: { id: { in: rows.map((row) => row.id) } }, data: { revokedAt: now } });
+    const match = 'subject' in where ? Prisma.sql`subject = ${where.subject}` : Prisma.sql`"sessionId" = ${where.sessionId}`;
+    const rows = await this.prisma.$queryRaw<{ id: string; expiresAt: Date }[]>`
+      UPDATE auth_token SET "revokedAt" = ${now}
+      WHERE ${match} AND ("revokedAt" IS NULL OR "revokedAt" > ${now}) AND "expiresAt" > ${now}
+      RETURNING id, "expiresAt"`;
     for (const row of rows) this.revocations.note(row.id, now.getTime(), row.expiresAt.getTime());
     return rows.length;
   }

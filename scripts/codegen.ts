@@ -15,6 +15,7 @@ import * as typescriptResolvers from '@graphql-codegen/typescript-resolvers';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse } from 'graphql';
+import { componentTypeDefs, SCHEMA_DIR } from '../lib/subgraph.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'generated', 'graphql');
@@ -46,8 +47,7 @@ export interface Generated {
 
 /** The generated TypeScript of one component; `operations` replaces its operations.graphql (tests). */
 export async function generate(component: string, operationsText?: string): Promise<Generated> {
-  const sdl = readFileSync(path.join(ROOT, 'schema', `${component}.graphql`), 'utf8');
-  const schemaAst = buildSubgraphSchema({ typeDefs: parse(sdl) });
+  const schemaAst = buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(component)) });
   const operationsFile = path.join(ROOT, 'rest-compat', component, 'operations.graphql');
   const text = operationsText ?? (existsSync(operationsFile) ? readFileSync(operationsFile, 'utf8') : undefined);
   const documents = text === undefined ? [] : [{ location: operationsFile, document: parse(text) }];
@@ -90,7 +90,7 @@ export async function generate(component: string, operationsText?: string): Prom
 
 /** Every component with an SDL file. */
 export const codegenComponents = (): string[] =>
-  readdirSync(path.join(ROOT, 'schema'))
+  readdirSync(SCHEMA_DIR)
     .filter((file) => file.endsWith('.graphql') && file !== 'supergraph.graphql')
     .map((file) => file.slice(0, -'.graphql'.length));
 

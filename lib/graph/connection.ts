@@ -79,3 +79,11 @@ export function orderBy<F extends string>(
   const direction = order?.direction === 'DESC' ? 'desc' : 'asc';
   return column === key ? [{ [key]: direction }] : [{ [column]: direction }, { [key]: direction }];
 }
+
+/** Prisma's arguments for one page of `connection`: take, skip, and the cursor on the unique `key`. */
+export function pageArgs<K extends string>({ take, skip, after }: PageQuery, key: K): { take: number; skip?: number; cursor?: Record<K, string> } {
+  return { take, ...(skip !== undefined ? { skip } : {}), ...(after !== undefined ? { cursor: { [key]: after } as Record<K, string> } : {}) };
+}
+
+/** Newest first, the unique id breaking ties: the order of every log-like list. */
+export const newestFirst = (): [{ createdAt: 'desc' }, { id: 'desc' }] => [{ createdAt: 'desc' }, { id: 'desc' }];

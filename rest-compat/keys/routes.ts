@@ -1,3 +1,4 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
 import { identifier } from '../../lib/input.js';
 import { keysInputs, subjectFields } from '../../subgraphs/keys/inputs.js';
@@ -29,6 +30,27 @@ const kmsCode = (field: string, missing: boolean) => codeFor(field, missing, 'ge
 const cryCode = (field: string, missing: boolean) => codeFor(field, missing, 'encrypt');
 const machineCode = (field: string, missing: boolean) => codeFor(field, missing, 'uploadMachinePublicKey');
 const cryptoVariables = ({ applicationId, referenceId, data, aad, salt, timeStamp }: Crypto) => ({ applicationId, referenceId, data, aad, salt, timeStamp });
+
+/** encrypt and decrypt: one request shape, one answer shape, one set of codes. */
+const cryptoRoute = <Data>(
+  name: 'encrypt' | 'decrypt',
+  summary: string,
+  document: TypedDocumentNode<Data, ReturnType<typeof cryptoVariables>>,
+  result: (data: Data) => { data: string },
+) =>
+  defineRoute({
+    method: 'post',
+    path: `/v1/cryptomanager/${name}`,
+    summary,
+    id: `io.platform.cryptomanager.${name}`,
+    input: { from: 'envelope', schema: crypto },
+    operation: operation(document),
+    variables: cryptoVariables,
+    response: z.object({ data: z.string() }),
+    result,
+    codeFor: cryCode,
+    internalErrorCode: 'KER-CRY-500',
+  });
 
 export const keysRoutes: RestRoute[] = [
   defineRoute({
@@ -102,32 +124,8 @@ export const keysRoutes: RestRoute[] = [
     codeFor: kmsCode,
     internalErrorCode: 'KER-KMS-500',
   }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/cryptomanager/encrypt',
-    summary: 'Encrypt a string for an application key (VER_R2, base64url)',
-    id: 'io.platform.cryptomanager.encrypt',
-    input: { from: 'envelope', schema: crypto },
-    operation: operation(ops.EncryptDocument),
-    variables: cryptoVariables,
-    response: z.object({ data: z.string() }),
-    result: (data) => data.encrypt,
-    codeFor: cryCode,
-    internalErrorCode: 'KER-CRY-500',
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/cryptomanager/decrypt',
-    summary: 'Decrypt what encrypt produced',
-    id: 'io.platform.cryptomanager.decrypt',
-    input: { from: 'envelope', schema: crypto },
-    operation: operation(ops.DecryptDocument),
-    variables: cryptoVariables,
-    response: z.object({ data: z.string() }),
-    result: (data) => data.decrypt,
-    codeFor: cryCode,
-    internalErrorCode: 'KER-CRY-500',
-  }),
+  cryptoRoute('encrypt', 'Encrypt a string for an application key (VER_R2, base64url)', ops.EncryptDocument, (data) => data.encrypt),
+  cryptoRoute('decrypt', 'Decrypt what encrypt produced', ops.DecryptDocument, (data) => data.decrypt),
   defineRoute({
     method: 'post',
     path: '/v1/signature/sign',

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { licenseCodeFor, licenseInputs } from '../../subgraphs/license/inputs.js';
+import { licenseCodeFor as codeFor, licenseInputs } from '../../subgraphs/license/inputs.js';
 import * as ops from '../../generated/graphql/license.operations.js';
 import { operation } from '../operations.js';
 import { defineRoute, present, type RestRoute } from '../route.js';
 
 const PREFIX = '/v1/licensekeymanager/license';
 const { schemas } = licenseInputs;
-const codeFor = licenseCodeFor;
 
 export const licenseRoutes: RestRoute[] = [
   defineRoute({

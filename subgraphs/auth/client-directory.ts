@@ -1,6 +1,6 @@
 import type { Client, PrismaClient } from '../../generated/prisma/client.js';
 import type { Database, Subscription } from '../../lib/db/client.js';
-import { installTriggers } from '../../lib/db/triggers.js';
+import { listenToTriggers } from '../../lib/db/triggers.js';
 import type { Logger } from '../../lib/log.js';
 
 export type LoginClient = Pick<Client, 'clientId' | 'secretHash' | 'roles' | 'appIds' | 'isActive'>;
@@ -40,8 +40,7 @@ export class ClientDirectory {
   }
 
   async start(): Promise<void> {
-    await installTriggers(this.prisma, TRIGGER_SQL);
-    this.subscription = await this.database.subscribe(CHANNEL, {
+    this.subscription = await listenToTriggers(this.database, CHANNEL, TRIGGER_SQL, {
       message: (clientId) => {
         this.entries.delete(clientId);
         this.versions.set(clientId, (this.versions.get(clientId) ?? 0) + 1);

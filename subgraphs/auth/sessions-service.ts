@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient, Session } from '../../generated/prisma/client.js';
-import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import type { Clock } from '../../lib/time.js';
 import type { TokenService } from '../../lib/tokens.js';
@@ -53,8 +53,7 @@ export class SessionsService {
     return connection(
       page,
       (session) => session.id,
-      ({ take, skip, after }) =>
-        this.prisma.session.findMany({ where, take, skip, ...(after ? { cursor: { id: after } } : {}), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      (query) => this.prisma.session.findMany({ where, ...pageArgs(query, 'id'), orderBy: newestFirst() }),
       () => this.prisma.session.count({ where }),
     );
   }

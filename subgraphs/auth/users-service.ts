@@ -1,5 +1,5 @@
 import type { Client, Prisma, PrismaClient, User } from '../../generated/prisma/client.js';
-import { connection, orderBy, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { connection, orderBy, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import { ROLES } from '../../lib/roles.js';
 import { hashClientSecret, hashPassword, randomSecret } from '../../lib/secrets.js';
@@ -93,14 +93,7 @@ export class UsersService {
     return connection(
       page,
       (user) => user.userId,
-      ({ take, skip, after }) =>
-        this.prisma.user.findMany({
-          where,
-          take,
-          skip,
-          ...(after ? { cursor: { userId: after } } : {}),
-          orderBy: orderBy(order, USER_ORDER, 'USER_ID', 'userId'),
-        }),
+      (query) => this.prisma.user.findMany({ where, ...pageArgs(query, 'userId'), orderBy: orderBy(order, USER_ORDER, 'USER_ID', 'userId') }),
       () => this.prisma.user.count({ where }),
     );
   }
@@ -179,8 +172,7 @@ export class UsersService {
     return connection(
       page,
       (client) => client.clientId,
-      ({ take, skip, after }) =>
-        this.prisma.client.findMany({ where, take, skip, ...(after ? { cursor: { clientId: after } } : {}), orderBy: { clientId: 'asc' } }),
+      (query) => this.prisma.client.findMany({ where, ...pageArgs(query, 'clientId'), orderBy: { clientId: 'asc' } }),
       () => this.prisma.client.count({ where }),
     );
   }

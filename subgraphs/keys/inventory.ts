@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { KeyStoreEntry, MachinePublicKey, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { Clock } from '../../lib/time.js';
 
 export type KeyStatus = 'ACTIVE' | 'RETIRED' | 'EXPIRED';
@@ -56,14 +56,7 @@ export class KeyInventory {
     return connection(
       page,
       (entry) => entry.id,
-      ({ take, skip, after }) =>
-        this.prisma.keyStoreEntry.findMany({
-          where,
-          take,
-          skip,
-          ...(after ? { cursor: { id: after } } : {}),
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        }),
+      (query) => this.prisma.keyStoreEntry.findMany({ where, ...pageArgs(query, 'id'), orderBy: newestFirst() }),
       () => this.prisma.keyStoreEntry.count({ where }),
     );
   }
@@ -82,8 +75,7 @@ export class KeyInventory {
     return connection(
       page,
       (row) => row.machineName,
-      ({ take, skip, after }) =>
-        this.prisma.machinePublicKey.findMany({ take, skip, ...(after ? { cursor: { machineName: after } } : {}), orderBy: { machineName: 'asc' } }),
+      (query) => this.prisma.machinePublicKey.findMany({ ...pageArgs(query, 'machineName'), orderBy: { machineName: 'asc' } }),
       () => this.prisma.machinePublicKey.count(),
     );
   }

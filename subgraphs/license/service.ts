@@ -1,6 +1,6 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type { LicenseKey as LicenseRow, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { LicenseSettings } from './settings.js';
 import type { MasterKey } from '../../lib/master-key.js';
@@ -105,16 +105,7 @@ export class LicenseService {
     return connection(
       page,
       (row) => row.id,
-      async ({ take, skip, after }) =>
-        (
-          await this.prisma.licenseKey.findMany({
-            where,
-            take,
-            skip,
-            ...(after ? { cursor: { id: after } } : {}),
-            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          })
-        ).map((row) => this.view(row)),
+      async (query) => (await this.prisma.licenseKey.findMany({ where, ...pageArgs(query, 'id'), orderBy: newestFirst() })).map((row) => this.view(row)),
       () => this.prisma.licenseKey.count({ where }),
     );
   }

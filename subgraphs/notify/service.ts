@@ -1,11 +1,12 @@
 import type { Notification, NotificationTemplate, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { NotifySettings } from './settings.js';
 import type { Logger } from '../../lib/log.js';
 import type { Clock } from '../../lib/time.js';
 import { NOTIFICATION_KEY } from '../keys/policy.js';
 import type { KeysService } from '../keys/service.js';
 import { Delivery, type Attachment, type Message } from './delivery.js';
+import { PlatformError } from '../../lib/errors.js';
 import { notifyErrors } from './errors.js';
 import { BUILT_IN_TEMPLATES, render, type Template } from './templates.js';
 
@@ -32,6 +33,18 @@ interface Sealed {
 }
 
 export type OutboxMessage = Notification & { body: string | null };
+
+/** A template cursor's key; a forged cursor that decodes to anything else is the caller's mistake, not a failure. */
+function templateKeyOf(key: string): [string, string, string] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(key);
+  } catch {
+    parsed = undefined;
+  }
+  if (Array.isArray(parsed) && parsed.length === 3 && parsed.every((part) => typeof part === 'string')) return parsed as [string, string, string];
+  throw new PlatformError('BAD_USER_INPUT', 'after: not a cursor of this list');
+}
 
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
 const LEASE_MS = 60_000;
@@ -244,7 +257,7 @@ export class NotificationService {
       page,
       keyOf,
       ({ take, skip, after }) => {
-        const cursor = after ? (JSON.parse(after) as [string, string, string]) : undefined;
+        const cursor = after === undefined ? undefined : templateKeyOf(after);
         return this.prisma.notificationTemplate.findMany({
           take,
           skip,
@@ -273,16 +286,7 @@ export class NotificationService {
     return connection(
       page,
       (row) => row.id,
-      async ({ take, skip, after }) =>
-        this.opened(
-          await this.prisma.notification.findMany({
-            where,
-            take,
-            skip,
-            ...(after ? { cursor: { id: after } } : {}),
-            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          }),
-        ),
+      async (query) => this.opened(await this.prisma.notification.findMany({ where, ...pageArgs(query, 'id'), orderBy: newestFirst() })),
       () => this.prisma.notification.count({ where }),
     );
   }

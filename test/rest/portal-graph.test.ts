@@ -93,6 +93,20 @@ describe('lists are Relay connections', () => {
     expect((await t.graphql('{ users(first: 101) { totalCount } }', {}, admin)).errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect((await t.graphql('{ users(first: 5, after: "not-a-cursor!") { totalCount } }', {}, admin)).errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
+
+  it('refuses a forged cursor of a composite key as the caller mistake it is, not as a failure', async () => {
+    for (const code of ['portal-a', 'portal-b']) {
+      await t.graphql(`mutation { saveNotificationTemplate(code: "${code}", langCode: "eng", channel: "email", body: "x") { code } }`, {}, admin);
+    }
+    const query = 'query($after: String) { notificationTemplates(first: 2, after: $after) { edges { cursor } } }';
+    const page = await t.graphql(query, {}, admin);
+    const real = page.data.notificationTemplates.edges[0].cursor;
+    expect((await t.graphql(query, { after: real }, admin)).errors).toBeUndefined();
+    for (const forged of ['not json', '["only one part"]', '[1, 2, 3]']) {
+      const answer = await t.graphql(query, { after: Buffer.from(forged, 'utf8').toString('base64url') }, admin);
+      expect(answer.errors[0].extensions.code, forged).toBe('BAD_USER_INPUT');
+    }
+  });
 });
 
 describe('references are batched', () => {

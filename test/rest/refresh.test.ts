@@ -79,6 +79,26 @@ describe('POST /v1/authmanager/authorize/refreshToken/{appId}', () => {
     expect(viaBody.json.response.status).toBe('success');
   });
 
+  it('leaves no live token in a session revoked while refreshes race it', async () => {
+    const admin = cookieHeader(await t.adminToken());
+    for (let round = 0; round < 10; round++) {
+      const { token, refresh } = await login();
+      const { sid } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sid: string };
+      const [refreshed] = await Promise.all([
+        refreshWithCookie(refresh),
+        t.graphql('mutation($id: ID!) { revokeSession(id: $id) { status } }', { id: sid }, admin),
+      ]);
+      const now = t.clock.now();
+      const live = await t.platform.deps.prisma.accessToken.count({
+        where: { sessionId: sid, expiresAt: { gt: now }, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
+      });
+      expect(live, `round ${round}`).toBe(0);
+      // whichever won, the refresh's answer (if any) opens nothing
+      if (refreshed.json.response) expect((await validate(refreshed.json.response.token)).json.errors[0].errorCode).toBe('KER-ATH-008');
+      else expect(refreshed.json.errors[0].errorCode).toBe('KER-ATH-008');
+    }
+  });
+
   it('works through GraphQL with the same rules', async () => {
     const { refresh } = await login();
     const mutation = 'mutation($r: String) { refreshToken(appId: "admin", refreshToken: $r) { token refreshToken expiryTime } }';
