@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
-import { SCHEMA_DIR } from '../lib/subgraph.js';
+import { componentTypeDefs, SCHEMA_DIR, sdlComponents } from '../lib/subgraph.js';
 
 export const SUPERGRAPH_FILE = path.join(SCHEMA_DIR, 'supergraph.graphql');
 
@@ -11,13 +10,7 @@ export const localUrl = (name: string) => `local://${name}`;
 
 /** Composes schema/<component>.graphql into the supergraph SDL; throws with composition's messages. */
 export function composeSupergraph(): string {
-  const services = readdirSync(SCHEMA_DIR)
-    .filter((file) => file.endsWith('.graphql') && file !== 'supergraph.graphql')
-    .sort()
-    .map((file) => {
-      const name = file.replace(/\.graphql$/, '');
-      return { name, url: localUrl(name), typeDefs: parse(readFileSync(path.join(SCHEMA_DIR, file), 'utf8')) };
-    });
+  const services = sdlComponents().map((name) => ({ name, url: localUrl(name), typeDefs: parse(componentTypeDefs(name)) }));
   const result = composeServices(services);
   if (result.errors) throw new Error(`composition failed:\n${result.errors.map((e) => e.message).join('\n')}`);
   return result.supergraphSdl + '\n';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
@@ -11,10 +11,30 @@ import type { Access } from './roles.js';
 
 export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'schema');
 
-/** The SDL of one component, from schema/<name>.graphql. */
-export function componentTypeDefs(name: string): string {
-  return readFileSync(path.join(SCHEMA_DIR, `${name}.graphql`), 'utf8');
+/**
+ * The `.graphql` files of a folder, in name order, joined: a large component
+ * keeps one file per area (schema/<name>/, rest-compat/<name>/).
+ */
+export function graphqlFilesIn(dir: string): string | undefined {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
+  const files = readdirSync(dir)
+    .filter((file) => file.endsWith('.graphql'))
+    .sort();
+  return files.length ? files.map((file) => readFileSync(path.join(dir, file), 'utf8')).join('\n') : undefined;
 }
+
+/** The SDL of one component: schema/<name>.graphql, or the files of schema/<name>/. */
+export function componentTypeDefs(name: string): string {
+  return graphqlFilesIn(path.join(SCHEMA_DIR, name)) ?? readFileSync(path.join(SCHEMA_DIR, `${name}.graphql`), 'utf8');
+}
+
+/** Every component with an SDL (a file or a folder under schema/), in name order. */
+export const sdlComponents = (): string[] =>
+  readdirSync(SCHEMA_DIR, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory() ? [entry.name] : entry.name.endsWith('.graphql') && entry.name !== 'supergraph.graphql' ? [entry.name.slice(0, -8)] : [],
+    )
+    .sort();
 
 /** The role table: "<Type>.<field>" to its access rule. */
 export type AccessTable = Readonly<Record<string, Access>>;

@@ -4,7 +4,7 @@
 //     (subgraphs/<name>/graph-mappers.ts), with RequestContext as context;
 //   - a typed document node for each REST operation, checked against the SDL here.
 // Runs on install and before every typecheck, so a copy that drifts from the SDL fails to compile.
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codegen } from '@graphql-codegen/core';
@@ -15,7 +15,7 @@ import * as typescriptResolvers from '@graphql-codegen/typescript-resolvers';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse } from 'graphql';
-import { componentTypeDefs, SCHEMA_DIR } from '../lib/subgraph.js';
+import { componentTypeDefs, graphqlFilesIn, sdlComponents } from '../lib/subgraph.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'generated', 'graphql');
@@ -48,8 +48,9 @@ export interface Generated {
 /** The generated TypeScript of one component; `operations` replaces its operations.graphql (tests). */
 export async function generate(component: string, operationsText?: string): Promise<Generated> {
   const schemaAst = buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(component)) });
+  // Every .graphql file beside the component's router (operations.graphql, or one per area).
   const operationsFile = path.join(ROOT, 'rest-compat', component, 'operations.graphql');
-  const text = operationsText ?? (existsSync(operationsFile) ? readFileSync(operationsFile, 'utf8') : undefined);
+  const text = operationsText ?? graphqlFilesIn(path.dirname(operationsFile));
   const documents = text === undefined ? [] : [{ location: operationsFile, document: parse(text) }];
   const config = {
     useTypeImports: true,
@@ -89,10 +90,7 @@ export async function generate(component: string, operationsText?: string): Prom
 }
 
 /** Every component with an SDL file. */
-export const codegenComponents = (): string[] =>
-  readdirSync(SCHEMA_DIR)
-    .filter((file) => file.endsWith('.graphql') && file !== 'supergraph.graphql')
-    .map((file) => file.slice(0, -'.graphql'.length));
+export const codegenComponents = sdlComponents;
 
 export const generatedFile = (component: string, part: keyof Generated): string =>
   path.join(OUT, part === 'types' ? `${component}.ts` : `${component}.operations.ts`);

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { openPGlite, PGliteMigrationAdapter } from '../lib/db/pglite.js';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { loadConfig } from '../lib/config.js';
 import { createMigration, diffMigrationsToSchema } from '../lib/db/migrate.js';
@@ -14,7 +14,7 @@ import { createMigration, diffMigrationsToSchema } from '../lib/db/migrate.js';
 const [command, name] = process.argv.slice(2);
 
 /** Diffs run against a throw-away PGlite: its shadow database is another in-memory instance. */
-const scratchAdapter = () => new PrismaPGlite(new PGlite());
+const scratchAdapter = async () => new PGliteMigrationAdapter(await openPGlite());
 
 switch (command) {
   case 'generate': {
@@ -44,12 +44,12 @@ switch (command) {
   }
   case 'create': {
     if (!name) throw new Error('usage: npm run db:migrate:create -- <name>');
-    const dir = await createMigration(scratchAdapter(), name);
+    const dir = await createMigration(await scratchAdapter(), name);
     console.log(dir ? `wrote ${dir}/migration.sql` : 'the migrations already match the schema: nothing to write');
     break;
   }
   case 'diff': {
-    const sql = await diffMigrationsToSchema(scratchAdapter());
+    const sql = await diffMigrationsToSchema(await scratchAdapter());
     if (sql) {
       console.log(sql);
       process.exit(1);

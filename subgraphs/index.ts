@@ -4,6 +4,7 @@ import { auth } from './auth/index.js';
 import type { AnyComponent } from './component.js';
 import { keys } from './keys/index.js';
 import { license } from './license/index.js';
+import { masterdata } from './masterdata/index.js';
 import { notify } from './notify/index.js';
 import { otp } from './otp/index.js';
 
@@ -13,7 +14,7 @@ import { otp } from './otp/index.js';
  * component is added.
  */
 // Each component keeps its own settings type; the list only needs what all share.
-export const COMPONENTS: readonly AnyComponent[] = [keys, notify, otp, auth, license];
+export const COMPONENTS: readonly AnyComponent[] = [keys, notify, otp, auth, license, masterdata];
 
 export function componentNamed(name: string): AnyComponent | undefined {
   return COMPONENTS.find((component) => component.name === name);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { openPGlite } from './pglite.js';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -155,7 +156,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const dataDir = options.dataDir ?? 'memory://';
     if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
     // PGlite is one connection in this process: the client and the migrations share the instance.
-    const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    const pglite = await openPGlite(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
     const adapter = new PrismaPGlite(pglite);
     const prisma = clientOf(adapter, options.onQuery);
     database = {

@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { openPGlite, PGliteMigrationAdapter } from '../../lib/db/pglite.js';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../lib/db/client.js';
@@ -26,7 +26,7 @@ describe('prisma/migrations', () => {
   });
 
   it('produces exactly the Prisma schema: the diff from migrations to schema is empty', async () => {
-    expect(await diffMigrationsToSchema(new PrismaPGlite(new PGlite()))).toBe('');
+    expect(await diffMigrationsToSchema(new PGliteMigrationAdapter(await openPGlite()))).toBe('');
   });
 
   it('migrates a fresh embedded PGlite database', async () => {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { openPGlite } from '../../lib/db/pglite.js';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { TestProject } from 'vitest/node';
 import { applyMigrations } from '../../lib/db/migrate.js';
@@ -43,7 +43,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 async function createTemplates(): Promise<Templates> {
   const dir = mkdtempSync(path.join(tmpdir(), 'platform-templates-'));
-  const pglite = await PGlite.create('memory://');
+  const pglite = await openPGlite();
   await applyMigrations(new PrismaPGlite(pglite));
   const tarball = path.join(dir, 'pglite.tar');
   writeFileSync(tarball, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));

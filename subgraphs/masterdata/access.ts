@@ -1,0 +1,21 @@
+import { access } from '../../lib/roles.js';
+
+/** Who maintains master data (MOSIP's admin roles). */
+export const MASTERDATA_WRITERS = access.roles('GLOBAL_ADMIN', 'ZONAL_ADMIN', 'MASTERDATA_ADMIN');
+
+/** Who reads it: the admins, and the services and clients that validate against it. */
+export const MASTERDATA_READERS = access.roles(
+  'GLOBAL_ADMIN',
+  'ZONAL_ADMIN',
+  'MASTERDATA_ADMIN',
+  'REGISTRATION_ADMIN',
+  'REGISTRATION_SUPERVISOR',
+  'REGISTRATION_OFFICER',
+  'REGISTRATION_PROCESSOR',
+  'PRE_REGISTRATION_ADMIN',
+  'INDIVIDUAL',
+  'RESIDENT',
+  'ID_AUTHENTICATION',
+  'ID_REPOSITORY',
+  'PARTNER_ADMIN',
+);

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+const text = z.string().max(256);
+const filter = z.object({
+  columnName: z.string().min(1).max(64),
+  type: z.string().min(1).max(16),
+  value: text.nullish(),
+  fromValue: text.nullish(),
+  toValue: text.nullish(),
+});
+
+/** MOSIP's search body (`request`), the same for GraphQL's SearchInput and the REST paths. */
+export const searchInput = z.object({
+  filters: z.array(filter).max(20).nullish(),
+  sort: z
+    .array(z.object({ sortfield: z.string().min(1).max(64), sorttype: z.string().max(4).nullish() }))
+    .max(5)
+    .nullish(),
+  pagination: z.object({ pageStart: z.number().int().nullish(), pageFetch: z.number().int().nullish() }).nullish(),
+  languageCode: z.string().max(3).nullish(),
+});
+
+/** MOSIP's filter-values body (`request`). */
+export const filterValuesInput = z.object({
+  filters: z
+    .array(z.object({ columnName: z.string().min(1).max(64), type: z.string().max(16).nullish(), text: text.nullish() }))
+    .min(1)
+    .max(20),
+  languageCode: z.string().max(3).nullish(),
+  optionalFilters: z.array(filter).max(20).nullish(),
+});
