@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { openPGlite, PGliteMigrationAdapter } from '../lib/db/pglite.js';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { loadConfig } from '../lib/config.js';
 import { createMigration, diffMigrationsToSchema } from '../lib/db/migrate.js';
 

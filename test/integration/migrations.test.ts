@@ -1,5 +1,4 @@
 import { openPGlite, PGliteMigrationAdapter } from '../../lib/db/pglite.js';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../lib/db/client.js';
 import { applyMigrations, diffMigrationsToSchema, migrationList } from '../../lib/db/migrate.js';
