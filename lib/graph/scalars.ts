@@ -1,4 +1,4 @@
-import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { parseInstant } from '../time.js';
 
 function toDate(value: unknown): Date {
@@ -20,4 +20,32 @@ export const DateTimeScalar = new GraphQLScalarType({
     if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime: a string');
     return toDate(ast.value);
   },
+});
+
+function jsonLiteral(ast: ValueNode): unknown {
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return ast.values.map(jsonLiteral);
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((field) => [field.name.value, jsonLiteral(field.value)]));
+    default:
+      throw new GraphQLError('JSON: a literal value, not a variable inside it');
+  }
+}
+
+/** Any JSON value, for documents whose shape is the caller's (an ID schema's fields); the field's input rules check it. */
+export const JsonScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: jsonLiteral,
 });

@@ -7,7 +7,7 @@ export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export function expectError(json: any, code: string, message?: RegExp): void {
   expect(json.response).toBeNull();
   expect(json.errors).toHaveLength(1);
-  expect(json.errors[0].errorCode).toBe(code);
+  expect(json.errors[0].errorCode, json.errors[0].message).toBe(code);
   if (message) expect(json.errors[0].message).toMatch(message);
   expect(json.responsetime).toMatch(TIMESTAMP);
 }

@@ -1,0 +1,9 @@
+import { PlatformError } from '../../../lib/errors.js';
+
+/** MOSIP's identity schema codes (kernel masterdata SchemaErrorCode). */
+export const idSchemaErrors = {
+  fetch: (why: string) => new PlatformError('KER-SCH-004', `Error occurred while fetching Identity schema: ${why}`),
+  insert: (why: string) => new PlatformError('KER-SCH-005', `Error occurred while inserting Identity schema: ${why}`),
+  update: (why: string) => new PlatformError('KER-SCH-006', `Error occurred while updating Identity schema: ${why}`),
+  notFound: () => new PlatformError('KER-SCH-007', 'Identity schema not found'),
+};

@@ -1,0 +1,167 @@
+import { Prisma, type IdSchema as IdSchemaRow, type PrismaClient } from '../../../generated/prisma/client.js';
+import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { parseInstant, type Clock } from '../../../lib/time.js';
+import { created, deleted, LIVE, updated } from '../audit.js';
+import { paged, type Paged, type PagedArgs } from '../paged.js';
+import { idSchemaErrors } from './errors.js';
+import { identityProblems, jsonSchemaOf, schemaFields, type IdentityProblem, type SchemaField } from './fields.js';
+
+export type { IdSchemaRow };
+
+export interface IdSchemaInput {
+  title: string;
+  description: string;
+  effectiveFrom: string;
+  schemaVersion: number;
+  schema: unknown;
+}
+
+/** What the paged list sorts by: MOSIP's DTO names and the row's own. */
+const SORTABLE: Record<string, string> = {
+  createdDateTime: 'createdAt',
+  createdOn: 'createdAt',
+  updatedDateTime: 'updatedAt',
+  updatedOn: 'updatedAt',
+  effectiveFrom: 'effectiveFrom',
+  idVersion: 'idVersion',
+  schemaVersion: 'schemaVersion',
+  title: 'title',
+  status: 'status',
+  id: 'id',
+};
+
+/** The fields of a stored row (checked when written). */
+export const fieldsOf = (row: IdSchemaRow): SchemaField[] => row.schema as SchemaField[];
+
+/**
+ * The ID schema, as MOSIP keeps it: drafts are written and rewritten, then
+ * published once, which gives them the next idVersion. The published schema
+ * is what identities are validated against (validateIdentity, for the ID
+ * repository and pre-registration).
+ */
+export class IdSchemaService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: Clock,
+  ) {}
+
+  private parse(input: IdSchemaInput, error: (why: string) => Error) {
+    const effectiveFrom = parseInstant(input.effectiveFrom);
+    if (!effectiveFrom) throw error("effectiveFrom must be an ISO 8601 timestamp (yyyy-MM-dd'T'HH:mm:ss.SSS'Z')");
+    const fields = schemaFields.safeParse(input.schema);
+    if (!fields.success) {
+      const issue = fields.error.issues[0]!;
+      throw error(`schema.${issue.path.join('.')}: ${issue.message}`);
+    }
+    return {
+      title: input.title.trim(),
+      description: input.description.trim(),
+      schemaVersion: input.schemaVersion,
+      effectiveFrom,
+      schema: fields.data as Prisma.InputJsonValue,
+      schemaJson: jsonSchemaOf(input.title.trim(), input.description.trim(), fields.data),
+    };
+  }
+
+  async create(by: string, input: IdSchemaInput): Promise<IdSchemaRow> {
+    const data = this.parse(input, idSchemaErrors.insert);
+    return this.prisma.idSchema.create({ data: { ...data, status: 'DRAFT', idVersion: 0, ...created(by, this.clock.now()) } });
+  }
+
+  /** Only a draft changes; the check and the write are one statement, so a publish racing an update wins or loses whole. */
+  async update(by: string, id: string, input: IdSchemaInput): Promise<IdSchemaRow> {
+    const data = this.parse(input, idSchemaErrors.update);
+    const { count } = await this.prisma.idSchema.updateMany({ where: { id, status: 'DRAFT', ...LIVE }, data: { ...data, ...updated(by, this.clock.now()) } });
+    if (count === 0) throw await this.whyNotDraft(id, idSchemaErrors.update);
+    return this.prisma.idSchema.findUniqueOrThrow({ where: { id } });
+  }
+
+  async delete(by: string, id: string): Promise<string> {
+    // An ID schema has no isActive: its status says whether it is in force.
+    const { isActive: _inactive, ...softDelete } = deleted(by, this.clock.now());
+    const { count } = await this.prisma.idSchema.updateMany({ where: { id, status: 'DRAFT', ...LIVE }, data: softDelete });
+    if (count === 0) throw await this.whyNotDraft(id, idSchemaErrors.update);
+    return id;
+  }
+
+  private async whyNotDraft(id: string, error: (why: string) => Error): Promise<Error> {
+    const row = await this.prisma.idSchema.findFirst({ where: { id, ...LIVE } });
+    return row ? error(`schema ${id} is ${row.status}: only a draft can change`) : idSchemaErrors.notFound();
+  }
+
+  /**
+   * Publishes a draft: idVersion becomes one more than the latest published.
+   * Serializable, so two publishes never take the same version.
+   */
+  async publish(by: string, id: string, effectiveFrom: string): Promise<IdSchemaRow> {
+    const from = parseInstant(effectiveFrom);
+    if (!from) throw idSchemaErrors.update("effectiveFrom must be an ISO 8601 timestamp (yyyy-MM-dd'T'HH:mm:ss.SSS'Z')");
+    const now = this.clock.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.prisma.$transaction(
+          async (tx) => {
+            const row = await tx.idSchema.findFirst({ where: { id, ...LIVE } });
+            if (!row) throw idSchemaErrors.notFound();
+            if (row.status !== 'DRAFT') throw idSchemaErrors.update(`schema ${id} is already ${row.status}`);
+            const latest = await tx.idSchema.aggregate({ where: { status: 'PUBLISHED', ...LIVE }, _max: { idVersion: true } });
+            return tx.idSchema.update({
+              where: { id },
+              data: { status: 'PUBLISHED', idVersion: (latest._max.idVersion ?? 0) + 1, effectiveFrom: from, ...updated(by, now) },
+            });
+          },
+          { isolationLevel: Prisma.TransactionIsolationLevel.Serializable },
+        );
+      } catch (error) {
+        // A serialization failure means another publish won the race: try again on the new state.
+        if (attempt < 5 && error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034') continue;
+        throw error;
+      }
+    }
+  }
+
+  async all(args: PagedArgs): Promise<Paged<IdSchemaRow>> {
+    return paged(
+      args,
+      SORTABLE,
+      ['id'],
+      (query) => this.prisma.idSchema.findMany({ where: LIVE, ...query }),
+      () => this.prisma.idSchema.count({ where: LIVE }),
+    );
+  }
+
+  /** The latest published schema in effect, or the published one of an idVersion. */
+  async latest(idVersion?: number | null): Promise<IdSchemaRow> {
+    const row = await this.prisma.idSchema.findFirst({
+      where: { status: 'PUBLISHED', ...LIVE, ...(idVersion ? { idVersion } : { effectiveFrom: { lte: this.clock.now() } }) },
+      orderBy: [{ idVersion: 'desc' }],
+    });
+    if (!row) throw idSchemaErrors.notFound();
+    return row;
+  }
+
+  list(page: PageArgs, filter?: { status?: string | null } | null): Promise<Connection<IdSchemaRow>> {
+    const where = { ...LIVE, ...(filter?.status ? { status: filter.status } : {}) };
+    return connection(
+      page,
+      (row) => row.id,
+      (query) => this.prisma.idSchema.findMany({ where, ...pageArgs(query, 'id'), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      () => this.prisma.idSchema.count({ where }),
+    );
+  }
+
+  async byIds(ids: readonly string[]): Promise<Map<string, IdSchemaRow>> {
+    const rows = await this.prisma.idSchema.findMany({ where: { id: { in: [...ids] }, ...LIVE } });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /**
+   * Checks an identity against the published schema of its IDSchemaVersion
+   * (or the latest): what the ID repository and pre-registration call.
+   */
+  async validateIdentity(identity: Record<string, unknown>): Promise<{ schema: IdSchemaRow; problems: IdentityProblem[] }> {
+    const version = typeof identity.IDSchemaVersion === 'number' ? identity.IDSchemaVersion : null;
+    const schema = await this.latest(version);
+    return { schema, problems: identityProblems(fieldsOf(schema), identity) };
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { masterdataErrors } from './errors.js';
+
+/** MOSIP's paged-list query, shared by every /all call. */
+export const pagedListInput = z.object({
+  orderBy: z.string().max(4).nullish(),
+  pageNumber: z.coerce.number().int().nullish(),
+  pageSize: z.coerce.number().int().nullish(),
+  sortBy: z.string().max(64).nullish(),
+});
+
+/** MOSIP's paged list arguments (`/all` calls): Document 1's defaults are desc, page 0, 10 rows, by createdDateTime. */
+export interface PagedArgs {
+  orderBy?: string | null;
+  pageNumber?: number | null;
+  pageSize?: number | null;
+  sortBy?: string | null;
+}
+
+/** MOSIP's PageDto. */
+export interface Paged<T> {
+  data: T[];
+  pageNo: number;
+  totalItems: number;
+  totalPages: number;
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Prisma's orderBy, skip and take for a paged list. `sortable` maps the
+ * names callers sort by (MOSIP's DTO names) to row fields; `key` ends the
+ * order so pages never overlap.
+ */
+export function pagedQuery(args: PagedArgs, sortable: Readonly<Record<string, string>>, key: readonly string[]) {
+  const requested = (args.orderBy ?? 'desc').toLowerCase();
+  if (requested !== 'asc' && requested !== 'desc') throw masterdataErrors.badSortType(String(args.orderBy));
+  const direction: 'asc' | 'desc' = requested;
+  const sortBy = args.sortBy ?? 'createdDateTime';
+  const field = sortable[sortBy];
+  if (!field) throw masterdataErrors.badSortColumn(sortBy);
+  const pageNumber = args.pageNumber ?? 0;
+  const pageSize = args.pageSize ?? 10;
+  if (!Number.isInteger(pageNumber) || !Number.isInteger(pageSize) || pageNumber < 0 || pageSize < 1) throw masterdataErrors.badPagination();
+  if (pageSize > MAX_PAGE_SIZE) throw masterdataErrors.badSearch(`pageSize is at most ${MAX_PAGE_SIZE}`);
+  const orderBy: Record<string, 'asc' | 'desc'>[] = [{ [field]: direction }, ...key.filter((k) => k !== field).map((k) => ({ [k]: direction }))];
+  return { orderBy, skip: pageNumber * pageSize, take: pageSize, pageNumber, pageSize };
+}
+
+/** One page and the total, in two queries. */
+export async function paged<T>(
+  args: PagedArgs,
+  sortable: Readonly<Record<string, string>>,
+  key: readonly string[],
+  find: (query: { orderBy: Record<string, 'asc' | 'desc'>[]; skip: number; take: number }) => Promise<T[]>,
+  count: () => Promise<number>,
+): Promise<Paged<T>> {
+  const { pageNumber, pageSize, ...query } = pagedQuery(args, sortable, key);
+  const [data, totalItems] = await Promise.all([find(query), count()]);
+  return { data, pageNo: pageNumber, totalItems, totalPages: Math.ceil(totalItems / pageSize) };
+}
