@@ -1,11 +1,149 @@
+import { z } from 'zod';
+import type { RequestContext } from '../../../lib/context.js';
+import { loader } from '../../../lib/graph/loader.js';
+import { MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
 import { defineArea } from '../area.js';
+import { pagedListInput } from '../paged.js';
+import { filterValuesInput, searchInput } from '../search-inputs.js';
+import { LocationService } from './locations-service.js';
+import { HolidayService } from './service.js';
 
-/** Placeholder until the area is built. */
+declare module '../../../lib/deps.js' {
+  interface PlatformServices {
+    /** the location hierarchy */
+    locations: LocationService;
+    /** holidays of locations */
+    holidays: HolidayService;
+  }
+}
+
+const code = z.string().trim().min(1).max(36);
+const lang = z.string().trim().length(3);
+const name = z.string().trim().min(1).max(64);
+const desc = z.string().trim().max(128);
+const date = z.string().max(10);
+const holidayKey = z.object({ holidayDate: date, holidayName: name, locationCode: code });
+
+/** The arguments of the holiday and location root fields, for GraphQL and REST alike. */
+export const holidaysSchemas = {
+  createHoliday: holidayKey.extend({
+    id: z.number().int().positive().nullish(),
+    holidayDay: z.string().max(16).nullish(),
+    holidayMonth: z.string().max(16),
+    holidayYear: z.string().max(4),
+    holidayDesc: desc,
+    langCode: lang,
+    isActive: z.boolean(),
+  }),
+  updateHoliday: holidayKey.extend({
+    id: z.number().int().positive(),
+    holidayDesc: desc,
+    langCode: lang,
+    isActive: z.boolean(),
+    newHolidayName: name,
+    newHolidayDate: date,
+    newHolidayDesc: desc,
+  }),
+  deleteHoliday: holidayKey,
+  holidaysById: z.object({ holidayId: z.coerce.number().int().positive(), langCode: lang.nullish() }),
+  holidayPage: pagedListInput,
+  searchHolidays: z.object({ request: searchInput }),
+  holidayFilterValues: z.object({ request: filterValuesInput.extend({ languageCode: lang }) }),
+  createLocation: z.object({
+    code,
+    langCode: lang,
+    name,
+    hierarchyLevel: z.number().int().min(0).max(10),
+    hierarchyName: name,
+    parentLocCode: code.nullish(),
+    isActive: z.boolean(),
+  }),
+  locationsByLanguage: z.object({ langCode: lang }),
+  locationHierarchy: z.object({ code, langCode: lang }),
+  locationChildren: z.object({ code, langCode: lang }),
+};
+
+/** MOSIP's codes for a bad holiday request: that of the failing operation. */
+const HOLIDAY_CODES: Record<string, string> = {
+  createHoliday: 'KER-MSD-065',
+  updateHoliday: 'KER-MSD-099',
+  deleteHoliday: 'KER-MSD-100',
+  createLocation: 'KER-MSD-064',
+};
+
+const key = (row: { code: string; langCode: string }) => `${row.code}\u0000${row.langCode}`;
+
+/** Locations and holidays. */
 export const holidaysArea = defineArea({
   name: 'holidays',
-  access: {},
-  schemas: {},
-  codeFor: () => 'KER-MSD-500',
-  services: () => ({}),
-  resolvers: () => ({}),
+  access: {
+    'Query.allHolidays': MASTERDATA_READERS,
+    'Query.holidaysById': MASTERDATA_READERS,
+    'Query.holidayPage': MASTERDATA_READERS,
+    'Query.searchHolidays': MASTERDATA_READERS,
+    'Query.holidayFilterValues': MASTERDATA_READERS,
+    'Query.holidays': MASTERDATA_READERS,
+    'Query.locationsByLanguage': MASTERDATA_READERS,
+    'Query.locationHierarchy': MASTERDATA_READERS,
+    'Query.locationChildren': MASTERDATA_READERS,
+    'Query.locations': MASTERDATA_READERS,
+    'Mutation.createHoliday': MASTERDATA_WRITERS,
+    'Mutation.updateHoliday': MASTERDATA_WRITERS,
+    'Mutation.deleteHoliday': MASTERDATA_WRITERS,
+    'Mutation.createLocation': MASTERDATA_WRITERS,
+    'Holiday.__resolveReference': MASTERDATA_READERS,
+    'Location.__resolveReference': MASTERDATA_READERS,
+  },
+  schemas: holidaysSchemas,
+  codeFor: (_field, _missing, rootField) => HOLIDAY_CODES[rootField] ?? (rootField.startsWith('location') ? 'KER-MSD-025' : 'KER-MSD-019'),
+  services: (deps) => {
+    const locations = new LocationService(deps.prisma, deps.clock);
+    return { locations, holidays: new HolidayService(deps.prisma, deps.clock, locations) };
+  },
+  resolvers: (deps) => {
+    const { holidays, locations } = deps.services;
+    const locationOf = (context: RequestContext) => loader(context, 'masterdata.location', (keys: readonly string[]) => locations.byKeys(keys));
+    const holidayOf = (context: RequestContext) => loader(context, 'masterdata.holiday', (keys: readonly string[]) => holidays.byKeys(keys));
+    const by = async (context: RequestContext) => (await context.principal()).subject;
+    const day = (row: { holidayDate: Date }) => row.holidayDate.toISOString().slice(0, 10);
+    return {
+      Query: {
+        allHolidays: () => holidays.all(),
+        holidaysById: (_, args) => holidays.byId(args.holidayId, args.langCode),
+        holidayPage: (_, args) => holidays.paged(args),
+        searchHolidays: async (_, args) => {
+          const page = await holidays.search(args.request);
+          return { holidays: page.data, fromRecord: page.fromRecord, toRecord: page.toRecord, totalRecord: page.totalRecord };
+        },
+        holidayFilterValues: (_, args) => holidays.filterValues(args.request),
+        holidays: (_, args) => holidays.list(args, args.filter),
+        locationsByLanguage: (_, args) => locations.byLanguage(args.langCode),
+        locationHierarchy: (_, args) => locations.hierarchy(args.code, args.langCode),
+        locationChildren: (_, args) => locations.children(args.code, args.langCode),
+        locations: (_, args) => locations.list(args, args.filter),
+      },
+      Mutation: {
+        createHoliday: async (_, args, context) => holidays.create(await by(context), args),
+        updateHoliday: async (_, args, context) => holidays.update(await by(context), args),
+        deleteHoliday: async (_, args, context) => holidays.delete(await by(context), args),
+        createLocation: async (_, args, context) => locations.create(await by(context), args),
+      },
+      Holiday: {
+        __resolveReference: (ref, context) => holidayOf(context)(`${ref.id}:${ref.langCode}`),
+        location: (row, _, context) => locationOf(context)(key({ code: row.locationCode, langCode: row.langCode })),
+        holidayDate: day,
+        holidayDay: (row) => String(row.holidayDate.getUTCDate()),
+        holidayMonth: (row) => String(row.holidayDate.getUTCMonth() + 1),
+        holidayYear: (row) => String(row.holidayDate.getUTCFullYear()),
+        createdBy: (row) => ({ userId: row.createdBy }),
+        updatedBy: (row) => (row.updatedBy ? { userId: row.updatedBy } : null),
+      },
+      Location: {
+        __resolveReference: (ref, context) => locationOf(context)(key(ref)),
+        parent: (row, _, context) => (row.parentCode ? locationOf(context)(key({ code: row.parentCode, langCode: row.langCode })) : null),
+        createdBy: (row) => ({ userId: row.createdBy }),
+        updatedBy: (row) => (row.updatedBy ? { userId: row.updatedBy } : null),
+      },
+    };
+  },
 });

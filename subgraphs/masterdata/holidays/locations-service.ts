@@ -1,0 +1,114 @@
+import type { Location as LocationRow, PrismaClient } from '../../../generated/prisma/client.js';
+import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import type { Clock } from '../../../lib/time.js';
+import { created, LIVE } from '../audit.js';
+import { masterdataErrors } from '../errors.js';
+
+export type { LocationRow };
+
+export interface LocationInput {
+  code: string;
+  langCode: string;
+  name: string;
+  hierarchyLevel: number;
+  hierarchyName: string;
+  parentLocCode?: string | null;
+  isActive: boolean;
+}
+
+export interface LocationFilter {
+  langCode?: string | null;
+  hierarchyLevel?: number | null;
+  parentCode?: string | null;
+}
+
+/** The location hierarchy (country, region, province, city, ...), one row per language. */
+export class LocationService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(by: string, input: LocationInput): Promise<LocationRow> {
+    if (input.parentLocCode) {
+      const parent = await this.prisma.location.findFirst({ where: { code: input.parentLocCode, ...LIVE } });
+      if (!parent) throw masterdataErrors.locationNotFound(input.parentLocCode);
+      if (parent.hierarchyLevel !== input.hierarchyLevel - 1)
+        throw masterdataErrors.locationInsert(`a level ${input.hierarchyLevel} location needs a parent of level ${input.hierarchyLevel - 1}`);
+    } else if (input.hierarchyLevel !== 0) throw masterdataErrors.locationInsert('only the country (level 0) has no parent');
+    const data = {
+      name: input.name,
+      hierarchyLevel: input.hierarchyLevel,
+      hierarchyName: input.hierarchyName,
+      parentCode: input.parentLocCode ?? null,
+      isActive: input.isActive,
+      ...created(by, this.clock.now()),
+    };
+    // Create, or revive a deleted row of the same key; a live one is a duplicate.
+    const existing = await this.prisma.location.findUnique({ where: { code_langCode: { code: input.code, langCode: input.langCode } } });
+    if (existing && !existing.isDeleted) throw masterdataErrors.locationInsert(`location ${input.code} (${input.langCode}) already exists`);
+    return this.prisma.location.upsert({
+      where: { code_langCode: { code: input.code, langCode: input.langCode } },
+      create: { code: input.code, langCode: input.langCode, ...data },
+      update: data,
+    });
+  }
+
+  /** A live location in any language, or KER-MSD-026. */
+  async mustExist(code: string): Promise<void> {
+    const found = await this.prisma.location.findFirst({ where: { code, ...LIVE }, select: { code: true } });
+    if (!found) throw masterdataErrors.locationNotFound(code);
+  }
+
+  byLanguage(langCode: string): Promise<LocationRow[]> {
+    return this.prisma.location.findMany({ where: { langCode, ...LIVE }, orderBy: [{ hierarchyLevel: 'asc' }, { code: 'asc' }] });
+  }
+
+  /** The location and its ancestors up to the country, nearest first. */
+  async hierarchy(code: string, langCode: string): Promise<LocationRow[]> {
+    const chain: LocationRow[] = [];
+    for (let next: string | null = code; next && chain.length < 16;) {
+      const row: LocationRow | null = await this.prisma.location.findFirst({ where: { code: next, langCode, ...LIVE } });
+      if (!row) break;
+      chain.push(row);
+      next = row.parentCode;
+    }
+    if (!chain.length) throw masterdataErrors.locationNotFound(code);
+    return chain;
+  }
+
+  async children(code: string, langCode: string): Promise<LocationRow[]> {
+    await this.mustExist(code);
+    return this.prisma.location.findMany({ where: { parentCode: code, langCode, ...LIVE }, orderBy: { code: 'asc' } });
+  }
+
+  list(page: PageArgs, filter?: LocationFilter | null): Promise<Connection<LocationRow>> {
+    const where = {
+      ...LIVE,
+      ...(filter?.langCode ? { langCode: filter.langCode } : {}),
+      ...(filter?.hierarchyLevel !== null && filter?.hierarchyLevel !== undefined ? { hierarchyLevel: filter.hierarchyLevel } : {}),
+      ...(filter?.parentCode ? { parentCode: filter.parentCode } : {}),
+    };
+    return connection(
+      page,
+      (row) => `${row.code}\u0000${row.langCode}`,
+      (query) => {
+        const cursor = query.after?.split('\u0000');
+        return this.prisma.location.findMany({
+          where,
+          take: query.take,
+          ...(cursor ? { skip: 1, cursor: { code_langCode: { code: cursor[0]!, langCode: cursor[1] ?? '' } } } : {}),
+          orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
+        });
+      },
+      () => this.prisma.location.count({ where }),
+    );
+  }
+
+  /** Locations by "code\0langCode" keys, for references and loaders. */
+  async byKeys(keys: readonly string[]): Promise<Map<string, LocationRow>> {
+    const pairs = keys.map((key) => key.split('\u0000'));
+    const rows = await this.prisma.location.findMany({ where: { OR: pairs.map(([code, langCode]) => ({ code: code!, langCode: langCode! })), ...LIVE } });
+    return new Map(rows.map((row) => [`${row.code}\u0000${row.langCode}`, row]));
+  }
+}
