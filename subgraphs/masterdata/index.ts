@@ -9,6 +9,8 @@ import { devicesArea } from './devices/index.js';
 import { documentsArea } from './documents/index.js';
 import { holidaysArea } from './holidays/index.js';
 import { idschemaArea } from './idschema/index.js';
+import { importMasterdata, SAMPLE_COUNTRY_DIR } from './import/loader.js';
+import { masterdataSettings } from './settings.js';
 
 /** The areas of master data, each its own folder here, SDL file and REST module. */
 const AREAS: readonly MasterdataArea[] = [idschemaArea, holidaysArea, documentsArea, devicesArea, centresArea];
@@ -23,6 +25,17 @@ export const masterdata = defineComponent({
     (areaOf(rootField)?.codeFor ?? (() => 'KER-MSD-500'))(field, missing, rootField),
   ),
   routes: masterdataRoutes,
+  settings: masterdataSettings,
   services: (deps: PlatformDeps) => Object.assign({}, ...AREAS.map((area) => area.services(deps))) as ReturnType<MasterdataArea['services']>,
+  // The sample country, so that a newcomer can call every endpoint at once (CONTRACT.md: PLATFORM_SAMPLE_DATA).
+  start: async (deps, settings) => {
+    const wanted =
+      settings.sampleData === 'true' || (settings.sampleData === 'auto' && deps.database.kind === 'pglite' && (await deps.prisma.language.count()) === 0);
+    if (!wanted || (await deps.prisma.language.count({ where: { code: 'eng' } })) > 0) return;
+    const report = await importMasterdata(deps.prisma, SAMPLE_COUNTRY_DIR, 'sample-data', deps.clock.now(), (message) =>
+      deps.logger.info(`sample country: ${message}`),
+    );
+    for (const row of report.rejected) deps.logger.warn(`sample country: ${row.file} line ${row.line} rejected: ${row.reason}`);
+  },
   resolvers: (deps) => mergeResolvers([{ DateTime: DateTimeScalar, User: { __resolveReference: (ref) => ref } }, ...AREAS.map((area) => area.resolvers(deps))]),
 });

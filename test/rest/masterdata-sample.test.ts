@@ -1,0 +1,97 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importMasterdata } from '../../subgraphs/masterdata/import/loader.js';
+import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+
+let t: TestPlatform;
+let auth: Record<string, string>;
+useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform, adminCookie) => {
+  t = platform;
+  auth = adminCookie;
+});
+
+const get = async (url: string) => {
+  const { json } = await t.request('GET', `/v1/masterdata${url}`, { headers: auth });
+  expect(json.errors, url).toBeNull();
+  return json.response;
+};
+
+describe('sample country', () => {
+  it('loads on start: languages, the location hierarchy to KTA, zone MOR for the admin, centre and machine 10001, FRS and 165, documents, a published schema, holidays', async () => {
+    const prisma = t.platform.deps.prisma;
+    expect((await prisma.language.findMany({ orderBy: { code: 'asc' } })).map((row) => row.code)).toEqual(['ara', 'eng', 'fra']);
+    const chain = (await get('/locations/KTA/eng')).locations;
+    expect(chain[0]).toMatchObject({ code: 'KTA', hierarchyLevel: 3, hierarchyName: 'City' });
+    expect(chain.at(-1)).toMatchObject({ code: 'MOR', hierarchyLevel: 0 });
+    expect(await prisma.zoneUser.findMany({ select: { userId: true, zoneCode: true } })).toEqual([{ userId: 'admin', zoneCode: 'MOR' }]);
+    expect(await prisma.zone.count({ where: { code: 'MOR' } })).toBe(3);
+    expect(await prisma.registrationCenter.count({ where: { id: '10001' } })).toBe(3);
+    expect(await prisma.registrationCenterWorkingDay.count({ where: { regCenterId: '10001', isWorking: true, langCode: 'eng' } })).toBe(5);
+    expect(await prisma.machine.count({ where: { id: '10001' } })).toBe(3);
+    expect(await prisma.deviceType.count({ where: { code: 'FRS' } })).toBe(3);
+    expect(await prisma.deviceSpecification.count({ where: { id: '165', deviceTypeCode: 'FRS' } })).toBe(3);
+    expect(await prisma.applicantValidDocument.count()).toBeGreaterThan(20);
+    expect(await prisma.documentCategory.count({ where: { langCode: 'eng' } })).toBe(3);
+
+    const schema = await get('/idschema/latest');
+    expect(schema).toMatchObject({ status: 'PUBLISHED', idVersion: 1, title: 'Sample country identity' });
+    expect(schema.schema.map((field: any) => field.id)).toContain('individualBiometrics');
+    const holidays = (await get('/holidays')).holidays;
+    expect(holidays.filter((h: any) => h.locationCode === 'KTA' && h.langCode === 'eng').map((h: any) => h.holidayName)).toContain('New Year');
+    expect((await get('/holidays/1')).holidays.map((h: any) => h.langCode).sort()).toEqual(['ara', 'eng', 'fra']);
+    const search = await t.request('POST', '/v1/masterdata/holidays/search', {
+      body: envelopeOf({ filters: [{ columnName: 'holidayName', type: 'contains', value: 'day' }], languageCode: 'eng' }),
+      headers: auth,
+    });
+    expect(search.json.response.totalRecord).toBe(3);
+    const graph = await t.graphql('{ locations(filter: {langCode: "ara", hierarchyLevel: 3}) { totalCount } }', {}, bearer(await t.adminToken()));
+    expect(graph.data.locations.totalCount).toBe(2);
+  });
+
+  it('continues holiday ids after the loaded ones', async () => {
+    const created = await t.request('POST', '/v1/masterdata/holidays', {
+      body: envelopeOf({
+        locationCode: 'RBTC',
+        holidayDate: '2026-12-25',
+        holidayMonth: '12',
+        holidayYear: '2026',
+        holidayName: 'Winter Day',
+        holidayDesc: 'x',
+        langCode: 'eng',
+        isActive: true,
+      }),
+      headers: auth,
+    });
+    expect(created.json.errors).toBeNull();
+    const row = await t.platform.deps.prisma.holiday.findFirst({ where: { holidayName: 'Winter Day' } });
+    expect(row!.id).toBeGreaterThan(4);
+  });
+
+  it("imports an operator's files, reporting each rejected row by file and line", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'country-'));
+    writeFileSync(
+      path.join(dir, '03-locations.csv'),
+      'code,langCode,name,hierarchyLevel,hierarchyName,parentCode\nNEWC,eng,New City,3,City,KNT\nBAD,eng,,3,City,KNT\nTWO,eng,Two,three,City,KNT\n',
+    );
+    writeFileSync(
+      path.join(dir, 'holidays.json'),
+      JSON.stringify([
+        { langCode: 'eng', locationCode: 'NEWC', holidayDate: '2027-03-03', holidayName: 'City Day' },
+        { langCode: 'eng', locationCode: 'NEWC', holidayDate: 'March' },
+      ]),
+    );
+    const messages: string[] = [];
+    const report = await importMasterdata(t.platform.deps.prisma, dir, 'operator', t.clock.now(), (message) => messages.push(message));
+    expect(report.loaded).toMatchObject({ locations: 1, holidays: 1 });
+    expect(report.rejected.map((row) => [row.file, row.line])).toEqual([
+      ['03-locations.csv', 3],
+      ['03-locations.csv', 4],
+      ['holidays.json', 2],
+    ]);
+    expect(report.rejected[0]!.reason).toMatch(/name/);
+    expect(messages).toEqual(['03-locations.csv: 1 of 3 rows loaded', 'holidays.json: 1 of 2 rows loaded']);
+    expect((await get('/locations/NEWC/eng')).locations[0]).toMatchObject({ name: 'New City' });
+  });
+});
