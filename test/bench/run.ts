@@ -5,6 +5,7 @@
 //   clientidsecretkey login (absolute)
 //   OTP generate + validate pairs (absolute)
 //   cryptomanager/encrypt, against a handler doing the same node:crypto work
+//   holiday search at 1,000 and at 100,000 rows (the growth of its latency: indexes, not scans)
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_DB (postgres), BENCH_CASES (parts of
 // case names, comma-separated), BENCH_PROFILE (a folder for a CPU profile of the platform).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
+import { holidaySearches, seedHolidays } from './holidays.js';
 import type { LoadCase, LoadResult } from './load.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -216,6 +218,36 @@ async function main(): Promise<void> {
       console.log(`${name.padEnd(44)} ${rate.toFixed(0).padStart(7)} ${unit.padEnd(7)}  p50 ${result.p50ms} ms  p99 ${result.p99ms} ms${ratio}`);
     }
     rmSync(keyDir, { recursive: true, force: true });
+
+    // Holiday search, the same searches at 1,000 rows and after the table grows to 100,000.
+    const holidayNames = Object.keys(holidaySearches).filter((name) => !only || only.some((part) => name.includes(part)));
+    if (holidayNames.length && database) {
+      const atSize = new Map<string, LoadResult>();
+      for (const [rows, from] of [
+        [1_000, 1],
+        [100_000, 1_001],
+      ] as const) {
+        await seedHolidays(database.url, from, rows);
+        for (const name of holidayNames) {
+          const spec = {
+            url: platformUrl,
+            method: 'POST' as const,
+            path: '/v1/masterdata/holidays/search',
+            body: envelope(holidaySearches[name as keyof typeof holidaySearches]),
+            headers: { cookie: adminCookie },
+          };
+          await load({ ...spec, connections, seconds: 2 });
+          const result = await load({ ...spec, connections, seconds });
+          if (result.non2xx || result.errors || result.failedAnswers) throw new Error(`${name}: failed answers`);
+          const small = atSize.get(name);
+          const growth = small ? `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of 1k, req/s ×${(result.requestsPerSecond / small.requestsPerSecond).toFixed(2)}` : '';
+          if (!small) atSize.set(name, result);
+          console.log(
+            `${`${name} (${rows.toLocaleString('en')} rows)`.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s    p50 ${result.p50ms} ms  p99 ${result.p99ms} ms${growth}`,
+          );
+        }
+      }
+    }
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
