@@ -240,7 +240,9 @@ async function main(): Promise<void> {
           const result = await load({ ...spec, connections, seconds });
           if (result.non2xx || result.errors || result.failedAnswers) throw new Error(`${name}: failed answers`);
           const small = atSize.get(name);
-          const growth = small ? `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of 1k, req/s ×${(result.requestsPerSecond / small.requestsPerSecond).toFixed(2)}` : '';
+          const growth = small
+            ? `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of 1k, req/s ×${(result.requestsPerSecond / small.requestsPerSecond).toFixed(2)}`
+            : '';
           if (!small) atSize.set(name, result);
           console.log(
             `${`${name} (${rows.toLocaleString('en')} rows)`.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s    p50 ${result.p50ms} ms  p99 ${result.p99ms} ms${growth}`,

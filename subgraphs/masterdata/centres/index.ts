@@ -1,11 +1,52 @@
+import { MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
 import { defineArea } from '../area.js';
+import { centresCodeFor, centresSchemas } from './inputs.js';
+import { MachineService } from './machines.js';
+import { References } from './references.js';
+import { centresResolvers } from './resolvers.js';
+import { CentreService } from './service.js';
 
-/** Placeholder until the area is built. */
+declare module '../../../lib/deps.js' {
+  interface PlatformServices {
+    /** registration centres, their working days and users */
+    centres: CentreService;
+    /** registration client machines */
+    machines: MachineService;
+  }
+}
+
+/** Registration centres (with working days and users) and machines. */
 export const centresArea = defineArea({
   name: 'centres',
-  access: {},
-  schemas: {},
-  codeFor: () => 'KER-MSD-500',
-  services: () => ({}),
-  resolvers: () => ({}),
+  access: {
+    'Query.registrationCentre': MASTERDATA_READERS,
+    'Query.registrationCentresOfLanguage': MASTERDATA_READERS,
+    'Query.registrationCentreWorkingDays': MASTERDATA_READERS,
+    'Query.registrationCentres': MASTERDATA_READERS,
+    'Query.machine': MASTERDATA_READERS,
+    'Query.machinesOfLanguage': MASTERDATA_READERS,
+    'Query.machines': MASTERDATA_READERS,
+    'Mutation.createRegistrationCentre': MASTERDATA_WRITERS,
+    'Mutation.updateRegistrationCentre': MASTERDATA_WRITERS,
+    'Mutation.deleteRegistrationCentre': MASTERDATA_WRITERS,
+    'Mutation.createMachine': MASTERDATA_WRITERS,
+    'Mutation.updateMachine': MASTERDATA_WRITERS,
+    'Mutation.deleteMachine': MASTERDATA_WRITERS,
+    'Mutation.mapUserToCentre': MASTERDATA_WRITERS,
+    'Mutation.unmapUserFromCentre': MASTERDATA_WRITERS,
+    'RegistrationCentre.__resolveReference': MASTERDATA_READERS,
+    'Machine.__resolveReference': MASTERDATA_READERS,
+  },
+  schemas: centresSchemas,
+  codeFor: centresCodeFor,
+  services: (deps) => {
+    const references = new References(deps.prisma);
+    // Users belong to auth, built before master data: asked through its service at call time.
+    const userExists = async (userId: string) => (await deps.services.users.usersById([userId])).has(userId);
+    return {
+      centres: new CentreService(deps.prisma, deps.clock, references, userExists),
+      machines: new MachineService(deps.prisma, deps.clock, references),
+    };
+  },
+  resolvers: (deps) => centresResolvers(deps.services.centres, deps.services.machines),
 });

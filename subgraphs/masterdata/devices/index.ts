@@ -1,11 +1,69 @@
+import { access } from '../../../lib/roles.js';
+import { MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
 import { defineArea } from '../area.js';
+import { DeviceCatalogueService } from './catalogue.js';
+import { devicesCodeFor, devicesSchemas } from './inputs.js';
+import { devicesResolvers } from './resolvers.js';
+import { DeviceService } from './service.js';
+import { ZoneService } from './zones.js';
 
-/** Placeholder until the area is built. */
+declare module '../../../lib/deps.js' {
+  interface PlatformServices {
+    /** zones, the admins mapped to them, and a caller's scope */
+    zones: ZoneService;
+    /** device types and specifications */
+    deviceCatalogue: DeviceCatalogueService;
+    /** devices, each in a zone */
+    devices: DeviceService;
+  }
+}
+
+/** Who sees devices and zones: the admins, each limited to their own zones by the services. */
+const DEVICE_READERS = access.roles('GLOBAL_ADMIN', 'ZONAL_ADMIN', 'MASTERDATA_ADMIN', 'REGISTRATION_ADMIN');
+
+const devicesAccess = {
+  'Query.device': DEVICE_READERS,
+  'Query.devices': DEVICE_READERS,
+  'Query.devicesByLanguage': DEVICE_READERS,
+  'Query.devicesByType': DEVICE_READERS,
+  'Query.searchDevices': DEVICE_READERS,
+  'Query.deviceFilterValues': DEVICE_READERS,
+  'Query.deviceTypes': MASTERDATA_READERS,
+  'Query.deviceSpecifications': MASTERDATA_READERS,
+  'Query.deviceSpecificationsByLanguage': MASTERDATA_READERS,
+  'Query.deviceSpecificationsByType': MASTERDATA_READERS,
+  'Query.zones': DEVICE_READERS,
+  'Query.zoneHierarchy': DEVICE_READERS,
+  'Query.leafZones': DEVICE_READERS,
+  'Mutation.createDevice': MASTERDATA_WRITERS,
+  'Mutation.updateDevice': MASTERDATA_WRITERS,
+  'Mutation.decommissionDevice': MASTERDATA_WRITERS,
+  'Mutation.deleteDevice': MASTERDATA_WRITERS,
+  'Mutation.createDeviceType': MASTERDATA_WRITERS,
+  'Mutation.updateDeviceType': MASTERDATA_WRITERS,
+  'Mutation.createDeviceSpecification': MASTERDATA_WRITERS,
+  'Mutation.updateDeviceSpecification': MASTERDATA_WRITERS,
+  'Mutation.createZone': MASTERDATA_WRITERS,
+  // Mapping admins to zones hands out scope: MOSIP's global admin only.
+  'Mutation.mapZoneUser': access.ADMIN,
+  'Mutation.unmapZoneUser': access.ADMIN,
+  'Device.__resolveReference': DEVICE_READERS,
+  'DeviceType.__resolveReference': MASTERDATA_READERS,
+  'DeviceSpecification.__resolveReference': MASTERDATA_READERS,
+  'Zone.__resolveReference': DEVICE_READERS,
+  'User.zones': DEVICE_READERS,
+};
+
+/** Devices, device types and specifications, zones and the admins of each zone. */
 export const devicesArea = defineArea({
   name: 'devices',
-  access: {},
-  schemas: {},
-  codeFor: () => 'KER-MSD-500',
-  services: () => ({}),
-  resolvers: () => ({}),
+  access: devicesAccess,
+  schemas: devicesSchemas,
+  codeFor: devicesCodeFor,
+  services: (deps) => {
+    const zones = new ZoneService(deps.prisma, deps.clock, async (userId) => (await deps.services.users.usersById([userId])).has(userId));
+    const deviceCatalogue = new DeviceCatalogueService(deps.prisma, deps.clock);
+    return { zones, deviceCatalogue, devices: new DeviceService(deps.prisma, deps.clock, zones, deviceCatalogue) };
+  },
+  resolvers: (deps) => devicesResolvers(deps.services),
 });

@@ -1,0 +1,56 @@
+import type { RequestContext } from '../../../lib/context.js';
+import { loader } from '../../../lib/graph/loader.js';
+import type { Resolvers } from '../../../generated/graphql/masterdata.js';
+import { compositeKey } from './keys.js';
+import type { MachineService } from './machines.js';
+import type { CentreService } from './service.js';
+
+const by = async (context: RequestContext) => (await context.principal()).subject;
+const userRef = (userId: string | null) => (userId ? { userId } : null);
+
+export function centresResolvers(centres: CentreService, machines: MachineService): Resolvers {
+  const centreRef = (context: RequestContext) => loader(context, 'masterdata.centre', (keys: readonly string[]) => centres.byKeys(keys));
+  const machineRef = (context: RequestContext) => loader(context, 'masterdata.machine', (keys: readonly string[]) => machines.byKeys(keys));
+  const days = (context: RequestContext) => loader(context, 'masterdata.centreDays', (keys: readonly string[]) => centres.workingDaysOfMany(keys));
+  const userCount = (context: RequestContext) => loader(context, 'masterdata.centreUsers', (ids: readonly string[]) => centres.userCounts(ids));
+  return {
+    Query: {
+      registrationCentre: (_, args) => centres.get(args.id, args.langCode),
+      registrationCentresOfLanguage: (_, args) => centres.ofLanguage(args.langCode),
+      registrationCentreWorkingDays: (_, args) => centres.workingDays(args.id, args.langCode),
+      registrationCentres: (_, args) => centres.list(args, args.filter),
+      machine: (_, args) => machines.get(args.id, args.langCode),
+      machinesOfLanguage: (_, args) => machines.ofLanguage(args.langCode),
+      machines: (_, args) => machines.list(args, args.filter),
+    },
+    Mutation: {
+      createRegistrationCentre: async (_, args, context) => centres.create(await by(context), args.input),
+      updateRegistrationCentre: async (_, args, context) => centres.update(await by(context), { ...args.input, id: args.input.id ?? '' }),
+      deleteRegistrationCentre: async (_, args, context) => centres.delete(await by(context), args.id),
+      createMachine: async (_, args, context) => machines.create(await by(context), args.input),
+      updateMachine: async (_, args, context) => machines.update(await by(context), { ...args.input, id: args.input.id ?? '' }),
+      deleteMachine: async (_, args, context) => machines.delete(await by(context), args.id),
+      mapUserToCentre: async (_, args, context) => centres.mapUser(await by(context), args.userId, args.regCenterId),
+      unmapUserFromCentre: async (_, args, context) => centres.unmapUser(await by(context), args.userId, args.regCenterId),
+    },
+    RegistrationCentre: {
+      __resolveReference: (ref, context) => centreRef(context)(compositeKey.of(ref.id, ref.langCode)),
+      workingDays: async (row, _, context) => (await days(context)(compositeKey.of(row.id, row.langCode))) ?? [],
+      userCount: async (row, _, context) => (await userCount(context)(row.id)) ?? 0,
+      users: (row, args) => centres.users(row.id, args),
+      machines: (row, args) => machines.list(args, { ...args.filter, regCenterId: row.id, langCode: row.langCode }),
+      createdBy: (row) => userRef(row.createdBy),
+      updatedBy: (row) => userRef(row.updatedBy),
+    },
+    RegistrationCentreUser: {
+      user: (row) => ({ userId: row.userId }),
+      createdBy: (row) => userRef(row.createdBy),
+    },
+    Machine: {
+      __resolveReference: (ref, context) => machineRef(context)(compositeKey.of(ref.id, ref.langCode)),
+      centre: (row, _, context) => (row.regCenterId ? centreRef(context)(compositeKey.of(row.regCenterId, row.langCode)) : null),
+      createdBy: (row) => userRef(row.createdBy),
+      updatedBy: (row) => userRef(row.updatedBy),
+    },
+  };
+}

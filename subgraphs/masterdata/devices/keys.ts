@@ -1,0 +1,66 @@
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { PlatformError } from '../../../lib/errors.js';
+import type { PageQuery } from '../../../lib/graph/connection.js';
+import { LIVE } from '../audit.js';
+import { masterdataErrors } from '../errors.js';
+
+/**
+ * Multilingual rows are keyed by (code, langCode): a connection's cursor is
+ * that pair, and Prisma's cursor is its compound unique key.
+ */
+export const pairKey = (code: string, langCode: string): string => JSON.stringify([code, langCode]);
+
+export function parsePair(key: string): [string, string] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(key);
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => typeof part === 'string')) {
+    throw new PlatformError('BAD_USER_INPUT', 'after: not a cursor of this list');
+  }
+  return parsed as [string, string];
+}
+
+/** take and skip of a page, and the (code, langCode) it starts after. */
+export const pairPage = (page: PageQuery): { take: number; skip?: number; after?: [string, string] } => ({
+  take: page.take,
+  ...(page.skip !== undefined ? { skip: page.skip } : {}),
+  ...(page.after !== undefined ? { after: parsePair(page.after) } : {}),
+});
+
+/** Rows of (code, langCode) keys, in one query's answer, by pairKey. */
+export const byPair = <T>(rows: readonly T[], keyOf: (row: T) => [string, string]): Map<string, T> => new Map(rows.map((row) => [pairKey(...keyOf(row)), row]));
+
+/** A language rows may be written in: a live, active row of Language (KER-MSD-999 otherwise). */
+export async function requireLanguage(prisma: PrismaClient, code: string): Promise<void> {
+  const language = await prisma.language.findFirst({ where: { code, isActive: true, ...LIVE }, select: { code: true } });
+  if (!language) throw masterdataErrors.languageNotSupported(code);
+}
+
+/** Prisma's unique violation: two writers raced for the same key. */
+export const isUniqueViolation = (error: unknown): boolean => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+/**
+ * Inserts a row, or brings back its soft-deleted namesake (an update that
+ * matches only a deleted row). A live namesake, found before or inserted by
+ * a racing writer (P2002, or a revival that matched nothing), is `duplicate`.
+ */
+export async function insertOrRevive<T>(write: {
+  existing: { isDeleted: boolean } | null | undefined;
+  duplicate: () => Error;
+  create: () => Promise<T>;
+  revive: () => Promise<{ count: number }>;
+  read: () => Promise<T>;
+}): Promise<T> {
+  if (write.existing && !write.existing.isDeleted) throw write.duplicate();
+  try {
+    if (!write.existing) return await write.create();
+    if (!(await write.revive()).count) throw write.duplicate();
+    return await write.read();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw write.duplicate();
+    throw error;
+  }
+}

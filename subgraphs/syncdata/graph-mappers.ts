@@ -1,0 +1,5 @@
+/** GraphQL type → the value its resolvers receive as parent (npm run codegen; paths from this folder). */
+export const graphMappers = {
+  ClientSettings: './service.js#ClientSettings',
+  SyncEntity: './service.js#SyncEntity',
+};

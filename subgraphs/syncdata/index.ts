@@ -1,0 +1,33 @@
+import type { PlatformDeps } from '../../lib/deps.js';
+import { syncdataRoutes } from '../../rest-compat/syncdata/routes.js';
+import { defineComponent } from '../component.js';
+import { syncdataAccess } from './access.js';
+import { loadSyncConfiguration } from './config-files.js';
+import { syncdataInputs } from './inputs.js';
+import { syncdataResolvers } from './resolvers.js';
+import { SyncDataService } from './service.js';
+import { syncdataSettings } from './settings.js';
+
+declare module '../../lib/deps.js' {
+  interface PlatformServices {
+    /** registration client sync: configuration, roles, centre users, client settings */
+    syncdata: SyncDataService;
+  }
+}
+
+/**
+ * Sync data for registration clients. The machine key routes of
+ * /v1/syncdata (tpm/publickey, publickey) belong to keys.
+ */
+export const syncdata = defineComponent({
+  name: 'syncdata',
+  access: syncdataAccess,
+  inputs: syncdataInputs,
+  routes: syncdataRoutes,
+  settings: syncdataSettings,
+  // The configuration files are read here, once: a missing or incomplete file stops the start.
+  services: (deps: PlatformDeps, settings) => ({
+    syncdata: new SyncDataService(deps.prisma, deps.clock, loadSyncConfiguration(settings), () => deps.services.users),
+  }),
+  resolvers: (deps) => syncdataResolvers(deps.services.syncdata),
+});

@@ -1,0 +1,15 @@
+import { DateTimeScalar } from '../../lib/graph/scalars.js';
+import type { Resolvers } from '../../generated/graphql/syncdata.js';
+import type { SyncDataService } from './service.js';
+
+export function syncdataResolvers(service: SyncDataService): Resolvers {
+  return {
+    DateTime: DateTimeScalar,
+    Query: {
+      syncConfigs: () => service.configs(),
+      syncRoles: () => service.roles(),
+      syncUserDetails: async (_, args, context) => service.userDetails(await context.principal(), args.regCenterId),
+      clientSettings: (_, args) => service.clientSettings(args.keyIndex, args.lastUpdated, args.regCenterId),
+    },
+  };
+}
