@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importMasterdata } from '../../subgraphs/masterdata/import/loader.js';
+import { expectRejected } from '../support/assertions.js';
+import { decryptForMachine, machineKeys, tpmKeyRequest } from '../support/machine.js';
 import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -48,6 +50,51 @@ describe('sample country', () => {
     expect(search.json.response.totalRecord).toBe(3);
     const graph = await t.graphql('{ locations(filter: {langCode: "ara", hierarchyLevel: 3}) { totalCount } }', {}, bearer(await t.adminToken()));
     expect(graph.data.locations.totalCount).toBe(2);
+  });
+
+  it('answers every area with the sample codes, and each area its codes for what is not there', async () => {
+    // Documents and applicant types
+    expect((await get('/documentcategories/eng')).documentcategories.map((c: any) => c.code).sort()).toEqual(['POA', 'POB', 'POI']);
+    expect((await get('/documenttypes/POI/eng')).documenttypes.map((d: any) => d.code).sort()).toEqual(['CIN', 'PAS']);
+    const adult = (await get('/doccattypes?individualtypecode=FR&agegrouptypecode=ADL&gendertypecode=MLE')).documentcategories;
+    expect(
+      adult
+        .find((c: any) => c.code === 'POI' && c.langCode === 'eng')
+        .documenttype.map((d: any) => d.code)
+        .sort(),
+    ).toEqual(['CIN', 'PAS']);
+    expect((await get('/checkapptypedoccattypedoctype?applicanttypecode=003&documentcategorycode=POB&documenttypecode=CRN')).resultMessage).toMatch(/valid/i);
+    await expectRejected(t, () => t.request('GET', '/v1/masterdata/documentcategories/NOPE/eng', { headers: auth }), 'KER-MSD-014');
+    // Devices and zones: the admin covers MOR, so every sample device
+    expect((await get('/devices/eng')).devices.map((d: any) => d.id)).toEqual(['3000001']);
+    expect((await get('/devices/eng/FRS')).devices.map((d: any) => d.deviceSpecId)).toEqual(['165']);
+    expect([...new Set((await get('/zones/hierarchy/eng')).map((z: any) => z.code))].sort()).toEqual(['KTA', 'MOR', 'RSK']);
+    await expectRejected(t, () => t.request('PUT', '/v1/masterdata/devices/decommission/NOPE', { headers: auth }), 'KER-MSD-010');
+    // Centres and machines
+    const centre = (await get('/registrationcenters/10001/eng')).registrationCenters[0];
+    expect(centre).toMatchObject({ id: '10001', locationCode: 'KTA', zoneCode: 'KTA', centerStartTime: '09:00:00', centerEndTime: '17:00:00' });
+    expect((await get('/machines/10001/eng')).machines[0]).toMatchObject({ id: '10001', name: '10001', regCenterId: '10001' });
+    await expectRejected(t, () => t.request('GET', '/v1/masterdata/registrationcenters/99999/eng', { headers: auth }), 'KER-MSD-215');
+    // Sync data for machine 10001 once its TPM key is mapped
+    const sync = async (url: string) => {
+      const { json } = await t.request('GET', `/v1/syncdata${url}`, { headers: auth });
+      expect(json.errors, url).toBeNull();
+      return json.response;
+    };
+    expect((await sync('/configs')).globalConfiguration['platform.supported-languages']).toBe('eng,fra,ara');
+    expect((await sync('/roles')).roles.map((r: any) => r.roleId)).toContain('REGISTRATION_OFFICER');
+    expect((await sync('/userdetails/10001')).userDetails.map((u: any) => u.userName)).toEqual(['admin']);
+    const keys = machineKeys();
+    const { json: mapped } = await t.request('POST', '/v1/syncdata/tpm/publickey', { body: envelopeOf(tpmKeyRequest('10001', keys.publicKey)), headers: auth });
+    const settings = await sync(`/clientsettings?keyindex=${encodeURIComponent(mapped.response.keyIndex)}`);
+    const entities = Object.fromEntries(
+      settings.dataToSync.map((entity: any) => [entity.entityName, decryptForMachine(keys.privateKey, entity.data) as any[]]),
+    );
+    expect(entities.Holiday.filter((h: any) => h.langCode === 'eng').map((h: any) => h.holidayName)).toContain('Throne Day');
+    expect(entities.Machine.map((m: any) => m.id)).toContain('10001');
+    expect(entities.RegistrationCenter.map((c: any) => c.id)).toContain('10001');
+    const { json: unknown } = await t.request('GET', '/v1/syncdata/clientsettings?keyindex=00:11', { headers: auth });
+    expect(unknown.errors[0].errorCode).toBe('KER-SNC-155');
   });
 
   it('continues holiday ids after the loaded ones', async () => {

@@ -1,4 +1,4 @@
-import { constants, createDecipheriv, generateKeyPairSync, privateDecrypt, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '../../lib/roles.js';
 import { GLOBAL_KEYS, loadSyncConfiguration, REGISTRATION_KEYS } from '../../subgraphs/syncdata/config-files.js';
 import { expectRejected } from '../support/assertions.js';
+import { decryptForMachine, machineKeys, tpmKeyRequest } from '../support/machine.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -25,25 +26,8 @@ const ok = async <T = any>(call: Promise<{ json: any }>): Promise<T> => {
 };
 const audit = () => ({ createdBy: 'seed', createdAt: t.clock.now(), changedAt: t.clock.now() });
 
-/** MOSIP's client format, decrypted independently of the platform: RSA-OAEP(key) | IV 12 | AAD 32 | AES-GCM with tag. */
-function decryptForMachine(privateKey: KeyObject, data: string): unknown {
-  const bytes = Buffer.from(data.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-  const key = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, bytes.subarray(0, 256));
-  const iv = bytes.subarray(256, 268);
-  const aad = bytes.subarray(268, 300);
-  const sealed = bytes.subarray(300);
-  const decipher = createDecipheriv('aes-256-gcm', key, iv);
-  decipher.setAAD(aad);
-  decipher.setAuthTag(sealed.subarray(sealed.length - 16));
-  return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]).toString('utf8'));
-}
-
-const machineKeys = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
-
 async function mapMachineKey(machineName: string, publicKey: KeyObject): Promise<string> {
-  const response = await ok<{ keyIndex: string }>(
-    post('/v1/syncdata/tpm/publickey', { machineName, publicKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64') }),
-  );
+  const response = await ok<{ keyIndex: string }>(post('/v1/syncdata/tpm/publickey', tpmKeyRequest(machineName, publicKey)));
   return response.keyIndex;
 }
 
