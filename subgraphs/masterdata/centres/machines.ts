@@ -3,8 +3,8 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import { parseInstant, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { compositeCursor, compositeKey } from './keys.js';
-import { isUniqueViolation, nextId, underLock, type References } from './references.js';
+import { cursorAt, isUniqueViolation, pairKey, parsePair } from '../keys.js';
+import { nextId, underLock, type References } from './references.js';
 import { MAX_LANGUAGE_LIST } from './service.js';
 
 export type MachineRow = Machine;
@@ -132,12 +132,12 @@ export class MachineService {
     };
     return connection(
       page,
-      (row) => compositeKey.of(row.id, row.langCode),
+      (row) => pairKey(row.id, row.langCode),
       (query) =>
         this.prisma.machine.findMany({
           where,
           orderBy: [{ id: 'asc' }, { langCode: 'asc' }],
-          ...compositeCursor(query, ([id, langCode]) => ({ id_langCode: { id, langCode } })),
+          ...cursorAt(query, ([id, langCode]) => ({ id_langCode: { id, langCode } })),
         }),
       () => this.prisma.machine.count({ where }),
     );
@@ -145,8 +145,8 @@ export class MachineService {
 
   /** Machines by "id langCode" keys (entity references), in one query. */
   async byKeys(keys: readonly string[]): Promise<Map<string, MachineRow>> {
-    const pairs = keys.map(compositeKey.parse);
+    const pairs = keys.map(parsePair);
     const rows = await this.prisma.machine.findMany({ where: { OR: pairs.map(([id, langCode]) => ({ id, langCode })), ...LIVE } });
-    return new Map(rows.map((row) => [compositeKey.of(row.id, row.langCode), row]));
+    return new Map(rows.map((row) => [pairKey(row.id, row.langCode), row]));
   }
 }

@@ -1,14 +1,14 @@
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { LIVE } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
+import { requireLanguage } from '../keys.js';
 
 /** What centres and machines check before they write: the rows they point to exist (any language, not deleted). */
 export class References {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async language(code: string): Promise<void> {
-    const row = await this.prisma.language.findFirst({ where: { code, isActive: true, ...LIVE }, select: { code: true } });
-    if (!row) throw masterdataErrors.languageNotSupported(code);
+  language(code: string): Promise<void> {
+    return requireLanguage(this.prisma, code);
   }
 
   async location(code: string): Promise<void> {
@@ -48,6 +48,3 @@ export async function nextId(tx: Tx, table: keyof typeof ID_TABLES): Promise<str
   const [row] = await tx.$queryRawUnsafe<{ max: string | null }[]>(`SELECT max(id::bigint)::text AS max FROM "${ID_TABLES[table]}" WHERE id ~ '^[0-9]{1,15}$'`);
   return String(Math.max(FIRST_ID, Number(row?.max ?? 0) + 1));
 }
-
-/** A unique key a racing request took first (the lock makes it rare; the index has the last word). */
-export const isUniqueViolation = (error: unknown): boolean => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';

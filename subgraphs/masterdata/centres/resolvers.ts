@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../../lib/context.js';
 import { loader } from '../../../lib/graph/loader.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
-import { compositeKey } from './keys.js';
+import { pairKey } from '../keys.js';
 import type { MachineService } from './machines.js';
 import type { CentreService } from './service.js';
 
@@ -34,8 +34,8 @@ export function centresResolvers(centres: CentreService, machines: MachineServic
       unmapUserFromCentre: async (_, args, context) => centres.unmapUser(await by(context), args.userId, args.regCenterId),
     },
     RegistrationCentre: {
-      __resolveReference: (ref, context) => centreRef(context)(compositeKey.of(ref.id, ref.langCode)),
-      workingDays: async (row, _, context) => (await days(context)(compositeKey.of(row.id, row.langCode))) ?? [],
+      __resolveReference: (ref, context) => centreRef(context)(pairKey(ref.id, ref.langCode)),
+      workingDays: async (row, _, context) => (await days(context)(pairKey(row.id, row.langCode))) ?? [],
       userCount: async (row, _, context) => (await userCount(context)(row.id)) ?? 0,
       users: (row, args) => centres.users(row.id, args),
       machines: (row, args) => machines.list(args, { ...args.filter, regCenterId: row.id, langCode: row.langCode }),
@@ -47,8 +47,8 @@ export function centresResolvers(centres: CentreService, machines: MachineServic
       createdBy: (row) => userRef(row.createdBy),
     },
     Machine: {
-      __resolveReference: (ref, context) => machineRef(context)(compositeKey.of(ref.id, ref.langCode)),
-      centre: (row, _, context) => (row.regCenterId ? centreRef(context)(compositeKey.of(row.regCenterId, row.langCode)) : null),
+      __resolveReference: (ref, context) => machineRef(context)(pairKey(ref.id, ref.langCode)),
+      centre: (row, _, context) => (row.regCenterId ? centreRef(context)(pairKey(row.regCenterId, row.langCode)) : null),
       createdBy: (row) => userRef(row.createdBy),
       updatedBy: (row) => userRef(row.updatedBy),
     },

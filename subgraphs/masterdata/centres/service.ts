@@ -3,8 +3,8 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { compositeCursor, compositeKey } from './keys.js';
-import { isUniqueViolation, nextId, underLock, type References, type Tx } from './references.js';
+import { cursorAt, isUniqueViolation, pairKey, parsePair } from '../keys.js';
+import { nextId, underLock, type References, type Tx } from './references.js';
 
 export type CentreRow = RegistrationCenter;
 export type CentreUserRow = RegistrationCenterUser;
@@ -247,7 +247,7 @@ export class CentreService {
 
   /** The working days of a page of centres, in one query. */
   async workingDaysOfMany(keys: readonly string[]): Promise<Map<string, WorkingDay[]>> {
-    const pairs = keys.map(compositeKey.parse);
+    const pairs = keys.map(parsePair);
     const rows = await this.prisma.registrationCenterWorkingDay.findMany({
       where: { OR: pairs.map(([regCenterId, langCode]) => ({ regCenterId, langCode })), ...LIVE },
     });
@@ -266,12 +266,12 @@ export class CentreService {
     };
     return connection(
       page,
-      (row) => compositeKey.of(row.id, row.langCode),
+      (row) => pairKey(row.id, row.langCode),
       (query) =>
         this.prisma.registrationCenter.findMany({
           where,
           orderBy: [{ id: 'asc' }, { langCode: 'asc' }],
-          ...compositeCursor(query, ([id, langCode]) => ({ id_langCode: { id, langCode } })),
+          ...cursorAt(query, ([id, langCode]) => ({ id_langCode: { id, langCode } })),
         }),
       () => this.prisma.registrationCenter.count({ where }),
     );
@@ -279,7 +279,7 @@ export class CentreService {
 
   /** Centres by "id langCode" keys (entity references), in one query; a missing language falls back to another. */
   async byKeys(keys: readonly string[]): Promise<Map<string, CentreRow>> {
-    const pairs = keys.map(compositeKey.parse);
+    const pairs = keys.map(parsePair);
     const rows = await this.prisma.registrationCenter.findMany({
       where: { id: { in: [...new Set(pairs.map(([id]) => id))] }, ...LIVE },
       orderBy: { langCode: 'asc' },
@@ -331,12 +331,12 @@ export class CentreService {
     const where = { regCenterId, ...LIVE };
     return connection(
       page,
-      (row) => compositeKey.of(row.regCenterId, row.userId),
+      (row) => pairKey(row.regCenterId, row.userId),
       (query) =>
         this.prisma.registrationCenterUser.findMany({
           where,
           orderBy: { userId: 'asc' },
-          ...compositeCursor(query, ([centre, user]) => ({ regCenterId_userId: { regCenterId: centre, userId: user } })),
+          ...cursorAt(query, ([centre, user]) => ({ regCenterId_userId: { regCenterId: centre, userId: user } })),
         }),
       () => this.prisma.registrationCenterUser.count({ where }),
     );

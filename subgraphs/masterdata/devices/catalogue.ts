@@ -3,7 +3,7 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import type { Clock } from '../../../lib/time.js';
 import { created, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from './keys.js';
+import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
 
 export type { DeviceSpecificationRow, DeviceTypeRow };
 

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../lib/context.js';
 import { loader } from '../../../lib/graph/loader.js';
 import type { PlatformServices } from '../../../lib/deps.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
-import { pairKey } from './keys.js';
+import { pairKey } from '../keys.js';
 
 const callerOf = (context: RequestContext) => context.principal();
 const by = async (context: RequestContext) => (await context.principal()).subject;

@@ -5,7 +5,7 @@ import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchRequest } from '../search.js';
 import type { DeviceCatalogueService } from './catalogue.js';
-import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from './keys.js';
+import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
 import type { ZoneScope, ZoneService } from './zones.js';
 
 export type { DeviceRow };

@@ -4,7 +4,7 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from './keys.js';
+import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
 
 export type { ZoneRow, ZoneUserRow };
 

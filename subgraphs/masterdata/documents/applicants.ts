@@ -2,7 +2,8 @@ import type { ApplicantTypeRule, ApplicantValidDocument, PrismaClient } from '..
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import { LIVE, created, deleted, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { isUniqueViolation, type CodedRow } from './coded.js';
+import { isUniqueViolation } from '../keys.js';
+import type { CodedRow } from './coded.js';
 import { keysetConnection } from './keyset.js';
 import { MAX_LIST, type DocumentsService } from './service.js';
 

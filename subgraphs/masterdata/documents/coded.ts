@@ -1,8 +1,9 @@
-import { Prisma, type DocumentCategory } from '../../../generated/prisma/client.js';
+import type { DocumentCategory } from '../../../generated/prisma/client.js';
 import type { PlatformError } from '../../../lib/errors.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import { LIVE, created, deleted, updated } from '../audit.js';
 import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchPage, type SearchRequest } from '../search.js';
+import { isUniqueViolation } from '../keys.js';
 import { keysetConnection } from './keyset.js';
 
 /** A category or type row: both tables have exactly these columns. */
@@ -80,8 +81,6 @@ export const CODED_COLUMNS: SearchColumns = {
   createdDateTime: { field: 'createdAt', kind: 'date', filters: ['between'] },
   updatedDateTime: { field: 'updatedAt', kind: 'date', filters: ['between'] },
 };
-
-export const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 /** Create, update, soft delete and read rows keyed by (code, langCode). */
 export class CodedRows {

@@ -2,8 +2,9 @@ import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { PageArgs } from '../../../lib/graph/connection.js';
 import { LIVE, created, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
+import { isUniqueViolation, requireLanguage } from '../keys.js';
 import type { FilterValuesRequest, SearchRequest } from '../search.js';
-import { CodedRows, isUniqueViolation, type CodedFilter, type CodedOrder, type CodedRow, type CodedTable, type DocumentFields } from './coded.js';
+import { CodedRows, type CodedFilter, type CodedOrder, type CodedRow, type CodedTable, type DocumentFields } from './coded.js';
 
 export type DocumentCategoryRow = CodedRow;
 export type DocumentTypeRow = CodedRow;
@@ -57,9 +58,8 @@ export class DocumentsService {
   }
 
   /** Refuses a language that is not a live, active row of the Language table. */
-  async checkLanguage(langCode: string): Promise<void> {
-    const language = await this.prisma.language.findFirst({ where: { code: langCode, isActive: true, ...LIVE }, select: { code: true } });
-    if (!language) throw masterdataErrors.languageNotSupported(langCode);
+  checkLanguage(langCode: string): Promise<void> {
+    return requireLanguage(this.prisma, langCode);
   }
 
   async create(rows: CodedRows, fields: DocumentFields, by: string, now: Date): Promise<CodedRow> {

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../../lib/context.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
 import { defineArea } from '../area.js';
+import { pairKey } from '../keys.js';
 import { pagedListInput } from '../paged.js';
 import { filterValuesInput, searchInput } from '../search-inputs.js';
 import { LocationService } from './locations-service.js';
@@ -71,7 +72,7 @@ const HOLIDAY_CODES: Record<string, string> = {
   createLocation: 'KER-MSD-064',
 };
 
-const key = (row: { code: string; langCode: string }) => `${row.code}\u0000${row.langCode}`;
+const key = (row: { code: string; langCode: string }) => pairKey(row.code, row.langCode);
 
 /** Locations and holidays. */
 export const holidaysArea = defineArea({
@@ -129,7 +130,7 @@ export const holidaysArea = defineArea({
         createLocation: async (_, args, context) => locations.create(await by(context), args),
       },
       Holiday: {
-        __resolveReference: (ref, context) => holidayOf(context)(`${ref.id}:${ref.langCode}`),
+        __resolveReference: (ref, context) => holidayOf(context)(pairKey(String(ref.id), ref.langCode)),
         location: (row, _, context) => locationOf(context)(key({ code: row.locationCode, langCode: row.langCode })),
         holidayDate: day,
         holidayDay: (row) => String(row.holidayDate.getUTCDate()),

@@ -3,6 +3,7 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import type { Clock } from '../../../lib/time.js';
 import { created, LIVE } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
+import { cursorAt, pairKey, parsePair } from '../keys.js';
 
 export type { LocationRow };
 
@@ -91,24 +92,20 @@ export class LocationService {
     };
     return connection(
       page,
-      (row) => `${row.code}\u0000${row.langCode}`,
-      (query) => {
-        const cursor = query.after?.split('\u0000');
-        return this.prisma.location.findMany({
+      (row) => pairKey(row.code, row.langCode),
+      (query) =>
+        this.prisma.location.findMany({
           where,
-          take: query.take,
-          ...(cursor ? { skip: 1, cursor: { code_langCode: { code: cursor[0]!, langCode: cursor[1] ?? '' } } } : {}),
+          ...cursorAt(query, ([code, langCode]) => ({ code_langCode: { code, langCode } })),
           orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
-        });
-      },
+        }),
       () => this.prisma.location.count({ where }),
     );
   }
 
-  /** Locations by "code\0langCode" keys, for references and loaders. */
+  /** Locations by pairKey(code, langCode), for references and loaders. */
   async byKeys(keys: readonly string[]): Promise<Map<string, LocationRow>> {
-    const pairs = keys.map((key) => key.split('\u0000'));
-    const rows = await this.prisma.location.findMany({ where: { OR: pairs.map(([code, langCode]) => ({ code: code!, langCode: langCode! })), ...LIVE } });
-    return new Map(rows.map((row) => [`${row.code}\u0000${row.langCode}`, row]));
+    const rows = await this.prisma.location.findMany({ where: { OR: keys.map(parsePair).map(([code, langCode]) => ({ code, langCode })), ...LIVE } });
+    return new Map(rows.map((row) => [pairKey(row.code, row.langCode), row]));
   }
 }

@@ -1,8 +1,10 @@
 import { Prisma, type Holiday as HolidayRow, type PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { PlatformError } from '../../../lib/errors.js';
 import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
+import { cursorAt, isUniqueViolation, pairKey, parsePair } from '../keys.js';
 import { paged, type Paged, type PagedArgs } from '../paged.js';
 import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchPage, type SearchRequest } from '../search.js';
 import type { LocationService } from './locations-service.js';
@@ -66,14 +68,19 @@ const SORTABLE = {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A holiday id from a cursor or reference: a positive whole number, else the key is not one of this list. */
+function holidayIdOf(text: string): number {
+  const id = Number(text);
+  if (!Number.isSafeInteger(id) || id < 1) throw new PlatformError('BAD_USER_INPUT', 'not a holiday key');
+  return id;
+}
+
 /** A holiday's date: yyyy-MM-dd, a real day. */
 function dateOf(text: string, error: (why: string) => Error): Date {
   const date = new Date(`${text}T00:00:00.000Z`);
   if (!DATE.test(text) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw error(`${text} is not a date (yyyy-MM-dd)`);
   return date;
 }
-
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 /**
  * Holidays of locations, one row per language sharing the holiday's id. The
@@ -222,23 +229,21 @@ export class HolidayService {
     };
     return connection(
       page,
-      (row) => `${row.id}:${row.langCode}`,
-      (query) => {
-        const [id, langCode] = query.after?.split(':') ?? [];
-        return this.prisma.holiday.findMany({
+      (row) => pairKey(String(row.id), row.langCode),
+      (query) =>
+        this.prisma.holiday.findMany({
           where,
-          take: query.take,
-          ...(query.after ? { skip: 1, cursor: { id_langCode: { id: Number(id), langCode: langCode ?? '' } } } : {}),
+          ...cursorAt(query, ([id, langCode]) => ({ id_langCode: { id: holidayIdOf(id), langCode } })),
           orderBy: [{ holidayDate: 'asc' }, { id: 'asc' }, { langCode: 'asc' }],
-        });
-      },
+        }),
       () => this.prisma.holiday.count({ where }),
     );
   }
 
   async byKeys(keys: readonly string[]): Promise<Map<string, HolidayRow>> {
-    const pairs = keys.map((key) => key.split(':'));
-    const rows = await this.prisma.holiday.findMany({ where: { OR: pairs.map(([id, langCode]) => ({ id: Number(id), langCode: langCode! })), ...LIVE } });
-    return new Map(rows.map((row) => [`${row.id}:${row.langCode}`, row]));
+    const rows = await this.prisma.holiday.findMany({
+      where: { OR: keys.map(parsePair).map(([id, langCode]) => ({ id: holidayIdOf(id), langCode })), ...LIVE },
+    });
+    return new Map(rows.map((row) => [pairKey(String(row.id), row.langCode), row]));
   }
 }

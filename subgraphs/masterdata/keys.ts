@@ -1,8 +1,8 @@
-import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
-import { PlatformError } from '../../../lib/errors.js';
-import type { PageQuery } from '../../../lib/graph/connection.js';
-import { LIVE } from '../audit.js';
-import { masterdataErrors } from '../errors.js';
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { PlatformError } from '../../lib/errors.js';
+import type { PageQuery } from '../../lib/graph/connection.js';
+import { LIVE } from './audit.js';
+import { masterdataErrors } from './errors.js';
 
 /**
  * Multilingual rows are keyed by (code, langCode): a connection's cursor is
@@ -29,6 +29,12 @@ export const pairPage = (page: PageQuery): { take: number; skip?: number; after?
   ...(page.skip !== undefined ? { skip: page.skip } : {}),
   ...(page.after !== undefined ? { after: parsePair(page.after) } : {}),
 });
+
+/** Prisma's take, skip and cursor for one page over a two-part unique key. */
+export function cursorAt<C>(page: PageQuery, cursor: (key: [string, string]) => C): { take: number; skip?: number; cursor?: C } {
+  const { after, ...rest } = pairPage(page);
+  return { ...rest, ...(after ? { cursor: cursor(after) } : {}) };
+}
 
 /** Rows of (code, langCode) keys, in one query's answer, by pairKey. */
 export const byPair = <T>(rows: readonly T[], keyOf: (row: T) => [string, string]): Map<string, T> => new Map(rows.map((row) => [pairKey(...keyOf(row)), row]));
