@@ -19,3 +19,14 @@ export const MASTERDATA_READERS = access.roles(
   'ID_REPOSITORY',
   'PARTNER_ADMIN',
 );
+
+/** Who sees the registration network's internals (machines, their addresses, the staff of a centre): admins and registration staff, not residents. */
+export const REGISTRATION_STAFF = access.roles(
+  'GLOBAL_ADMIN',
+  'ZONAL_ADMIN',
+  'MASTERDATA_ADMIN',
+  'REGISTRATION_ADMIN',
+  'REGISTRATION_SUPERVISOR',
+  'REGISTRATION_OFFICER',
+  'REGISTRATION_PROCESSOR',
+);

@@ -300,4 +300,22 @@ describe('roles', () => {
     await expectRejected(t, () => send('POST', '/usercentermapping', { userId: 'resident-c', regCenterId: '10001' }, resident), 'KER-ATH-403');
     await expectRejected(t, () => send('DELETE', '/registrationcenters/10001', undefined, resident), 'KER-ATH-403');
   });
+
+  it('shows a resident where centres are, but not their machines or staff, on any path', async () => {
+    await createUser('resident-d', ['RESIDENT']);
+    const login = await t.graphql('mutation { loginWithPassword(userName: "resident-d", password: "user-password-1", appId: "resident") { token } }');
+    const token = login.data.loginWithPassword.token as string;
+    const resident = cookieHeader(token);
+    expect((await send('GET', '/registrationcenters/10001/eng', undefined, resident)).json.errors).toBeNull();
+    await expectRejected(t, () => send('GET', '/machines/eng', undefined, resident), 'KER-ATH-403');
+    for (const query of [
+      '{ machines { totalCount } }',
+      '{ registrationCentre(id: "10001", langCode: "eng") { users { totalCount } } }',
+      '{ registrationCentre(id: "10001", langCode: "eng") { userCount } }',
+      '{ registrationCentre(id: "10001", langCode: "eng") { machines { edges { node { macAddress } } } } }',
+    ]) {
+      const answer = await t.graphql(query, {}, bearer(token));
+      expect(answer.errors?.[0]?.extensions?.code, query).toBe('KER-ATH-403');
+    }
+  });
 });

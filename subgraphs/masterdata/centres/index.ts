@@ -1,4 +1,4 @@
-import { MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
+import { MASTERDATA_READERS, MASTERDATA_WRITERS, REGISTRATION_STAFF } from '../access.js';
 import { defineArea } from '../area.js';
 import { centresCodeFor, centresSchemas } from './inputs.js';
 import { MachineService } from './machines.js';
@@ -23,9 +23,9 @@ export const centresArea = defineArea({
     'Query.registrationCentresOfLanguage': MASTERDATA_READERS,
     'Query.registrationCentreWorkingDays': MASTERDATA_READERS,
     'Query.registrationCentres': MASTERDATA_READERS,
-    'Query.machine': MASTERDATA_READERS,
-    'Query.machinesOfLanguage': MASTERDATA_READERS,
-    'Query.machines': MASTERDATA_READERS,
+    'Query.machine': REGISTRATION_STAFF,
+    'Query.machinesOfLanguage': REGISTRATION_STAFF,
+    'Query.machines': REGISTRATION_STAFF,
     'Mutation.createRegistrationCentre': MASTERDATA_WRITERS,
     'Mutation.updateRegistrationCentre': MASTERDATA_WRITERS,
     'Mutation.deleteRegistrationCentre': MASTERDATA_WRITERS,
@@ -35,7 +35,11 @@ export const centresArea = defineArea({
     'Mutation.mapUserToCentre': MASTERDATA_WRITERS,
     'Mutation.unmapUserFromCentre': MASTERDATA_WRITERS,
     'RegistrationCentre.__resolveReference': MASTERDATA_READERS,
-    'Machine.__resolveReference': MASTERDATA_READERS,
+    'Machine.__resolveReference': REGISTRATION_STAFF,
+    // A resident may find a centre, not who works there or which machines it runs.
+    'RegistrationCentre.users': REGISTRATION_STAFF,
+    'RegistrationCentre.userCount': REGISTRATION_STAFF,
+    'RegistrationCentre.machines': REGISTRATION_STAFF,
   },
   schemas: centresSchemas,
   codeFor: centresCodeFor,
