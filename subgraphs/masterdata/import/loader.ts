@@ -83,5 +83,7 @@ export async function importMasterdata(prisma: PrismaClient, dir: string, by: st
   }
   // Holidays loaded with explicit ids: the id sequence continues after them.
   await prisma.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('md_holiday', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM md_holiday), 1))`);
+  // Fresh statistics for the planner, and the trigram index's pending entries merged, as autovacuum would later.
+  if (Object.values(report.loaded).some(Boolean)) await prisma.$executeRawUnsafe('VACUUM ANALYZE md_holiday, md_location');
   return report;
 }
