@@ -534,6 +534,17 @@ describe('devices', () => {
     await expectRejected(t, () => send('GET', '/devices/eng', undefined, forged), 'KER-ATH-401');
   });
 
+  it('answers KER-MSD-500, with no detail, when the devices cannot be read', async () => {
+    await t.platform.deps.prisma.$executeRawUnsafe('ALTER TABLE md_device RENAME TO md_device_away');
+    try {
+      const { json } = await send('GET', '/devices/eng');
+      expect(json.errors[0].errorCode).toBe('KER-MSD-500');
+      expect(json.errors[0].message).not.toMatch(/md_device|relation|SELECT/i);
+    } finally {
+      await t.platform.deps.prisma.$executeRawUnsafe('ALTER TABLE md_device_away RENAME TO md_device');
+    }
+  });
+
   it('lets exactly one of parallel creates of the same device and language win', async () => {
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => send('POST', '/devices', device({ id: 'RACE-1', serialNum: `R-${i}` }))));
     const won = results.filter((r) => r.json.errors === null);

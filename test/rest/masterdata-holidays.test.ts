@@ -235,7 +235,7 @@ describe('holidays', () => {
     await seed();
     await holiday('Graph Day', '2030-01-05');
     const answer = await t.graphql(
-      '{ holidays(first: 5, filter: {from: "2030-01-01", to: "2030-12-31", langCode: "eng"}) { totalCount edges { node { holidayName holidayDate location { name hierarchyName parent { code } } createdBy { userId } } } } }',
+      '{ holidays(first: 5, filter: {from: "2030-01-01", to: "2030-12-31", langCode: "eng"}) { totalCount edges { node { holidayName holidayDate location { name hierarchyName parent { code } } createdBy { userId roles } } } } }',
       {},
       bearer(await t.adminToken()),
     );
@@ -244,7 +244,7 @@ describe('holidays', () => {
       holidayName: 'Graph Day',
       holidayDate: '2030-01-05',
       location: { name: 'KTA eng', hierarchyName: 'City', parent: { code: 'KNT' } },
-      createdBy: { userId: 'admin' },
+      createdBy: { userId: 'admin', roles: expect.arrayContaining(['GLOBAL_ADMIN']) },
     });
     const { token } = await t.clientToken(['REGISTRATION_OFFICER']);
     const refused = await t.graphql(
