@@ -75,6 +75,11 @@ export class LicenseService {
     return row;
   }
 
+  /** The row of a license key, whatever its state (partner management checks state and owner itself, in its own order). */
+  find(licenseKey: string): Promise<LicenseRow | null> {
+    return this.prisma.licenseKey.findUnique({ where: { keyHash: this.hash(licenseKey.trim()) } });
+  }
+
   async mapPermissions(licenseKey: string, mispId: string, permissions: string[]): Promise<LicenseView> {
     for (const permission of permissions) {
       if (!permission.trim()) throw licenseErrors.emptyPermission();

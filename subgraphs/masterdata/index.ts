@@ -1,9 +1,8 @@
-import type { PlatformDeps } from '../../lib/deps.js';
-import { fieldInputs } from '../../lib/graph/inputs.js';
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import { masterdataRoutes } from '../../rest-compat/masterdata/routes.js';
 import { defineComponent } from '../component.js';
-import { mergeResolvers, type MasterdataArea } from './area.js';
+import { assembleAreas } from '../areas.js';
+import type { MasterdataArea } from './area.js';
 import { centresArea } from './centres/index.js';
 import { devicesArea } from './devices/index.js';
 import { documentsArea } from './documents/index.js';
@@ -15,18 +14,16 @@ import { masterdataSettings } from './settings.js';
 /** The areas of master data, each its own folder here, SDL file and REST module. */
 const AREAS: readonly MasterdataArea[] = [idschemaArea, holidaysArea, documentsArea, devicesArea, centresArea];
 
-const areaOf = (rootField: string) => AREAS.find((area) => rootField in area.schemas);
+const assembled = assembleAreas(AREAS, 'KER-MSD-500');
 
 /** Master data: ID schema, locations and holidays, documents, devices and zones, registration centres and machines. */
 export const masterdata = defineComponent({
   name: 'masterdata',
-  access: Object.assign({}, ...AREAS.map((area) => area.access)) as MasterdataArea['access'],
-  inputs: fieldInputs(Object.assign({}, ...AREAS.map((area) => area.schemas)) as MasterdataArea['schemas'], (field, missing, rootField) =>
-    (areaOf(rootField)?.codeFor ?? (() => 'KER-MSD-500'))(field, missing, rootField),
-  ),
+  access: assembled.access,
+  inputs: assembled.inputs,
   routes: masterdataRoutes,
   settings: masterdataSettings,
-  services: (deps: PlatformDeps) => Object.assign({}, ...AREAS.map((area) => area.services(deps))) as ReturnType<MasterdataArea['services']>,
+  services: assembled.services,
   // The sample country, so that a newcomer can call every endpoint at once (CONTRACT.md: PLATFORM_SAMPLE_DATA).
   start: async (deps, settings) => {
     const wanted =
@@ -37,5 +34,5 @@ export const masterdata = defineComponent({
     );
     for (const row of report.rejected) deps.logger.warn(`sample country: ${row.file} line ${row.line} rejected: ${row.reason}`);
   },
-  resolvers: (deps) => mergeResolvers([{ DateTime: DateTimeScalar, User: { __resolveReference: (ref) => ref } }, ...AREAS.map((area) => area.resolvers(deps))]),
+  resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, User: { __resolveReference: (ref: { userId: string }) => ref } }),
 });

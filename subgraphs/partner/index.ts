@@ -1,0 +1,34 @@
+import { DateTimeScalar } from '../../lib/graph/scalars.js';
+import { partnerRoutes } from '../../rest-compat/partner/routes.js';
+import { assembleAreas } from '../areas.js';
+import { defineComponent } from '../component.js';
+import type { PartnerArea } from './area.js';
+import { mispsArea } from './misps/index.js';
+import { partnersArea } from './partners/index.js';
+import { policiesArea } from './policies/index.js';
+import { partnerSettings } from './settings.js';
+
+/** The areas of partner management, each its own folder here, SDL file and REST module. */
+const AREAS: readonly PartnerArea[] = [mispsArea, policiesArea, partnersArea];
+
+const assembled = assembleAreas(AREAS, 'PMS_COR_002');
+
+/** Partner management: MISPs, policy groups and policies, partners and their API keys. */
+export const partner = defineComponent({
+  name: 'partner',
+  access: assembled.access,
+  inputs: assembled.inputs,
+  routes: partnerRoutes,
+  settings: partnerSettings,
+  services: assembled.services,
+  // The policy group a newcomer creates policies in at once (README, "Sample data").
+  start: async (deps) => {
+    const now = deps.clock.now();
+    await deps.prisma.policyGroup.upsert({
+      where: { id: 'default' },
+      create: { id: 'default', name: 'default', description: 'The default policy group', createdBy: 'system', createdAt: now },
+      update: {},
+    });
+  },
+  resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, User: { __resolveReference: (ref: { userId: string }) => ref } }),
+});
