@@ -11,14 +11,15 @@ import type { Access } from '../lib/roles.js';
  * schema/<component>/<area>.graphql and its REST routes in
  * rest-compat/<component>/<area>.ts.
  */
-export interface Area<R> {
+export interface Area<R, S = unknown> {
   name: string;
   access: Readonly<Record<string, Access>>;
   /** zod schemas of its root fields' arguments, by field name */
   schemas: Readonly<Record<string, z.ZodType>>;
   /** the code of a missing or malformed argument of one of its root fields */
   codeFor: (field: string, missing: boolean, rootField: string) => string;
-  services(deps: PlatformDeps): Partial<PlatformServices>;
+  /** `settings`: the component's settings */
+  services(deps: PlatformDeps, settings: S): Partial<PlatformServices>;
   resolvers(deps: PlatformDeps): R;
 }
 
@@ -39,15 +40,15 @@ export function mergeResolvers(maps: readonly object[]): Record<string, object> 
 }
 
 /** What a component built of areas declares: the union of their role rows, input rules (each field with its area's codes) and services. */
-export function assembleAreas<R>(areas: readonly Area<R>[], internalCode: string) {
+export function assembleAreas<R, S>(areas: readonly Area<R, S>[], internalCode: string) {
   const areaOf = (rootField: string) => areas.find((area) => rootField in area.schemas);
-  const inputs: FieldInputs = fieldInputs(Object.assign({}, ...areas.map((area) => area.schemas)) as Area<R>['schemas'], (field, missing, rootField) =>
+  const inputs: FieldInputs = fieldInputs(Object.assign({}, ...areas.map((area) => area.schemas)) as Area<R, S>['schemas'], (field, missing, rootField) =>
     (areaOf(rootField)?.codeFor ?? (() => internalCode))(field, missing, rootField),
   );
   return {
-    access: Object.assign({}, ...areas.map((area) => area.access)) as Area<R>['access'],
+    access: Object.assign({}, ...areas.map((area) => area.access)) as Area<R, S>['access'],
     inputs,
-    services: (deps: PlatformDeps) => Object.assign({}, ...areas.map((area) => area.services(deps))) as Partial<PlatformServices>,
+    services: (deps: PlatformDeps, settings: S) => Object.assign({}, ...areas.map((area) => area.services(deps, settings))) as Partial<PlatformServices>,
     resolvers: (deps: PlatformDeps, shared: object) => mergeResolvers([shared, ...areas.map((area) => area.resolvers(deps) as object)]),
   };
 }

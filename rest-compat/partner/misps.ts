@@ -1,3 +1,185 @@
-import type { RestRoute } from '../route.js';
+import { z } from 'zod';
+import * as ops from '../../generated/graphql/partner.operations.js';
+import { mispsSchemas as schemas } from '../../subgraphs/partner/misps/index.js';
+import { operation } from '../operations.js';
+import { pathParam, present, type RestRoute } from '../route.js';
+import { pmsRoute } from './pms-route.js';
 
-export const mispsRoutes: RestRoute[] = [];
+const PREFIX = '/partnermanagement/v1/misps';
+
+const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
+/** A MISP as MOSIP's MISP service answers it. */
+const record = z.object({
+  id: z.string(),
+  organizationName: z.string(),
+  contactNumber: z.string().nullable(),
+  emailID: z.string(),
+  address: z.string(),
+  status: z.string(),
+  mispStatus: z.string(),
+});
+const toRecord = ({ emailId, isActive, ...row }: ops.MispRecordFragment): z.input<typeof record> => ({
+  ...row,
+  emailID: emailId,
+  mispStatus: isActive ? 'Active' : 'De-Active',
+});
+const issued = z.object({ mispID: z.string(), mispLicenseKey: z.string(), mispLicenseKeyExpiry: z.string(), mispLicenseKeyStatus: z.string() });
+const mispId = (req: Parameters<typeof pathParam>[0]) => pathParam(req, 'mispId');
+
+/** The sample body names the organisation `name`, the update's `emailID`: both spellings are taken. */
+const createBody = z.preprocess(
+  (body) =>
+    body && typeof body === 'object' && !('organizationName' in body) && 'name' in body
+      ? { ...body, organizationName: (body as { name: unknown }).name }
+      : body,
+  schemas.createMisp,
+);
+const updateBody = z.preprocess(
+  (body) =>
+    body && typeof body === 'object' && !('emailId' in body) && 'emailID' in body ? { ...body, emailId: (body as { emailID: unknown }).emailID } : body,
+  schemas.updateMisp.omit({ mispId: true }),
+);
+const statusBody = z.object({ mispStatus: z.string().max(16) });
+
+export const mispsRoutes: RestRoute[] = [
+  pmsRoute({
+    method: 'post',
+    path: PREFIX,
+    summary: 'Register a MISP (status Active)',
+    id: 'platform.partnermanagement.misp.create',
+    input: { from: 'envelope', schema: createBody },
+    operation: operation(ops.MispsCreateDocument),
+    variables: ({ organizationName, contactNumber, emailId, address }) => ({ organizationName, contactNumber, emailId, address }),
+    response: z.object({ mispStatus: z.string(), mispID: z.string() }),
+    result: (data) => ({ mispStatus: data.createMisp.status, mispID: data.createMisp.id }),
+  }),
+  pmsRoute({
+    method: 'patch',
+    path: `${PREFIX}/{mispId}/status`,
+    summary: 'Approve (a license key is issued) or reject a MISP',
+    id: 'platform.partnermanagement.misp.status',
+    input: { from: 'envelope', schema: statusBody },
+    operation: operation(ops.MispsDecideDocument),
+    variables: (input, req) => ({ mispId: mispId(req), mispStatus: input.mispStatus }),
+    response: z.object({
+      mispID: z.string(),
+      mispStatus: z.string(),
+      mispStatusCode: z.string(),
+      mispLicenseKey: z.string().nullable(),
+      mispLicenseKeyExpiry: z.string().nullable(),
+      mispLicenseKeyStatus: z.string().nullable(),
+      message: z.string(),
+    }),
+    result: ({ decideMisp: { misp, license } }) => ({
+      mispID: misp.id,
+      mispStatus: misp.isActive ? 'Active' : 'De-Active',
+      mispStatusCode: misp.status,
+      mispLicenseKey: license?.mispLicenseKey ?? null,
+      mispLicenseKeyExpiry: license ? iso(license.mispLicenseKeyExpiry) : null,
+      mispLicenseKeyStatus: license?.mispLicenseKeyStatus ?? null,
+      message: license ? 'MISP approved; license key issued' : `MISP ${misp.status}`,
+    }),
+  }),
+  pmsRoute({
+    method: 'patch',
+    path: `${PREFIX}/{mispId}/licenseKey`,
+    summary: "Check that a license key is the MISP's, valid and active",
+    id: 'platform.partnermanagement.misp.license.validate',
+    input: { from: 'envelope', schema: z.object({ mispLicenseKey: z.string().max(256) }) },
+    operation: operation(ops.MispsValidateLicenseDocument),
+    variables: (input, req) => ({ mispId: mispId(req), mispLicenseKey: input.mispLicenseKey }),
+    response: z.object({ message: z.string() }),
+    result: () => ({ message: 'Valid' }),
+  }),
+  pmsRoute({
+    method: 'put',
+    path: `${PREFIX}/{mispId}/licenseKey`,
+    summary: 'Issue a new license key to an approved MISP (its active keys are blocked)',
+    id: 'platform.partnermanagement.misp.license.regenerate',
+    input: { from: 'none' },
+    operation: operation(ops.MispsRegenerateLicenseDocument),
+    variables: (_input, req) => ({ mispId: mispId(req) }),
+    response: issued,
+    result: ({ regenerateMispLicense: { mispId: id, ...license } }) => ({ ...license, mispID: id, mispLicenseKeyExpiry: iso(license.mispLicenseKeyExpiry) }),
+  }),
+  pmsRoute({
+    method: 'put',
+    path: `${PREFIX}/{mispId}`,
+    summary: "Change a MISP's details (at least one)",
+    id: 'platform.partnermanagement.misp.update',
+    input: { from: 'envelope', schema: updateBody },
+    operation: operation(ops.MispsUpdateDocument),
+    variables: (input, req) => ({ ...input, mispId: mispId(req) }),
+    response: record.omit({ status: true, mispStatus: true }),
+    result: (data) => {
+      const { status: _status, mispStatus: _active, ...row } = toRecord(data.updateMisp);
+      return row;
+    },
+  }),
+  pmsRoute({
+    method: 'patch',
+    path: `${PREFIX}/{mispId}`,
+    summary: 'Switch a MISP on (Active) or off (De-Active)',
+    id: 'platform.partnermanagement.misp.status.update',
+    input: { from: 'envelope', schema: statusBody },
+    operation: operation(ops.MispsSetActiveDocument),
+    variables: (input, req) => ({ mispId: mispId(req), mispStatus: input.mispStatus }),
+    response: z.object({ mispID: z.string(), mispStatus: z.string(), message: z.string() }),
+    result: (data) => {
+      const status = data.setMispActive.isActive ? 'Active' : 'De-Active';
+      return { mispID: data.setMispActive.id, mispStatus: status, message: `MISP status changed to ${status}` };
+    },
+  }),
+  pmsRoute({
+    method: 'get',
+    path: PREFIX,
+    summary: 'Every MISP',
+    id: 'platform.partnermanagement.misp.read',
+    input: { from: 'none' },
+    operation: operation(ops.MispsAllDocument),
+    variables: () => ({}),
+    response: z.array(record),
+    result: (data) => data.allMisps.map(toRecord),
+  }),
+  pmsRoute({
+    method: 'get',
+    path: `${PREFIX}/mispId/{mispId}`,
+    summary: 'A MISP',
+    id: 'platform.partnermanagement.misp.read',
+    input: { from: 'none' },
+    operation: operation(ops.MispsByIdDocument),
+    variables: (_input, req) => ({ mispId: mispId(req) }),
+    response: record,
+    result: (data) => toRecord(data.misp),
+  }),
+  pmsRoute({
+    method: 'get',
+    path: `${PREFIX}/name/{mispOrgName}`,
+    summary: 'MISPs whose organisation name contains the text',
+    id: 'platform.partnermanagement.misp.read',
+    input: { from: 'none' },
+    operation: operation(ops.MispsByNameDocument),
+    variables: (_input, req) => ({ name: pathParam(req, 'mispOrgName') }),
+    response: z.array(record),
+    result: (data) => data.mispsByName.map(toRecord),
+  }),
+  pmsRoute({
+    method: 'get',
+    path: `${PREFIX}/{mispId}/licenseKey`,
+    summary: "A MISP's newest license key as kept: its last characters, status and expiry",
+    id: 'platform.partnermanagement.misp.license.read',
+    input: { from: 'none' },
+    operation: operation(ops.MispsLicenseDocument),
+    variables: (_input, req) => ({ mispId: mispId(req) }),
+    response: z.object({ mispId: z.string(), licenseKeyHint: z.string(), licenseKeyStatus: z.string(), licenseKeyExpiry: z.string() }).nullable(),
+    result: ({ mispLicense }) =>
+      mispLicense
+        ? {
+            mispId: mispLicense.mispId,
+            licenseKeyHint: present(mispLicense.keyHint, 'keyHint'),
+            licenseKeyStatus: mispLicense.status,
+            licenseKeyExpiry: iso(mispLicense.expiresAt),
+          }
+        : null,
+  }),
+];

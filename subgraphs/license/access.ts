@@ -12,4 +12,5 @@ export const licenseAccess = {
   'Query.licensePermissionValues': access.AUTHENTICATED,
   'LicenseKey.__resolveReference': LICENSE_ADMINS,
   'User.licenseKeysIssued': LICENSE_ADMINS,
+  'Misp.licenseKeys': LICENSE_ADMINS,
 };

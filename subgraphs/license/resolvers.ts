@@ -25,6 +25,10 @@ export function licenseResolvers(service: LicenseService): Resolvers {
       licenseExpiryTime: (row) => row.expiresAt,
       createdBy: (row) => (row.createdBy ? { userId: row.createdBy } : null),
     },
+    Misp: {
+      __resolveReference: (ref) => ({ id: ref.id }),
+      licenseKeys: (misp, args) => service.list(args, { MISPId: misp.id, status: args.filter?.status ?? null }),
+    },
     User: {
       __resolveReference: (ref) => ref,
       licenseKeysIssued: async (user, _, context) => (await issued(context)(user.userId)) ?? 0,

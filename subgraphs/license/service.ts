@@ -75,6 +75,17 @@ export class LicenseService {
     return row;
   }
 
+  /** Blocks every active key of a MISP (before a new one is issued in their place); how many. */
+  async blockAllOf(mispId: string): Promise<number> {
+    return (await this.prisma.licenseKey.updateMany({ where: { mispId, status: 'ACTIVE' }, data: { status: 'BLOCKED' } })).count;
+  }
+
+  /** The newest key of a MISP, if any (its hint, status and expiry: the key itself is never kept). */
+  async newestOf(mispId: string): Promise<LicenseView | null> {
+    const row = await this.prisma.licenseKey.findFirst({ where: { mispId }, orderBy: newestFirst() });
+    return row ? this.view(row) : null;
+  }
+
   /** The row of a license key, whatever its state (partner management checks state and owner itself, in its own order). */
   find(licenseKey: string): Promise<LicenseRow | null> {
     return this.prisma.licenseKey.findUnique({ where: { keyHash: this.hash(licenseKey.trim()) } });
