@@ -30,13 +30,13 @@ const mispId = (req: Parameters<typeof pathParam>[0]) => pathParam(req, 'mispId'
 const createBody = z.preprocess(
   (body) =>
     body && typeof body === 'object' && !('organizationName' in body) && 'name' in body
-      ? { ...body, organizationName: (body as { name: unknown }).name }
+      ? { ...body, organizationName: (body).name }
       : body,
   schemas.createMisp,
 );
 const updateBody = z.preprocess(
   (body) =>
-    body && typeof body === 'object' && !('emailId' in body) && 'emailID' in body ? { ...body, emailId: (body as { emailID: unknown }).emailID } : body,
+    body && typeof body === 'object' && !('emailId' in body) && 'emailID' in body ? { ...body, emailId: (body).emailID } : body,
   schemas.updateMisp.omit({ mispId: true }),
 );
 const statusBody = z.object({ mispStatus: z.string().max(16) });
