@@ -28,15 +28,11 @@ const mispId = (req: Parameters<typeof pathParam>[0]) => pathParam(req, 'mispId'
 
 /** The sample body names the organisation `name`, the update's `emailID`: both spellings are taken. */
 const createBody = z.preprocess(
-  (body) =>
-    body && typeof body === 'object' && !('organizationName' in body) && 'name' in body
-      ? { ...body, organizationName: (body).name }
-      : body,
+  (body) => (body && typeof body === 'object' && !('organizationName' in body) && 'name' in body ? { ...body, organizationName: body.name } : body),
   schemas.createMisp,
 );
 const updateBody = z.preprocess(
-  (body) =>
-    body && typeof body === 'object' && !('emailId' in body) && 'emailID' in body ? { ...body, emailId: (body).emailID } : body,
+  (body) => (body && typeof body === 'object' && !('emailId' in body) && 'emailID' in body ? { ...body, emailId: body.emailID } : body),
   schemas.updateMisp.omit({ mispId: true }),
 );
 const statusBody = z.object({ mispStatus: z.string().max(16) });
