@@ -48,7 +48,12 @@ export function assembleAreas<R, S>(areas: readonly Area<R, S>[], internalCode: 
   return {
     access: Object.assign({}, ...areas.map((area) => area.access)) as Area<R, S>['access'],
     inputs,
-    services: (deps: PlatformDeps, settings: S) => Object.assign({}, ...areas.map((area) => area.services(deps, settings))) as Partial<PlatformServices>,
+    // In area order, each area's services offered at once: a later area may build on an earlier one's.
+    services: (deps: PlatformDeps, settings: S) => {
+      const offered: Partial<PlatformServices> = {};
+      for (const area of areas) Object.assign(deps.services, Object.assign(offered, area.services(deps, settings)));
+      return offered;
+    },
     resolvers: (deps: PlatformDeps, shared: object) => mergeResolvers([shared, ...areas.map((area) => area.resolvers(deps) as object)]),
   };
 }

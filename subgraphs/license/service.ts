@@ -32,7 +32,8 @@ export class LicenseService {
     this.hmacKey = masterKey.derive(HMAC_PURPOSE);
   }
 
-  private hash(key: string): string {
+  /** The HMAC a key is stored and looked up by. */
+  hashOf(key: string): string {
     return createHmac('sha256', this.hmacKey).update(key).digest('base64url');
   }
 
@@ -52,7 +53,7 @@ export class LicenseService {
     const licenseKey = this.newKey();
     const row = await this.prisma.licenseKey.create({
       data: {
-        keyHash: this.hash(licenseKey),
+        keyHash: this.hashOf(licenseKey),
         keyHint: licenseKey.slice(-4),
         mispId: mispId.trim(),
         expiresAt,
@@ -68,7 +69,7 @@ export class LicenseService {
   private async usable(licenseKey: string, mispId: string): Promise<LicenseRow> {
     if (!licenseKey?.trim()) throw licenseErrors.emptyKey();
     if (!mispId?.trim()) throw licenseErrors.emptyMisp();
-    const row = await this.prisma.licenseKey.findUnique({ where: { keyHash: this.hash(licenseKey.trim()) } });
+    const row = await this.prisma.licenseKey.findUnique({ where: { keyHash: this.hashOf(licenseKey.trim()) } });
     if (!row || row.mispId !== mispId.trim()) throw licenseErrors.notFound();
     if (row.expiresAt <= this.clock.now()) throw licenseErrors.expired();
     if (row.status !== 'ACTIVE') throw licenseErrors.notUsable(row.status);
@@ -88,7 +89,7 @@ export class LicenseService {
 
   /** The row of a license key, whatever its state (partner management checks state and owner itself, in its own order). */
   find(licenseKey: string): Promise<LicenseRow | null> {
-    return this.prisma.licenseKey.findUnique({ where: { keyHash: this.hash(licenseKey.trim()) } });
+    return this.prisma.licenseKey.findUnique({ where: { keyHash: this.hashOf(licenseKey.trim()) } });
   }
 
   async mapPermissions(licenseKey: string, mispId: string, permissions: string[]): Promise<LicenseView> {
@@ -110,7 +111,7 @@ export class LicenseService {
   async updateStatus(licenseKey: string, status: string): Promise<LicenseView> {
     if (!licenseKey?.trim()) throw licenseErrors.emptyKey();
     if (!(LICENSE_STATUSES as readonly string[]).includes(status)) throw licenseErrors.badStatus(status);
-    const row = await this.prisma.licenseKey.findUnique({ where: { keyHash: this.hash(licenseKey.trim()) } });
+    const row = await this.prisma.licenseKey.findUnique({ where: { keyHash: this.hashOf(licenseKey.trim()) } });
     if (!row) throw licenseErrors.notFound();
     return this.view(await this.prisma.licenseKey.update({ where: { keyHash: row.keyHash }, data: { status } }));
   }

@@ -37,6 +37,12 @@ export const partnerErrors = {
   apiKeyRequestDenied: () => new PlatformError('PMS_PMP_012', 'Partner Manager denied permission to approve or reject the request'),
   policyMissing: (id: string) => new PlatformError('PMS_PMP_014', `Policy does not exist: ${id}`),
   mispLicenseExpired: () => new PlatformError('PMS_PMP_021', 'MISP license key is expired'),
+  // validatePartnerMisp's links without a code in Document 1: MOSIP's PartnerValidationsConstants
+  partnerNotActive: () => new PlatformError('PMS_PMP_016', 'Partner is not active'),
+  policyNotActive: () => new PlatformError('PMS_PMP_019', 'Partner policy is not active'),
+  mispLicenseUnknown: () => new PlatformError('PMS_PMP_020', 'MISP license key not exists'),
+  policyGroupNotActive: () => new PlatformError('PMS_PMP_023', 'Policy group is not active'),
+  mispBlocked: (why: string) => new PlatformError('PMS_PMP_025', `License key of MISP is blocked: ${why}`),
   // partners, as they see themselves
   partnerMismatch: () => new PlatformError('PMS_PRT_003', 'Partner credentials mismatch'),
   partnerPasswordExpired: () => new PlatformError('PMS_PRT_004', 'Partner password expired'),

@@ -6,10 +6,11 @@ import type { PartnerArea } from './area.js';
 import { mispsArea } from './misps/index.js';
 import { partnersArea } from './partners/index.js';
 import { policiesArea } from './policies/index.js';
+import { validationArea } from './validation/index.js';
 import { partnerSettings } from './settings.js';
 
 /** The areas of partner management, each its own folder here, SDL file and REST module. */
-const AREAS: readonly PartnerArea[] = [mispsArea, policiesArea, partnersArea];
+const AREAS: readonly PartnerArea[] = [mispsArea, policiesArea, partnersArea, validationArea];
 
 const assembled = assembleAreas(AREAS, 'PMS_COR_002');
 

@@ -18,7 +18,7 @@ export const PARTNER_STATUSES = ['Active', 'De-Active'] as const;
 export const DECISIONS = ['Approved', 'Rejected'] as const;
 const IN_PROGRESS = 'in-progress';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const KEY_LENGTH = 32;
+export const API_KEY_LENGTH = 32;
 const HMAC_PURPOSE = 'partner/api-key-hmac';
 const DAY_MS = 86_400_000;
 
@@ -66,7 +66,8 @@ export class PartnerService {
     this.hmacKey = masterKey.derive(HMAC_PURPOSE);
   }
 
-  private hash(key: string): string {
+  /** The HMAC a key is stored and looked up by. */
+  hashOf(key: string): string {
     return createHmac('sha256', this.hmacKey).update(key).digest('base64url');
   }
 
@@ -76,7 +77,7 @@ export class PartnerService {
 
   /** The row of an API key by the clear key, whatever its state (validation checks state and owner in its own order). */
   findApiKey(clearKey: string): Promise<PartnerApiKey | null> {
-    return this.prisma.partnerApiKey.findUnique({ where: { keyHash: this.hash(clearKey.trim()) } });
+    return this.prisma.partnerApiKey.findUnique({ where: { keyHash: this.hashOf(clearKey.trim()) } });
   }
 
   // --- the partner's own calls
@@ -180,7 +181,7 @@ export class PartnerService {
     const scope = await this.scope(caller);
     if (!partner || !scope.groupIds.includes(partner.policyGroupId) || request.status !== IN_PROGRESS) throw partnerErrors.apiKeyRequestDenied();
     const now = this.clock.now();
-    const clearKey = Array.from({ length: KEY_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+    const clearKey = Array.from({ length: API_KEY_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
     try {
       const apiKey = await this.prisma.$transaction(async (tx) => {
         const decided = await tx.apiKeyRequest.updateMany({
@@ -191,7 +192,7 @@ export class PartnerService {
         if (status !== 'Approved') return null;
         return tx.partnerApiKey.create({
           data: {
-            keyHash: this.hash(clearKey),
+            keyHash: this.hashOf(clearKey),
             id: randomUUID(),
             keyHint: clearKey.slice(-4),
             partnerId: request.partnerId,

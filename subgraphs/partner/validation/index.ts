@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { access } from '../../../lib/roles.js';
+import { defineArea } from '../area.js';
+import { PartnerValidationService } from './service.js';
+
+declare module '../../../lib/deps.js' {
+  interface PlatformServices {
+    /** validatePartnerMisp: the policy of a partner's API key, through a valid MISP license */
+    partnerValidation: PartnerValidationService;
+  }
+}
+
+const key = z.string().trim().min(1).max(256);
+
+/** The arguments of validatePartnerMisp, for GraphQL and REST alike. */
+export const validationSchemas = {
+  validatePartnerMisp: z.object({ partnerId: z.string().trim().min(1).max(64), partnerApiKey: key, mispLicenseKey: key }),
+};
+
+/** validatePartnerMisp, called by ID authentication on every authentication. */
+export const validationArea = defineArea({
+  name: 'validation',
+  access: {
+    'Query.validatePartnerMisp': access.roles('ID_AUTHENTICATION', 'GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER'),
+  },
+  schemas: validationSchemas,
+  codeFor: (_field, missing) => (missing ? 'PMS_COR_001' : 'PMS_COR_002'),
+  services: (deps) => ({ partnerValidation: new PartnerValidationService(deps.prisma, deps.clock, deps.services.license, deps.services.partners) }),
+  resolvers: (deps) => ({
+    Query: {
+      validatePartnerMisp: (_, args) => deps.services.partnerValidation.validate(args.partnerId, args.partnerApiKey, args.mispLicenseKey),
+    },
+  }),
+});
