@@ -6,6 +6,7 @@
 //   OTP generate + validate pairs (absolute)
 //   cryptomanager/encrypt, against a handler doing the same node:crypto work
 //   holiday search at 1,000 and at 100,000 rows (the growth of its latency: indexes, not scans)
+//   validatePartnerMisp, as ID authentication calls it on every authentication (absolute)
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_DB (postgres), BENCH_CASES (parts of
 // case names, comma-separated), BENCH_PROFILE (a folder for a CPU profile of the platform).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,6 +18,7 @@ import pg from 'pg';
 import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
 import { holidaySearches, seedHolidays } from './holidays.js';
+import { partnerChain } from './partners.js';
 import type { LoadCase, LoadResult } from './load.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -154,6 +156,7 @@ async function main(): Promise<void> {
       ),
     );
 
+    const validatePath = !only || only.some((part) => 'validatepartnermisp'.includes(part)) ? await partnerChain(call, adminCookie) : '';
     const payload = 'x'.repeat(1024);
     const cases: { name: string; spec: Omit<LoadCase, 'connections' | 'seconds'>; baselineOf?: string }[] = [
       { name: 'baseline: RS256 verification only', spec: { url: baselineUrl, path: '/validate', headers: { cookie: adminCookie } } },
@@ -200,6 +203,7 @@ async function main(): Promise<void> {
         },
         baselineOf: 'baseline: the same node:crypto encryption',
       },
+      { name: 'validatePartnerMisp over REST', spec: { url: platformUrl, path: validatePath, headers: { cookie: ida.cookie } } },
     ];
 
     console.log(`${connections} connections, ${seconds} s per case (after a 2 s warm-up), database ${kind}, Node ${process.version}`);
