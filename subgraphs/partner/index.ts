@@ -24,6 +24,8 @@ export const partner = defineComponent({
   services: assembled.services,
   // The policy group a newcomer creates policies in at once (README, "Sample data").
   start: async (deps) => {
+    await deps.services.partnerValidation.start(deps.database);
+    deps.onClose(() => deps.services.partnerValidation.stop());
     const now = deps.clock.now();
     await deps.prisma.policyGroup.upsert({
       where: { id: 'default' },

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
+import { waitFor } from '../support/wait.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 
 const BASE = '/partnermanagement/v1';
@@ -147,6 +148,19 @@ describe('validatePartnerMisp', () => {
       await on();
       expect((await validate()).json.errors, code).toEqual([]);
     }
+  });
+
+  it('drops its cached links when another instance changes a link (the tables announce it through the database)', async () => {
+    expect((await validate()).json.errors).toEqual([]);
+    // Written behind this process's services, as another instance would: only the trigger's NOTIFY tells the cache.
+    const prisma = t.platform.deps.prisma;
+    await prisma.partner.update({ where: { id: life.partnerId }, data: { status: 'De-Active' } });
+    try {
+      await waitFor(async () => (await validate()).json.errors?.[0]?.errorCode === 'PMS_PMP_016', 'the cached links dropped');
+    } finally {
+      await prisma.partner.update({ where: { id: life.partnerId }, data: { status: 'Active' } });
+    }
+    await waitFor(async () => (await validate()).json.errors?.length === 0, 'the partner active again');
   });
 
   it('names the missing or wrong link: unknown license key, MISP, partner or key; another partner key; an expired license', async () => {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { announceAfter, PARTNER_LINKS } from '../../../lib/changes.js';
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
+import { LinksCache } from './links-cache.js';
 import { PartnerValidationService } from './service.js';
 
 declare module '../../../lib/deps.js' {
@@ -25,7 +27,15 @@ export const validationArea = defineArea({
   },
   schemas: validationSchemas,
   codeFor: (_field, missing) => (missing ? 'PMS_COR_001' : 'PMS_COR_002'),
-  services: (deps) => ({ partnerValidation: new PartnerValidationService(deps.prisma, deps.clock, deps.services.license, deps.services.partners) }),
+  services: (deps) => {
+    const { license, misps, partners, policies } = deps.services;
+    // The writes that can turn a passing validation into a failing one, or change its answer.
+    announceAfter(license, ['updateStatus', 'blockAllOf'], PARTNER_LINKS);
+    announceAfter(misps, ['decide', 'setActive'], PARTNER_LINKS);
+    announceAfter(partners, ['updatePartnerStatus', 'updateApiKeyStatus', 'changeKeyPolicy'], PARTNER_LINKS);
+    announceAfter(policies, ['update', 'setActive'], PARTNER_LINKS);
+    return { partnerValidation: new PartnerValidationService(deps.prisma, deps.clock, license, partners, new LinksCache(deps.logger)) };
+  },
   resolvers: (deps) => ({
     Query: {
       validatePartnerMisp: (_, args) => deps.services.partnerValidation.validate(args.partnerId, args.partnerApiKey, args.mispLicenseKey),

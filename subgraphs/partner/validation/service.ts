@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Clock } from '../../../lib/time.js';
 import type { LicenseService } from '../../license/service.js';
+import type { LinksCache } from './links-cache.js';
 import { partnerErrors } from '../errors.js';
 import { API_KEY_LENGTH, type PartnerService } from '../partners/service.js';
 import { readContent, type PolicyContent } from '../policies/content.js';
@@ -43,8 +44,9 @@ const API_KEY_PATTERN = new RegExp(`^[A-Za-z0-9]{${API_KEY_LENGTH}}$`);
  * validatePartnerMisp, which ID authentication calls on every
  * authentication: the MISP's license key, the MISP, the partner, its API key
  * and the key's policy, checked in the spec's order; the first link that
- * fails gives its code. All links come from one indexed statement and
- * nothing is cached, so a link switched off fails the very next validation.
+ * fails gives its code. All links come from one indexed statement; the
+ * links of a validation that passed are cached until any link changes
+ * (LinksCache), and expiries are checked against the clock on every call.
  */
 export class PartnerValidationService {
   constructor(
@@ -52,7 +54,16 @@ export class PartnerValidationService {
     private readonly clock: Clock,
     private readonly license: LicenseService,
     private readonly partners: PartnerService,
+    private readonly cache: LinksCache<Links>,
   ) {}
+
+  start(database: Parameters<LinksCache<Links>['start']>[0]): Promise<void> {
+    return this.cache.start(database);
+  }
+
+  stop(): Promise<void> {
+    return this.cache.stop();
+  }
 
   private links(licenseHash: string, partnerId: string, keyHash: string): Promise<Links[]> {
     return this.prisma.$queryRaw<Links[]>`
@@ -72,9 +83,27 @@ export class PartnerValidationService {
   }
 
   async validate(partnerId: string, partnerApiKey: string, mispLicenseKey: string): Promise<PartnerMispPolicy> {
-    const [row] = await this.links(this.license.hashOf(mispLicenseKey.trim()), partnerId, this.partners.hashOf(partnerApiKey.trim()));
+    const licenseHash = this.license.hashOf(mispLicenseKey.trim());
+    const keyHash = this.partners.hashOf(partnerApiKey.trim());
+    const row = await this.cache.through(
+      `${licenseHash}\u0000${partnerId}\u0000${keyHash}`,
+      async () => (await this.links(licenseHash, partnerId, keyHash))[0]!,
+      (links) => {
+        try {
+          this.check(links, partnerId, partnerApiKey);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+    );
+    return this.check(row, partnerId, partnerApiKey);
+  }
+
+  /** The spec's checks, in its order, on the links read: the policy, or the first failing link's code. */
+  private check(row: Links, partnerId: string, partnerApiKey: string): PartnerMispPolicy {
     const now = this.clock.now();
-    if (!row?.licenseMispId) throw partnerErrors.mispLicenseUnknown();
+    if (!row.licenseMispId) throw partnerErrors.mispLicenseUnknown();
     if (row.licenseStatus !== 'ACTIVE') throw partnerErrors.mispBlocked(`the key is ${row.licenseStatus}`);
     if (!row.licenseExpiresAt || row.licenseExpiresAt <= now) throw partnerErrors.mispLicenseExpired();
     if (!row.mispStatus) throw partnerErrors.mispNotFound(row.licenseMispId);

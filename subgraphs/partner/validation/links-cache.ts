@@ -1,0 +1,82 @@
+import type { Database, Subscription } from '../../../lib/db/client.js';
+import { listenToTriggers } from '../../../lib/db/triggers.js';
+import { localChanges, PARTNER_LINKS } from '../../../lib/changes.js';
+import type { Logger } from '../../../lib/log.js';
+
+const CHANNEL = 'partner_links_changed';
+/** The tables of a validation's links; any change to them empties every instance's cache. */
+const TABLES = ['license_key', 'pms_misp', 'pms_partner', 'pms_partner_api_key', 'pms_policy', 'pms_policy_group'];
+const TRIGGER_SQL = [
+  `CREATE OR REPLACE FUNCTION partner_links_announce_change() RETURNS trigger AS $$
+   BEGIN
+     PERFORM pg_notify('${CHANNEL}', TG_TABLE_NAME);
+     RETURN NULL;
+   END $$ LANGUAGE plpgsql`,
+  ...TABLES.map(
+    (table) => `CREATE OR REPLACE TRIGGER partner_links_announce_change AFTER UPDATE OR DELETE ON ${table}
+     FOR EACH STATEMENT EXECUTE FUNCTION partner_links_announce_change()`,
+  ),
+];
+const MAX_ENTRIES = 10_000;
+
+/**
+ * The links of validations that passed, kept in memory so that ID
+ * authentication's calls cost no database round trip. Emptied at once when
+ * this process writes a link (localChanges), and on every other instance by
+ * the tables' trigger (LISTEN); while the listener is down nothing is kept.
+ * A read that began before an announcement is not kept (the version moved).
+ */
+export class LinksCache<T> {
+  private readonly entries = new Map<string, T>();
+  private version = 0;
+  private live = false;
+  private subscription?: Subscription;
+  private readonly stopLocal: () => void;
+
+  constructor(private readonly logger: Logger) {
+    this.stopLocal = localChanges.on(PARTNER_LINKS, () => this.forget());
+  }
+
+  private forget(): void {
+    this.version++;
+    this.entries.clear();
+  }
+
+  async start(database: Pick<Database, 'prisma' | 'subscribe'>): Promise<void> {
+    this.subscription = await listenToTriggers(database, CHANNEL, TRIGGER_SQL, {
+      message: () => this.forget(),
+      up: () => {
+        this.forget();
+        this.live = true;
+      },
+      down: () => {
+        this.live = false;
+        this.forget();
+        this.logger.warn('partner link notifications lost: validatePartnerMisp reads the database until the listener is back');
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.live = false;
+    this.stopLocal();
+    await this.subscription?.close();
+  }
+
+  get(key: string): T | undefined {
+    return this.live ? this.entries.get(key) : undefined;
+  }
+
+  /** Reads through the cache: `read` runs on a miss; its answer is kept when `keep` says so and nothing changed meanwhile. */
+  async through(key: string, read: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+    const cached = this.get(key);
+    if (cached) return cached;
+    const version = this.version;
+    const value = await read();
+    if (this.live && version === this.version && keep(value)) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+}
