@@ -3,39 +3,21 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createRequestContext } from '../../lib/context.js';
 import { partner as partnerComponent } from '../../subgraphs/partner/index.js';
 import { expectRejected, TIMESTAMP } from '../support/assertions.js';
-import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { type Login, userLogin } from '../support/users.js';
 
 const BASE = '/partnermanagement/v1/policies';
 let t: TestPlatform;
 useTestPlatform({}, (platform, adminCookie) => {
   t = platform;
-  as.admin = { cookie: adminCookie, bearer: {} };
+  as.admin = { token: '', cookie: adminCookie, bearer: {} };
 });
 
-interface Login {
-  cookie: Record<string, string>;
-  bearer: Record<string, string>;
-}
 const as: Record<string, Login> = {};
 const groups: Record<string, string> = {};
 const codeOf = (result: any) => result.errors?.[0]?.extensions?.code;
 
-async function createUser(userId: string, roles: string[]): Promise<Login> {
-  const created = await t.graphql(
-    'mutation($id: String!, $roles: [Role!]) { createUser(input: {userId: $id, name: $id, mail: "u@example.org", password: "user-password-1", roles: $roles, appIds: ["partnermanagement"]}) { userId } }',
-    { id: userId, roles },
-    bearer(await t.adminToken()),
-  );
-  expect(created.errors).toBeUndefined();
-  const answer = await t.graphql(
-    'mutation($u: String!) { loginWithPassword(userName: $u, password: "user-password-1", appId: "partnermanagement") { token } }',
-    {
-      u: userId,
-    },
-  );
-  const token: string = answer.data.loginWithPassword.token;
-  return { cookie: cookieHeader(token), bearer: bearer(token) };
-}
+const createUser = (userId: string, roles: string[]) => userLogin(t, userId, roles);
 
 const send = (who: Login, method: string, path: string, body?: unknown) =>
   t.request(method, BASE + path, { body: body === undefined ? undefined : envelopeOf(body), headers: who.cookie });

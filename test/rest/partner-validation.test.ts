@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { waitFor } from '../support/wait.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { userLogin } from '../support/users.js';
 
 const BASE = '/partnermanagement/v1';
 let t: TestPlatform;
@@ -19,21 +20,7 @@ const ok = async (call: Promise<{ json: any }>) => {
 const send = (headers: Record<string, string>, method: string, path: string, body?: unknown) =>
   t.request(method, path.startsWith('/v1/') ? path : BASE + path, { body: body === undefined ? undefined : envelopeOf(body), headers });
 
-async function userLogin(userId: string, roles: string[]): Promise<Record<string, string>> {
-  const created = await t.graphql(
-    'mutation($id: String!, $roles: [Role!]) { createUser(input: {userId: $id, name: $id, mail: "u@example.org", password: "user-password-1", roles: $roles, appIds: ["partnermanagement"]}) { userId } }',
-    { id: userId, roles },
-    bearer(await t.adminToken()),
-  );
-  expect(created.errors).toBeUndefined();
-  const answer = await t.graphql(
-    'mutation($u: String!) { loginWithPassword(userName: $u, password: "user-password-1", appId: "partnermanagement") { token } }',
-    {
-      u: userId,
-    },
-  );
-  return cookieHeader(answer.data.loginWithPassword.token);
-}
+const login = async (userId: string, roles: string[]) => (await userLogin(t, userId, roles)).cookie;
 
 const life = { mispId: '', licenseKey: '', partnerId: 'P-LIFE', apiKey: '', policyId: '' };
 let ida: Record<string, string>;
@@ -49,8 +36,8 @@ describe('validatePartnerMisp', () => {
     life.mispId = misp.mispID;
     life.licenseKey = (await ok(send(admin, 'PATCH', `/misps/${life.mispId}/status`, { mispStatus: 'Approved' }))).mispLicenseKey;
     // policy created by the default group's policy manager
-    policyManager = await userLogin('life-policy-manager', ['POLICYMANAGER']);
-    partnerManager = await userLogin('life-partner-manager', ['PARTNERMANAGER']);
+    policyManager = await login('life-policy-manager', ['POLICYMANAGER']);
+    partnerManager = await login('life-partner-manager', ['PARTNERMANAGER']);
     await ok(send(admin, 'POST', '/policies/group/default/managers', { userId: 'life-policy-manager' }));
     await ok(send(admin, 'POST', '/policies/group/default/managers', { userId: 'life-partner-manager' }));
     const policy = await ok(
@@ -68,7 +55,7 @@ describe('validatePartnerMisp', () => {
     );
     life.policyId = policy.policies[0].id;
     // partner registered → API key requested → approved
-    const partner = await userLogin('life-partner', ['PARTNER']);
+    const partner = await login('life-partner', ['PARTNER']);
     await ok(
       send(partner, 'POST', '/partners', {
         partnerId: life.partnerId,
