@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCallback(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
@@ -46,4 +46,16 @@ export function verifyClientSecret(secret: string, stored: string, hmacKey: Buff
 /** A random secret of `bytes` bytes of entropy, URL-safe. */
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A key of `[A-Za-z0-9]` characters from a CSPRNG (license keys, partner API keys): shown once, stored as lookupHash. */
+export function randomAlphanumeric(length: number): string {
+  return Array.from({ length }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
+}
+
+/** The HMAC a high-entropy key is stored and found by (the key itself is never kept). */
+export function lookupHash(hmacKey: Buffer, value: string): string {
+  return createHmac('sha256', hmacKey).update(value).digest('base64url');
 }

@@ -1,3 +1,4 @@
+import { formatTimestamp } from '../lib/time.js';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Operation } from './operations.js';
@@ -78,3 +79,9 @@ export const defineRoute = <Input, Data, Variables, Response extends z.ZodType>(
 
 /** `/a/{b}` → `/a/:b` */
 export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/** An instant as the REST layer writes it (ISO 8601, UTC); generated result types give `Date | string`. */
+export const timestamp = (value: Date | string): string => (typeof value === 'string' ? value : formatTimestamp(value));
+
+/** The same, for an instant that may be unset. */
+export const optionalTimestamp = (value: Date | string | null | undefined): string | null => (value ? timestamp(value) : null);

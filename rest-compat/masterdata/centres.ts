@@ -5,10 +5,9 @@ import type { CentresCentreRecordFragment, CentresMachineRecordFragment, Centres
 import { centreInput, centresCodeFor as codeFor, machineInput, weekDay } from '../../subgraphs/masterdata/centres/inputs.js';
 import { WEEK_DAYS } from '../../subgraphs/masterdata/centres/service.js';
 import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute } from '../route.js';
+import { defineRoute, pathParam, type RestRoute, timestamp } from '../route.js';
 
 const PREFIX = '/v1/masterdata';
-const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 const text = z.string().nullable();
 
 /** MOSIP's audit fields of every master data record (only live rows are shown, so never deleted). */
@@ -27,9 +26,9 @@ const auditOf = (row: {
   updatedAt: Date | string | null;
 }) => ({
   createdBy: row.createdBy?.userId ?? null,
-  createdDateTime: iso(row.createdAt),
+  createdDateTime: timestamp(row.createdAt),
   updatedBy: row.updatedBy?.userId ?? null,
-  updatedDateTime: row.updatedAt ? iso(row.updatedAt) : null,
+  updatedDateTime: row.updatedAt ? timestamp(row.updatedAt) : null,
   isDeleted: false,
   deletedDateTime: null,
 });
@@ -119,7 +118,7 @@ const machineRecord = z.object({
 });
 const toMachine = ({ validityDateTime, createdBy, createdAt, updatedBy, updatedAt, ...row }: CentresMachineRecordFragment): z.input<typeof machineRecord> => ({
   ...row,
-  validityDateTime: validityDateTime ? iso(validityDateTime) : null,
+  validityDateTime: validityDateTime ? timestamp(validityDateTime) : null,
   ...auditOf({ createdBy, createdAt, updatedBy, updatedAt }),
 });
 const machines = z.object({ machines: z.array(machineRecord) });
@@ -136,7 +135,7 @@ const toMapping = (row: CentresUserRecordFragment): z.input<typeof mappingRecord
   regCenterId: row.regCenterId,
   isActive: row.isActive,
   createdBy: row.createdBy?.userId ?? null,
-  createdDateTime: iso(row.createdAt),
+  createdDateTime: timestamp(row.createdAt),
 });
 
 const idAndLanguage = (req: Request) => ({ id: pathParam(req, 'id'), langCode: pathParam(req, 'langcode') });

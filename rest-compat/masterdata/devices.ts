@@ -12,11 +12,10 @@ import {
 } from '../../subgraphs/masterdata/devices/inputs.js';
 import { filterValuesInput, searchInput } from '../../subgraphs/masterdata/search-inputs.js';
 import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute } from '../route.js';
+import { defineRoute, optionalTimestamp, pathParam, type RestRoute } from '../route.js';
 
 const PREFIX = '/v1/masterdata';
 const INTERNAL = 'KER-MSD-500';
-const iso = (value: Date | string | null) => (value === null ? null : typeof value === 'string' ? value : value.toISOString());
 const text = z.string().nullable();
 /** The area's code for a bad field of the root field a route runs. */
 const codeOf = (rootField: keyof typeof devicesSchemas) => (field: string, missing: boolean) => devicesCodeFor(field, missing, rootField);
@@ -58,12 +57,12 @@ const toDevice = ({
   ...row
 }: DevicesRecordFragment): z.input<typeof deviceRecord> => ({
   ...row,
-  validityDateTime: iso(validityDateTime),
+  validityDateTime: optionalTimestamp(validityDateTime),
   createdBy: createdBy?.userId ?? null,
-  createdDateTime: iso(createdAt) ?? '',
+  createdDateTime: optionalTimestamp(createdAt) ?? '',
   updatedBy: updatedBy?.userId ?? null,
-  updatedDateTime: iso(updatedAt),
-  deletedDateTime: iso(deletedAt),
+  updatedDateTime: optionalTimestamp(updatedAt),
+  deletedDateTime: optionalTimestamp(deletedAt),
 });
 const devices = z.object({ devices: z.array(deviceRecord) });
 const idOnly = z.object({ id: z.string() });
@@ -109,7 +108,7 @@ const zoneRecord = z.object({
 const toZone = ({ createdBy, createdAt, ...row }: DevicesZoneRecordFragment): z.input<typeof zoneRecord> => ({
   ...row,
   createdBy: createdBy?.userId ?? null,
-  createdDateTime: iso(createdAt) ?? '',
+  createdDateTime: optionalTimestamp(createdAt) ?? '',
 });
 const zoneUser = z.object({ userId: z.string(), zoneCode: z.string() });
 
@@ -344,7 +343,11 @@ export const devicesRoutes: RestRoute[] = [
     operation: operation(ops.DevicesMapZoneUserDocument),
     variables: (input) => input,
     response: zoneUser.extend({ isActive: z.boolean(), isDeleted: z.boolean(), createdBy: text, createdDateTime: z.string() }),
-    result: ({ mapZoneUser: { createdBy, createdAt, ...row } }) => ({ ...row, createdBy: createdBy?.userId ?? null, createdDateTime: iso(createdAt) ?? '' }),
+    result: ({ mapZoneUser: { createdBy, createdAt, ...row } }) => ({
+      ...row,
+      createdBy: createdBy?.userId ?? null,
+      createdDateTime: optionalTimestamp(createdAt) ?? '',
+    }),
     codeFor: codeOf('mapZoneUser'),
     internalErrorCode: INTERNAL,
   }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/masterdata.operations.js';
 import { holidaysArea, holidaysSchemas as schemas } from '../../subgraphs/masterdata/holidays/index.js';
 import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute } from '../route.js';
+import { defineRoute, pathParam, type RestRoute, timestamp } from '../route.js';
 
 const PREFIX = '/v1/masterdata';
 const code = (rootField: string) => (field: string, missing: boolean) => holidaysArea.codeFor(field, missing, rootField);
@@ -44,14 +44,13 @@ const location = z.object({
 });
 const locations = z.object({ locations: z.array(location) });
 
-const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 const audited = ({ createdBy, createdAt, updatedBy, updatedAt, deletedAt, ...row }: ops.HolidayAuditedFragment): z.input<typeof auditedHoliday> => ({
   ...row,
   createdBy: createdBy?.userId ?? null,
-  createdDateTime: iso(createdAt),
+  createdDateTime: timestamp(createdAt),
   updatedBy: updatedBy?.userId ?? null,
-  updatedDateTime: updatedAt ? iso(updatedAt) : null,
-  deletedDateTime: deletedAt ? iso(deletedAt) : null,
+  updatedDateTime: updatedAt ? timestamp(updatedAt) : null,
+  deletedDateTime: deletedAt ? timestamp(deletedAt) : null,
   holidayId: row.id,
   name: row.holidayName,
 });

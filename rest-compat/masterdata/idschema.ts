@@ -4,7 +4,7 @@ import * as ops from '../../generated/graphql/masterdata.operations.js';
 import type { IdSchemaRecordFragment } from '../../generated/graphql/masterdata.operations.js';
 import { idschemaArea, idschemaSchemas as schemas } from '../../subgraphs/masterdata/idschema/index.js';
 import { operation } from '../operations.js';
-import { defineRoute, type RestRoute } from '../route.js';
+import { defineRoute, type RestRoute, timestamp } from '../route.js';
 
 const PREFIX = '/v1/masterdata/idschema';
 const { codeFor } = idschemaArea;
@@ -27,17 +27,15 @@ const record = z.object({
   updatedOn: z.string().nullable(),
 });
 
-const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
-
 /** The record as MOSIP shows it: fields without their unset attributes, audit as createdOn/updatedOn. */
 const toRecord = ({ schema, createdBy, createdAt, updatedBy, updatedAt, effectiveFrom, ...row }: IdSchemaRecordFragment): z.input<typeof record> => ({
   ...row,
-  effectiveFrom: iso(effectiveFrom),
+  effectiveFrom: timestamp(effectiveFrom),
   schema: schema.map((field) => Object.fromEntries(Object.entries(field).filter(([key, value]) => value !== null && key !== '__typename'))),
   createdBy: createdBy?.userId ?? null,
-  createdOn: iso(createdAt),
+  createdOn: timestamp(createdAt),
   updatedBy: updatedBy?.userId ?? null,
-  updatedOn: updatedAt ? iso(updatedAt) : null,
+  updatedOn: updatedAt ? timestamp(updatedAt) : null,
 });
 
 const queryId = (req: Request) => (typeof req.query.id === 'string' ? req.query.id : '');

@@ -2,12 +2,11 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
 import { mispsSchemas as schemas } from '../../subgraphs/partner/misps/index.js';
 import { operation } from '../operations.js';
-import { pathParam, present, type RestRoute } from '../route.js';
+import { pathParam, present, type RestRoute, timestamp } from '../route.js';
 import { pmsRoute } from './pms-route.js';
 
 const PREFIX = '/partnermanagement/v1/misps';
 
-const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 /** A MISP as MOSIP's MISP service answers it. */
 const record = z.object({
   id: z.string(),
@@ -71,7 +70,7 @@ export const mispsRoutes: RestRoute[] = [
       mispStatus: misp.isActive ? 'Active' : 'De-Active',
       mispStatusCode: misp.status,
       mispLicenseKey: license?.mispLicenseKey ?? null,
-      mispLicenseKeyExpiry: license ? iso(license.mispLicenseKeyExpiry) : null,
+      mispLicenseKeyExpiry: license ? timestamp(license.mispLicenseKeyExpiry) : null,
       mispLicenseKeyStatus: license?.mispLicenseKeyStatus ?? null,
       message: license ? 'MISP approved; license key issued' : `MISP ${misp.status}`,
     }),
@@ -96,7 +95,11 @@ export const mispsRoutes: RestRoute[] = [
     operation: operation(ops.MispsRegenerateLicenseDocument),
     variables: (_input, req) => ({ mispId: mispId(req) }),
     response: issued,
-    result: ({ regenerateMispLicense: { mispId: id, ...license } }) => ({ ...license, mispID: id, mispLicenseKeyExpiry: iso(license.mispLicenseKeyExpiry) }),
+    result: ({ regenerateMispLicense: { mispId: id, ...license } }) => ({
+      ...license,
+      mispID: id,
+      mispLicenseKeyExpiry: timestamp(license.mispLicenseKeyExpiry),
+    }),
   }),
   pmsRoute({
     method: 'put',
@@ -174,7 +177,7 @@ export const mispsRoutes: RestRoute[] = [
             mispId: mispLicense.mispId,
             licenseKeyHint: present(mispLicense.keyHint, 'keyHint'),
             licenseKeyStatus: mispLicense.status,
-            licenseKeyExpiry: iso(mispLicense.expiresAt),
+            licenseKeyExpiry: timestamp(mispLicense.expiresAt),
           }
         : null,
   }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
 import { partnersArea, partnersSchemas as schemas } from '../../subgraphs/partner/partners/index.js';
 import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute } from '../route.js';
+import { defineRoute, optionalTimestamp, pathParam, type RestRoute } from '../route.js';
 
 const PREFIX = '/partnermanagement/v1';
 const code = (rootField: string) => (field: string, missing: boolean) => partnersArea.codeFor(field, missing, rootField);
@@ -11,7 +11,6 @@ const pms = { emptyErrors: [] as [], internalErrorCode: 'PMS_COR_003' };
 
 const message = z.object({ message: z.string() });
 const statusRequest = schemas.updatePartnerStatus.pick({ status: true });
-const iso = (value: Date | string | null | undefined) => (value ? (typeof value === 'string' ? value : value.toISOString()) : null);
 
 /** MOSIP's partner record of the partner manager's list. */
 const partnerRecord = z.object({
@@ -83,7 +82,7 @@ export const partnersRoutes: RestRoute[] = [
       partnerApiKeyHint: z.string().nullable(),
       validityTill: z.string().nullable(),
     }),
-    result: ({ apiKeyRequestState: state }) => ({ ...state, validityTill: iso(state.validityTill) }),
+    result: ({ apiKeyRequestState: state }) => ({ ...state, validityTill: optionalTimestamp(state.validityTill) }),
     codeFor: code('apiKeyRequestState'),
     ...pms,
   }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
 import { policiesArea, policiesSchemas as schemas } from '../../subgraphs/partner/policies/index.js';
 import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute } from '../route.js';
+import { defineRoute, pathParam, type RestRoute, timestamp } from '../route.js';
 
 const PREFIX = '/partnermanagement/v1/policies';
 const codeFor = (rootField: string) => (field: string, missing: boolean) => policiesArea.codeFor(field, missing, rootField);
@@ -28,16 +28,15 @@ const fullPolicy = policyRecord.extend({ policies: policyContent });
 const groupRecord = policyRecord.extend({ desc: z.string().nullable() });
 const groupWithManagers = groupRecord.extend({ managers: z.array(z.string()) });
 
-const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 type Audited = Pick<ops.PoliciesRecordFragment, 'id' | 'name' | 'isActive' | 'createdBy' | 'createdAt' | 'updatedBy' | 'updatedAt'>;
 const audited = (row: Audited) => ({
   id: row.id,
   name: row.name,
   is_Active: row.isActive,
   cr_by: row.createdBy?.userId ?? null,
-  cr_dtimes: iso(row.createdAt),
+  cr_dtimes: timestamp(row.createdAt),
   up_by: row.updatedBy?.userId ?? null,
-  upd_dtimes: row.updatedAt ? iso(row.updatedAt) : null,
+  upd_dtimes: row.updatedAt ? timestamp(row.updatedAt) : null,
 });
 const toRecord = (row: ops.PoliciesRecordFragment): z.input<typeof policyRecord> => ({ ...audited(row), desc: row.description });
 const toFull = (row: ops.PoliciesFullFragment): z.input<typeof fullPolicy> => ({ ...toRecord(row), policies: row.policies });

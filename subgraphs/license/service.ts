@@ -1,14 +1,13 @@
-import { createHmac, randomInt } from 'node:crypto';
 import type { LicenseKey as LicenseRow, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { LicenseSettings } from './settings.js';
 import type { MasterKey } from '../../lib/master-key.js';
+import { lookupHash, randomAlphanumeric } from '../../lib/secrets.js';
 import { parseInstant, type Clock } from '../../lib/time.js';
 import { licenseErrors } from './errors.js';
 
 export const LICENSE_STATUSES = ['ACTIVE', 'SUSPENDED', 'BLOCKED'] as const;
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HMAC_PURPOSE = 'license/key-hmac';
 
 /** A key as the graph shows it: the row, and the key itself only when just generated. */
@@ -34,7 +33,7 @@ export class LicenseService {
 
   /** The HMAC a key is stored and looked up by. */
   hashOf(key: string): string {
-    return createHmac('sha256', this.hmacKey).update(key).digest('base64url');
+    return lookupHash(this.hmacKey, key);
   }
 
   private view(row: LicenseRow, licenseKey: string | null = null): LicenseView {
@@ -42,7 +41,7 @@ export class LicenseService {
   }
 
   private newKey(): string {
-    return Array.from({ length: this.settings.keyLength }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+    return randomAlphanumeric(this.settings.keyLength);
   }
 
   async generate(caller: Pick<Principal, 'subject'>, mispId: string, licenseExpiryTime: string): Promise<LicenseView> {

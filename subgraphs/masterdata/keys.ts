@@ -1,4 +1,5 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import { isUniqueViolation } from '../../lib/db/unique.js';
 import { PlatformError } from '../../lib/errors.js';
 import type { PageQuery } from '../../lib/graph/connection.js';
 import { LIVE } from './audit.js';
@@ -44,9 +45,6 @@ export async function requireLanguage(prisma: PrismaClient, code: string): Promi
   const language = await prisma.language.findFirst({ where: { code, isActive: true, ...LIVE }, select: { code: true } });
   if (!language) throw masterdataErrors.languageNotSupported(code);
 }
-
-/** Prisma's unique violation: two writers raced for the same key. */
-export const isUniqueViolation = (error: unknown): boolean => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 /**
  * Inserts a row, or brings back its soft-deleted namesake (an update that

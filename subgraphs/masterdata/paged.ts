@@ -27,6 +27,9 @@ export interface Paged<T> {
 
 export const MAX_PAGE_SIZE = 100;
 
+/** The most rows an unpaged master data list answers (the spec's lists by language have no paging); the portal pages through connections. */
+export const LIST_LIMIT = 10_000;
+
 /**
  * Prisma's orderBy, skip and take for a paged list. `sortable` maps the
  * names callers sort by (MOSIP's DTO names) to row fields; `key` ends the

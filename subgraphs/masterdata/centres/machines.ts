@@ -3,9 +3,10 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import { parseInstant, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { cursorAt, isUniqueViolation, pairKey, parsePair } from '../keys.js';
+import { cursorAt, pairKey, parsePair } from '../keys.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { nextId, underLock, type References } from './references.js';
-import { MAX_LANGUAGE_LIST } from './service.js';
+import { LIST_LIMIT } from '../paged.js';
 
 export type MachineRow = Machine;
 
@@ -118,7 +119,7 @@ export class MachineService {
   }
 
   ofLanguage(langCode: string): Promise<MachineRow[]> {
-    return this.prisma.machine.findMany({ where: { langCode, ...LIVE }, orderBy: { id: 'asc' }, take: MAX_LANGUAGE_LIST });
+    return this.prisma.machine.findMany({ where: { langCode, ...LIVE }, orderBy: { id: 'asc' }, take: LIST_LIMIT });
   }
 
   list(page: PageArgs, filter?: MachineFilter | null): Promise<Connection<MachineRow>> {

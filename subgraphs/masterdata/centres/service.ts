@@ -3,7 +3,9 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { cursorAt, isUniqueViolation, pairKey, parsePair } from '../keys.js';
+import { cursorAt, pairKey, parsePair } from '../keys.js';
+import { LIST_LIMIT } from '../paged.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { nextId, underLock, type References, type Tx } from './references.js';
 
 export type CentreRow = RegistrationCenter;
@@ -59,7 +61,6 @@ export interface CentreFilter {
 }
 
 /** At most this many rows from the REST "all of a language" reads. */
-export const MAX_LANGUAGE_LIST = 10_000;
 
 /** The fields every language of a centre shares; the others (name, address, contact person) are the language's own. */
 function sharedFields(input: CentreInput) {
@@ -237,7 +238,7 @@ export class CentreService {
   }
 
   ofLanguage(langCode: string): Promise<CentreRow[]> {
-    return this.prisma.registrationCenter.findMany({ where: { langCode, ...LIVE }, orderBy: { id: 'asc' }, take: MAX_LANGUAGE_LIST });
+    return this.prisma.registrationCenter.findMany({ where: { langCode, ...LIVE }, orderBy: { id: 'asc' }, take: LIST_LIMIT });
   }
 
   async workingDays(id: string, langCode: string): Promise<WorkingDay[]> {

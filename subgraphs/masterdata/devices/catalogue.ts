@@ -3,6 +3,7 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import type { Clock } from '../../../lib/time.js';
 import { created, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
+import { LIST_LIMIT } from '../paged.js';
 import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
 
 export type { DeviceSpecificationRow, DeviceTypeRow };
@@ -137,6 +138,7 @@ export class DeviceCatalogueService {
     const rows = await this.prisma.deviceSpecification.findMany({
       where: { langCode, ...(deviceTypeCode ? { deviceTypeCode } : {}), ...LIVE },
       orderBy: [...BY_ID],
+      take: LIST_LIMIT,
     });
     if (!rows.length) throw masterdataErrors.deviceSpecNotFound(deviceTypeCode ? `${deviceTypeCode} in ${langCode}` : `in ${langCode}`);
     return rows;

@@ -3,6 +3,7 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import { parseInstant, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
+import { LIST_LIMIT } from '../paged.js';
 import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchRequest } from '../search.js';
 import type { DeviceCatalogueService } from './catalogue.js';
 import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
@@ -161,6 +162,7 @@ export class DeviceService {
     const rows = await this.prisma.device.findMany({
       where: { langCode, zoneCode: { in: zoneCodes }, ...(specIds ? { deviceSpecId: { in: specIds } } : {}), ...LIVE },
       orderBy: [{ id: 'asc' }],
+      take: LIST_LIMIT,
     });
     if (!rows.length) throw masterdataErrors.deviceNotFound();
     return rows;

@@ -2,10 +2,11 @@ import type { ApplicantTypeRule, ApplicantValidDocument, PrismaClient } from '..
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import { LIVE, created, deleted, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { isUniqueViolation } from '../keys.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
 import type { CodedRow } from './coded.js';
 import { keysetConnection } from './keyset.js';
-import { MAX_LIST, type DocumentsService } from './service.js';
+import { LIST_LIMIT } from '../paged.js';
+import type { DocumentsService } from './service.js';
 
 export interface RuleKey {
   individualTypeCode: string;
@@ -62,7 +63,7 @@ export class ApplicantDocumentsService {
   async documentsOf(key: RuleKey, languages?: readonly string[] | null): Promise<ApplicantDocuments> {
     for (const language of languages ?? []) await this.documents.checkLanguage(language);
     const applicantTypeCode = await this.applicantType(key);
-    const valid = await this.prisma.applicantValidDocument.findMany({ where: { applicantTypeCode, isActive: true, ...LIVE }, take: MAX_LIST });
+    const valid = await this.prisma.applicantValidDocument.findMany({ where: { applicantTypeCode, isActive: true, ...LIVE }, take: LIST_LIMIT });
     const inLanguages = languages?.length ? { langCode: { in: [...languages] } } : {};
     const [categories, types] = await Promise.all([
       this.prisma.documentCategory.findMany({

@@ -3,7 +3,7 @@ import type { PlatformError } from '../../../lib/errors.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import { LIVE, created, deleted, updated } from '../audit.js';
 import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchPage, type SearchRequest } from '../search.js';
-import { isUniqueViolation } from '../keys.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { keysetConnection } from './keyset.js';
 
 /** A category or type row: both tables have exactly these columns. */

@@ -2,7 +2,9 @@ import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { PageArgs } from '../../../lib/graph/connection.js';
 import { LIVE, created, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { isUniqueViolation, requireLanguage } from '../keys.js';
+import { LIST_LIMIT } from '../paged.js';
+import { requireLanguage } from '../keys.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
 import type { FilterValuesRequest, SearchRequest } from '../search.js';
 import { CodedRows, type CodedFilter, type CodedOrder, type CodedRow, type CodedTable, type DocumentFields } from './coded.js';
 
@@ -11,7 +13,6 @@ export type DocumentTypeRow = CodedRow;
 export type { ApplicantTypeRule as ApplicantTypeRuleRow, ApplicantValidDocument as ApplicantValidDocumentRow } from '../../../generated/prisma/client.js';
 
 /** MOSIP's list calls answer every row; a country has tens of document codes, so this bound is never reached in practice. */
-export const MAX_LIST = 1000;
 
 export interface ValidDocumentMapping {
   docCategoryCode: string;
@@ -74,7 +75,7 @@ export class DocumentsService {
 
   async categoryList(langCode?: string | null): Promise<CodedRow[]> {
     if (langCode) await this.checkLanguage(langCode);
-    return this.categories.all({ langCode }, MAX_LIST);
+    return this.categories.all({ langCode }, LIST_LIMIT);
   }
 
   async category(code: string, langCode: string): Promise<CodedRow> {
@@ -87,7 +88,7 @@ export class DocumentsService {
     const mapped = await this.prisma.validDocument.findMany({
       where: { docCategoryCode: categoryCode, isActive: true, ...LIVE },
       select: { docTypeCode: true },
-      take: MAX_LIST,
+      take: LIST_LIMIT,
     });
     return mapped.map((row) => row.docTypeCode);
   }
@@ -95,11 +96,11 @@ export class DocumentsService {
   /** The types valid for a category in a language (MOSIP answers KER-MSD-118 when there are none). */
   async validTypes(categoryCode: string, langCode: string): Promise<CodedRow[]> {
     await this.checkLanguage(langCode);
-    return this.types.all({ langCode, codes: await this.validTypeCodes(categoryCode) }, MAX_LIST);
+    return this.types.all({ langCode, codes: await this.validTypeCodes(categoryCode) }, LIST_LIMIT);
   }
 
   typeList(): Promise<CodedRow[]> {
-    return this.types.all({}, MAX_LIST);
+    return this.types.all({}, LIST_LIMIT);
   }
 
   async listTypes(page: PageArgs, filter: (CodedFilter & { categoryCode?: string | null }) | null | undefined, order?: CodedOrder | null) {

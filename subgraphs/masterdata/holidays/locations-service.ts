@@ -4,6 +4,7 @@ import type { Clock } from '../../../lib/time.js';
 import { created, LIVE } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { cursorAt, pairKey, parsePair } from '../keys.js';
+import { LIST_LIMIT } from '../paged.js';
 
 export type { LocationRow };
 
@@ -62,7 +63,7 @@ export class LocationService {
   }
 
   byLanguage(langCode: string): Promise<LocationRow[]> {
-    return this.prisma.location.findMany({ where: { langCode, ...LIVE }, orderBy: [{ hierarchyLevel: 'asc' }, { code: 'asc' }] });
+    return this.prisma.location.findMany({ where: { langCode, ...LIVE }, orderBy: [{ hierarchyLevel: 'asc' }, { code: 'asc' }], take: LIST_LIMIT });
   }
 
   /** The location and its ancestors up to the country, nearest first. */
@@ -80,7 +81,7 @@ export class LocationService {
 
   async children(code: string, langCode: string): Promise<LocationRow[]> {
     await this.mustExist(code);
-    return this.prisma.location.findMany({ where: { parentCode: code, langCode, ...LIVE }, orderBy: { code: 'asc' } });
+    return this.prisma.location.findMany({ where: { parentCode: code, langCode, ...LIVE }, orderBy: { code: 'asc' }, take: LIST_LIMIT });
   }
 
   list(page: PageArgs, filter?: LocationFilter | null): Promise<Connection<LocationRow>> {

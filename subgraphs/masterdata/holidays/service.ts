@@ -4,8 +4,9 @@ import { PlatformError } from '../../../lib/errors.js';
 import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { cursorAt, isUniqueViolation, pairKey, parsePair } from '../keys.js';
-import { paged, type Paged, type PagedArgs } from '../paged.js';
+import { cursorAt, pairKey, parsePair } from '../keys.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
+import { LIST_LIMIT, paged, type Paged, type PagedArgs } from '../paged.js';
 import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchPage, type SearchRequest } from '../search.js';
 import type { LocationService } from './locations-service.js';
 
@@ -162,7 +163,7 @@ export class HolidayService {
   }
 
   all(): Promise<HolidayRow[]> {
-    return this.prisma.holiday.findMany({ where: LIVE, orderBy: [{ holidayDate: 'asc' }, { id: 'asc' }, { langCode: 'asc' }] });
+    return this.prisma.holiday.findMany({ where: LIVE, orderBy: [{ holidayDate: 'asc' }, { id: 'asc' }, { langCode: 'asc' }], take: LIST_LIMIT });
   }
 
   async byId(id: number, langCode?: string | null): Promise<HolidayRow[]> {

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Prisma, type Misp as MispRow, type PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
 import type { Clock } from '../../../lib/time.js';
 import type { LicenseService } from '../../license/service.js';
 import { partnerErrors } from '../errors.js';
@@ -30,8 +31,6 @@ export interface IssuedLicense {
 }
 
 export const MISP_DECISIONS = ['Approved', 'Rejected'] as const;
-
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 /**
  * MISPs (MOSIP's MISP service): created Active, then approved, which issues

@@ -1,4 +1,6 @@
-import { createHmac, randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
+import { lookupHash, randomAlphanumeric } from '../../../lib/secrets.js';
 import type { ApiKeyRequest as ApiKeyRequestRow, Partner as PartnerRow, PartnerApiKey, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
 import { PlatformError } from '../../../lib/errors.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
@@ -17,7 +19,6 @@ export type ApiKeyRow = Omit<PartnerApiKey, 'keyHash'>;
 export const PARTNER_STATUSES = ['Active', 'De-Active'] as const;
 export const DECISIONS = ['Approved', 'Rejected'] as const;
 const IN_PROGRESS = 'in-progress';
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const API_KEY_LENGTH = 32;
 const HMAC_PURPOSE = 'partner/api-key-hmac';
 const DAY_MS = 86_400_000;
@@ -44,7 +45,6 @@ export interface ApiKeyRequestFilter {
 }
 
 const forbidden = () => new PlatformError('KER-ATH-403', 'Forbidden: not your partner record');
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === 'P2002';
 const withoutHash = ({ keyHash: _hash, ...row }: PartnerApiKey): ApiKeyRow => row;
 
 /**
@@ -68,7 +68,7 @@ export class PartnerService {
 
   /** The HMAC a key is stored and looked up by. */
   hashOf(key: string): string {
-    return createHmac('sha256', this.hmacKey).update(key).digest('base64url');
+    return lookupHash(this.hmacKey, key);
   }
 
   scope(caller: Caller): Promise<Scope> {
@@ -181,7 +181,7 @@ export class PartnerService {
     const scope = await this.scope(caller);
     if (!partner || !scope.groupIds.includes(partner.policyGroupId) || request.status !== IN_PROGRESS) throw partnerErrors.apiKeyRequestDenied();
     const now = this.clock.now();
-    const clearKey = Array.from({ length: API_KEY_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+    const clearKey = randomAlphanumeric(API_KEY_LENGTH);
     try {
       const apiKey = await this.prisma.$transaction(async (tx) => {
         const decided = await tx.apiKeyRequest.updateMany({

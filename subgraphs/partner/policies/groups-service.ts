@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { randomUUID } from 'node:crypto';
 import { Prisma, type PolicyGroup as PolicyGroupRow, type PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
@@ -24,8 +25,6 @@ export interface PolicyGroupFilter {
 export interface UserDirectory {
   usersById(userIds: readonly string[]): Promise<Map<string, { roles: string[] }>>;
 }
-
-export const isUniqueViolation = (error: unknown): boolean => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 /** Policy groups and their managers (users of auth with POLICYMANAGER or PARTNERMANAGER). */
 export class PolicyGroupService {

@@ -4,7 +4,7 @@ import { connection, pageArgs, type Connection, type PageArgs } from '../../../l
 import type { Clock } from '../../../lib/time.js';
 import { partnerErrors } from '../errors.js';
 import { checkContent, toJson, type PolicyContentInput } from './content.js';
-import { isUniqueViolation } from './groups-service.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { groupsIn, inScope, type Caller, type Scope } from './scope.js';
 
 export type { PolicyRow };
