@@ -36,7 +36,12 @@ export const auth = defineComponent({
     await clients.start();
     deps.onClose(() => clients.stop());
     const auth = new AuthService(deps, settings, clients);
-    return { auth, otpLogin: new OtpLoginService(deps, auth.throttle), users: new UsersService(deps, auth.secretKey), sessions: new SessionsService(deps) };
+    return {
+      auth,
+      otpLogin: new OtpLoginService(deps, auth.throttle),
+      users: new UsersService(deps, auth.secretKey, { throttle: auth.throttle, maxAgeDays: settings.passwordMaxAgeDays }),
+      sessions: new SessionsService(deps),
+    };
   },
   start: (deps) => deps.services.auth.bootstrap(),
   resolvers: (deps) => authResolvers(deps.services.auth, deps.services.otpLogin, deps.services.users, deps.services.sessions),

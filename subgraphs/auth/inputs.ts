@@ -33,6 +33,7 @@ export const authInputs = fieldInputs(
   {
     // any character a person may type in a password, but NUL
     loginWithPassword: z.object({ userName: text, password: freeText(256), appId: text }),
+    changePassword: z.object({ currentPassword: freeText(256), newPassword: freeText(256) }),
     loginWithClientSecret: z.object({ clientId: text, secretKey: text, appId: text }),
     sendOtp: z.object({
       ...sendOtpFields,

@@ -40,6 +40,8 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
       createUser: (_, args) => users.createUser(args.input),
       updateUser: (_, args) => users.updateUser(args.userId, args.input),
       resetPassword: (_, args) => users.resetPassword(args.userId, args.password),
+      changePassword: async (_, args, context) =>
+        users.changePassword(await context.principal(), args.currentPassword, args.newPassword, context.clientAddress),
       lockUser: (_, args) => users.setLocked(args.userId, true),
       unlockUser: (_, args) => users.setLocked(args.userId, false),
       createClient: (_, args) => users.createClient(args.input),
@@ -50,6 +52,7 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
     User: {
       __resolveReference: (ref, context) => userRef(context)(ref.userId),
       hasPassword: (user) => user.passwordHash !== null,
+      passwordExpiresAt: (user) => users.passwordExpiresAt(user),
       sessions: (user, args) => sessionsOf(user.userId, 'USER', args),
     },
     Client: {

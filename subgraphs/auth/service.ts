@@ -188,7 +188,13 @@ export class AuthService {
     }
     if (password && !(await this.prisma.user.findUnique({ where: { userId: ADMIN_USER } }))) {
       await this.prisma.user.create({
-        data: { userId: ADMIN_USER, name: 'Platform administrator', passwordHash: await hashPassword(password), ...everything },
+        data: {
+          userId: ADMIN_USER,
+          name: 'Platform administrator',
+          passwordHash: await hashPassword(password),
+          passwordChangedAt: this.deps.clock.now(),
+          ...everything,
+        },
       });
       logger.info({ userId: ADMIN_USER }, 'created the bootstrap admin user');
       if (generated) this.reportGeneratedPassword(password);

@@ -2,11 +2,13 @@ import type { Client, Prisma, PrismaClient, User } from '../../generated/prisma/
 import { connection, orderBy, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import { ROLES } from '../../lib/roles.js';
-import { hashClientSecret, hashPassword, randomSecret } from '../../lib/secrets.js';
-import type { TokenService } from '../../lib/tokens.js';
+import { hashClientSecret, hashPassword, randomSecret, verifyPassword } from '../../lib/secrets.js';
+import type { Clock } from '../../lib/time.js';
+import type { Principal, TokenService } from '../../lib/tokens.js';
 import { NotificationService } from '../notify/service.js';
 import { authErrors } from './errors.js';
 import { APP_IDS } from './realms.js';
+import type { LoginThrottle } from './throttle.js';
 
 export interface UserInput {
   userId?: string;
@@ -47,18 +49,39 @@ export interface ClientFilter {
   isActive?: boolean | null;
 }
 const MIN_PASSWORD = 8;
+const DAY_MS = 86_400_000;
+
+/** The password rules: wrong current passwords count against the login limits; passwords expire after `maxAgeDays` (0: never). */
+export interface PasswordPolicy {
+  throttle: LoginThrottle;
+  maxAgeDays: number;
+}
 
 /** Users and clients administration: who may log in, with which roles, to which applications. */
 export class UsersService {
   private readonly prisma: PrismaClient;
   private readonly tokens: TokenService;
+  private readonly clock: Clock;
 
   constructor(
     deps: PlatformDeps,
     private readonly secretKey: Buffer,
+    private readonly passwords: PasswordPolicy,
   ) {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
+    this.clock = deps.clock;
+  }
+
+  /** The columns of a newly set password. */
+  private async passwordColumns(password: string) {
+    return { passwordHash: await hashPassword(password), passwordChangedAt: this.clock.now() };
+  }
+
+  /** When the user's password stops being accepted where expiry is enforced; null when it never does (no expiry, no password). */
+  passwordExpiresAt(user: Pick<User, 'passwordHash' | 'passwordChangedAt'>): Date | null {
+    if (!this.passwords.maxAgeDays || !user.passwordHash || !user.passwordChangedAt) return null;
+    return new Date(user.passwordChangedAt.getTime() + this.passwords.maxAgeDays * DAY_MS);
   }
 
   private checkRolesAndApps(input: { roles?: string[] | null; appIds?: string[] | null }): void {
@@ -122,7 +145,7 @@ export class UsersService {
         rid: input.rid ?? null,
         roles: input.roles ?? [],
         appIds: input.appIds ?? [],
-        passwordHash: input.password ? await hashPassword(input.password) : null,
+        ...(input.password ? await this.passwordColumns(input.password) : { passwordHash: null }),
       },
     });
   }
@@ -150,9 +173,34 @@ export class UsersService {
   async resetPassword(userId: string, password: string) {
     this.checkProfile({ password });
     await this.requireUser(userId);
-    const user = await this.prisma.user.update({ where: { userId }, data: { passwordHash: await hashPassword(password) } });
+    const user = await this.prisma.user.update({ where: { userId }, data: await this.passwordColumns(password) });
     await this.tokens.revokeSubject(userId);
     return user;
+  }
+
+  /**
+   * A user changes its own password, proving the current one (an expired
+   * password is changed this way). Wrong attempts count against the login
+   * limits of the account and the address; success ends every session of
+   * the user, this one included, so the user logs in again.
+   */
+  async changePassword(
+    caller: Pick<Principal, 'subject' | 'subjectType'>,
+    currentPassword: string,
+    newPassword: string,
+    clientAddress: string,
+  ): Promise<boolean> {
+    if (caller.subjectType !== 'user') throw authErrors.invalidInput('only a user has a password to change');
+    this.checkProfile({ password: newPassword });
+    if (newPassword === currentPassword) throw authErrors.invalidInput('the new password is the current one');
+    const account = `user:${caller.subject.toLowerCase()}`;
+    if (!(await this.passwords.throttle.reserve(account, clientAddress))) throw authErrors.throttled();
+    const user = await this.prisma.user.findUnique({ where: { userId: caller.subject } });
+    if (!(await verifyPassword(currentPassword, user?.passwordHash)) || !user) throw authErrors.invalidCredentials();
+    await this.passwords.throttle.succeeded(account);
+    await this.prisma.user.update({ where: { userId: user.userId }, data: await this.passwordColumns(newPassword) });
+    await this.tokens.revokeSubject(user.userId);
+    return true;
   }
 
   async setLocked(userId: string, isLocked: boolean) {

@@ -23,7 +23,7 @@ export const partnerErrors = {
   policyNothingToUpdate: () => new PlatformError('PMS_POL_009', 'No information provided for update'),
   policyDenied: () => new PlatformError('PMS_POL_010', 'Policy Manager denied permission to update the policy'),
   // partners, as the partner manager sees them
-  partnerManagerUnknown: () => new PlatformError('PMS_PMP_001', 'Partner Manager does not exist'),
+  partnerManagerUnknown: (why?: string) => new PlatformError('PMS_PMP_001', `Partner Manager does not exist${why ? `: ${why}` : ''}`),
   partnerManagerMismatch: () => new PlatformError('PMS_PMP_002', 'Partner Manager credentials mismatch'),
   partnerManagerPasswordExpired: () => new PlatformError('PMS_PMP_003', 'password expired, reset required'),
   noPartnersInGroup: () => new PlatformError('PMS_PMP_004', 'No partners registered in the policy group'),

@@ -203,6 +203,11 @@ describe('partners: every code, nothing changed', () => {
     await expectRejected(t, () => requestKey(as.partnerA, 'PA', 'pol-y'), 'PMS_PMP_010');
     await expectRejected(t, () => requestKey(as.partnerA, 'NO-SUCH'), 'PMS_PRT_005');
     await expectRejected(t, () => send(as.partnerA, 'PATCH', '/partners/PA/partnerAPIKeyRequests', { useCaseDescription: 'x' }), 'PMS_COR_001');
+    // A deactivated partner asks for no keys until its manager activates it again.
+    await ok(send(as.managerX, 'PATCH', '/pmpartners/PA', { status: 'De-Active' }));
+    await expectRejected(t, () => requestKey(as.partnerA, 'PA'), 'PMS_PMP_016');
+    await ok(send(as.managerX, 'PATCH', '/pmpartners/PA', { status: 'Active' }));
+    expect((await ok(requestKey(as.partnerA, 'PA'))).apiRequestId).toBeTruthy();
   });
 
   it('PMS_PRT_005 / 006: request status', async () => {

@@ -37,6 +37,7 @@ export const mispsSchemas = {
 /** MISP administration: registration, decisions, license keys. */
 export const mispsArea = defineArea({
   name: 'misps',
+  desk: 'misp',
   access: {
     'Query.misp': MISP_ADMINS,
     'Query.mispsByName': MISP_ADMINS,

@@ -52,6 +52,13 @@ const userRef = (userId: string | null) => (userId ? { userId } : null);
 /** Partners, API key requests and keys. */
 export const partnersArea = defineArea({
   name: 'partners',
+  desk: 'partnerManager',
+  desks: {
+    'Query.apiKeyRequestState': 'partner',
+    'Query.partnerPlatformCertificate': 'partner',
+    'Mutation.registerPartner': 'partner',
+    'Mutation.requestPartnerApiKey': 'partner',
+  },
   access: {
     'Query.apiKeyRequestState': PARTNER_READERS,
     'Query.managedPartners': PARTNER_MANAGERS,

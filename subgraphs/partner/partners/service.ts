@@ -124,6 +124,8 @@ export class PartnerService {
     if (!partner) throw partnerErrors.partnerUnknown(partnerId);
     // Only the partner itself asks for keys.
     if (partner.userId !== caller.subject) throw forbidden();
+    // A deactivated partner cannot gather keys to use once reactivated behind its manager's back.
+    if (partner.status !== 'Active') throw partnerErrors.partnerNotActive();
     const policy = await this.prisma.policy.findUnique({ where: { policyGroupId_name: { policyGroupId: partner.policyGroupId, name: policyName } } });
     if (!policy) {
       const elsewhere = await this.prisma.policy.findFirst({ where: { name: policyName }, select: { id: true } });
@@ -154,11 +156,18 @@ export class PartnerService {
 
   // --- the partner manager's calls
 
+  /** The groups of a partner manager: PMS_PMP_001 when it manages none (it is no partner manager of any group). */
+  private async managerScope(caller: Caller): Promise<Scope> {
+    const scope = await this.scope(caller);
+    if (!scope.groupIds.length) throw partnerErrors.partnerManagerUnknown(`${caller.subject} manages no policy group`);
+    return scope;
+  }
+
   /** A partner of one of the manager's groups: PMS_PMP_005 when unknown, `denied` when outside them. */
   private async managedPartner(caller: Caller, partnerId: string, denied: () => PlatformError): Promise<PartnerRow> {
+    const scope = await this.managerScope(caller);
     const partner = await this.prisma.partner.findUnique({ where: { id: partnerId } });
     if (!partner) throw partnerErrors.partnerNotFound(partnerId);
-    const scope = await this.scope(caller);
     if (!scope.groupIds.includes(partner.policyGroupId)) throw denied();
     return partner;
   }
@@ -175,10 +184,10 @@ export class PartnerService {
    * decides and the other gets PMS_PMP_012; the key's unique requestId backs it.
    */
   async decide(caller: Caller, requestId: string, status: string): Promise<{ message: string; partnerAPIKey: string | null; apiKey: ApiKeyRow | null }> {
+    const scope = await this.managerScope(caller);
     const request = await this.prisma.apiKeyRequest.findUnique({ where: { id: requestId } });
     if (!request) throw partnerErrors.apiKeyRequestNotFound(requestId);
     const partner = await this.prisma.partner.findUnique({ where: { id: request.partnerId } });
-    const scope = await this.scope(caller);
     if (!partner || !scope.groupIds.includes(partner.policyGroupId) || request.status !== IN_PROGRESS) throw partnerErrors.apiKeyRequestDenied();
     const now = this.clock.now();
     const clearKey = randomAlphanumeric(API_KEY_LENGTH);
@@ -246,7 +255,7 @@ export class PartnerService {
 
   /** The partners of the manager's groups (GET /pmpartners): PMS_PMP_004 when none. */
   async managedPartners(caller: Caller): Promise<PartnerRow[]> {
-    const scope = await this.scope(caller);
+    const scope = await this.managerScope(caller);
     const rows = await this.prisma.partner.findMany({ where: { policyGroupId: { in: scope.groupIds } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
     if (!rows.length) throw partnerErrors.noPartnersInGroup();
     return rows;

@@ -47,6 +47,14 @@ const WRITERS = access.roles('GLOBAL_ADMIN', 'PARTNER_ADMIN', 'POLICYMANAGER');
 /** Policy groups, their managers, and their policies. */
 export const policiesArea = defineArea({
   name: 'policies',
+  desk: 'policy',
+  // Policy groups are the admins' to make and staff.
+  desks: {
+    'Query.policyGroupList': 'misp',
+    'Mutation.createPolicyGroup': 'misp',
+    'Mutation.addPolicyGroupManager': 'misp',
+    'Mutation.removePolicyGroupManager': 'misp',
+  },
   access: {
     'Query.policies': READERS,
     'Query.policyGroups': READERS,

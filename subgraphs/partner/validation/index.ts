@@ -22,6 +22,7 @@ export const validationSchemas = {
 /** validatePartnerMisp, called by ID authentication on every authentication. */
 export const validationArea = defineArea({
   name: 'validation',
+  desk: 'validation',
   access: {
     'Query.validatePartnerMisp': access.roles('ID_AUTHENTICATION', 'GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER'),
   },
