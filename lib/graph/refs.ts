@@ -2,3 +2,8 @@
 export interface UserRef {
   userId: string;
 }
+
+/** A partner as another subgraph refers to it: its key only (the partner subgraph resolves the rest). */
+export interface PartnerRef {
+  id: string;
+}

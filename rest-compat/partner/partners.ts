@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
 import { partnersArea, partnersSchemas as schemas } from '../../subgraphs/partner/partners/index.js';
 import { operation } from '../operations.js';
-import { defineRoute, optionalTimestamp, pathParam, type RestRoute } from '../route.js';
+import { defineRoute, optionalTimestamp, pathParam, timestamp, type RestRoute } from '../route.js';
 
 const PREFIX = '/partnermanagement/v1';
 const code = (rootField: string) => (field: string, missing: boolean) => partnersArea.codeFor(field, missing, rootField);
@@ -53,6 +53,32 @@ export const partnersRoutes: RestRoute[] = [
     response: z.object({ platformCertificate: z.string() }),
     result: (data) => ({ platformCertificate: data.partnerPlatformCertificate }),
     codeFor: code('partnerPlatformCertificate'),
+    ...pms,
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${PREFIX}/partners/certificate/upload`,
+    summary: "Uploads a partner's certificate into the key manager; answers it certified by partner management's key",
+    id: 'platform.partnermanagement.partners.certificate.upload',
+    input: { from: 'envelope', schema: schemas.uploadPartnerCertificate },
+    operation: operation(ops.PartnersUploadCertificateDocument),
+    variables: (input) => input,
+    response: z.object({ certificateId: z.string(), signedCertificateData: z.string(), timestamp: z.string() }),
+    result: ({ uploadPartnerCertificate: uploaded }) => ({ ...uploaded, timestamp: timestamp(uploaded.timestamp) }),
+    codeFor: code('uploadPartnerCertificate'),
+    ...pms,
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${PREFIX}/partners/{partnerId}/certificate`,
+    summary: "The partner's certificate as partner management signed it",
+    id: 'platform.partnermanagement.partners.certificate',
+    input: { from: 'none' },
+    operation: operation(ops.PartnersCertificateDocument),
+    variables: (_input, req) => ({ partnerId: pathParam(req, 'partnerId') }),
+    response: z.object({ certificateId: z.string().nullable(), certificateData: z.string(), timestamp: z.string() }),
+    result: ({ partnerCertificate: found }) => ({ ...found, timestamp: timestamp(found.timestamp) }),
+    codeFor: code('partnerCertificate'),
     ...pms,
   }),
   defineRoute({

@@ -52,4 +52,6 @@ export const keysAccess = {
   'Key.__resolveReference': roles('GLOBAL_ADMIN', 'KEY_MAKER'),
   'Certificate.__resolveReference': roles(...KEY_READERS),
   'MachineKey.__resolveReference': roles(...REGISTRATION_STAFF),
+  // a partner's certificate is public (data is encrypted towards it); the partner subgraph decides which partners a caller reaches
+  'Partner.__resolveReference': roles('GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER', 'PARTNER'),
 };

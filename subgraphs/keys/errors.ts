@@ -10,6 +10,12 @@ export const keyErrors = {
   notGenerated: (what: string) => new PlatformError('KER-KMS-012', `Key Generation Process is not completed: ${what}`),
   certificateParsing: (reason: string) => new PlatformError('KER-KMS-013', `Certificate Parsing Error: ${reason}`),
   invalidInput: (reason: string) => new PlatformError('KER-KMS-013', `Invalid request: ${reason}`),
+  // partner certificate manager (MOSIP's KER-PCM codes)
+  partnerCertificateInvalid: (reason: string) => new PlatformError('KER-PCM-001', `Invalid Certificate uploaded: ${reason}`),
+  partnerCertificateDates: (reason: string) => new PlatformError('KER-PCM-004', `Certificate Dates are not valid: ${reason}`),
+  partnerDomainInvalid: (domain: string) => new PlatformError('KER-PCM-011', `Invalid Partner Domain: ${domain}`),
+  partnerCertificateNotFound: (partnerId: string) => new PlatformError('KER-PCM-012', `Partner Certificate not found for the given ID: ${partnerId}`),
+  partnerKeyTooSmall: (bits: number) => new PlatformError('KER-PCM-013', `Partner Certificate Key Size is less than allowed size: ${bits} bits, 2048 at least`),
   // crypto manager
   unsupportedAlgorithm: (reason: string) => new PlatformError('KER-CRY-001', `No such algorithm is supported: ${reason}`),
   badPublicKey: (reason: string) => new PlatformError('KER-CRY-002', `public key is invalid: ${reason}`),

@@ -14,4 +14,5 @@ export const graphMappers = {
   KeyConnection: './graph-mappers.js#KeyConnectionModel',
   MachineKeyConnection: './graph-mappers.js#MachineKeyConnectionModel',
   User: '../../lib/graph/refs.js#UserRef',
+  Partner: '../../lib/graph/refs.js#PartnerRef',
 };

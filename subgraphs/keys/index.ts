@@ -5,6 +5,7 @@ import { keysAccess } from './access.js';
 import { keysInputs } from './inputs.js';
 import { KeyInventory } from './inventory.js';
 import { KeyStore } from './key-store.js';
+import { PartnerCertificates } from './partner-certificates.js';
 import { keysResolvers } from './resolvers.js';
 import { KeysService } from './service.js';
 import { keysSettings } from './settings.js';
@@ -15,6 +16,8 @@ declare module '../../lib/deps.js' {
     keys: KeysService;
     /** the key store as the portal reads it */
     keyInventory: KeyInventory;
+    /** partners' certificates: checked, kept, certified by partner management's key */
+    partnerCertificates: PartnerCertificates;
   }
 }
 
@@ -26,10 +29,11 @@ export const keys = defineComponent({
   routes: keysRoutes,
   settings: keysSettings,
   async services(deps: PlatformDeps, settings) {
-    const keys = new KeysService(deps.prisma, new KeyStore(deps.prisma, deps.masterKey, deps.clock, settings.policy), deps.clock);
+    const store = new KeyStore(deps.prisma, deps.masterKey, deps.clock, settings.policy);
+    const keys = new KeysService(deps.prisma, store, deps.clock);
     // The platform's own keys exist before the first request that needs them.
     await keys.ensurePlatformKeys();
-    return { keys, keyInventory: new KeyInventory(deps.prisma, deps.clock) };
+    return { keys, keyInventory: new KeyInventory(deps.prisma, deps.clock), partnerCertificates: new PartnerCertificates(deps.prisma, store, deps.clock) };
   },
-  resolvers: (deps) => keysResolvers(deps.services.keys, deps.services.keyInventory),
+  resolvers: (deps) => keysResolvers(deps.services.keys, deps.services.keyInventory, deps.services.partnerCertificates),
 });

@@ -3,11 +3,14 @@ import type { RequestContext } from '../../lib/context.js';
 import { loader } from '../../lib/graph/loader.js';
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import { certificateView, type KeyInventory } from './inventory.js';
+import type { PartnerCertificates } from './partner-certificates.js';
 import type { KeysService } from './service.js';
 
-export function keysResolvers(service: KeysService, inventory: KeyInventory): Resolvers {
+export function keysResolvers(service: KeysService, inventory: KeyInventory, partnerCertificates: PartnerCertificates): Resolvers {
   const keyRef = (context: RequestContext) => loader(context, 'keys.key', (ids: readonly string[]) => inventory.byIds(ids));
   const certificateRef = (context: RequestContext) => loader(context, 'keys.certificate', (ids: readonly string[]) => inventory.certificatesByThumbprint(ids));
+  const partnerCertificate = (context: RequestContext) =>
+    loader(context, 'keys.partnerCertificate', (ids: readonly string[]) => partnerCertificates.inForce(ids));
   const machineRef = (context: RequestContext) => loader(context, 'keys.machine', (names: readonly string[]) => inventory.machineKeysByName(names));
   return {
     DateTime: DateTimeScalar,
@@ -40,6 +43,14 @@ export function keysResolvers(service: KeysService, inventory: KeyInventory): Re
     },
     Certificate: {
       __resolveReference: (ref, context) => certificateRef(context)(ref.thumbprint),
+    },
+    // A partner of partner management: the key store adds the certificate it keeps for it.
+    Partner: {
+      __resolveReference: (ref) => ref,
+      certificate: async (ref, _, context) => {
+        const entry = await partnerCertificate(context)(ref.id);
+        return entry ? certificateView(entry) : null;
+      },
     },
     MachineKey: {
       __resolveReference: (ref, context) => machineRef(context)(ref.machineName),

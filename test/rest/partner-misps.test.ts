@@ -112,4 +112,15 @@ describe('MISPs', () => {
     }
     await expectRejected(t, () => send('GET', '', undefined, bearer(partner)), 'KER-ATH-403');
   });
+
+  it('PMS_COR_003: a failure of the platform itself, without its details', async () => {
+    await t.platform.deps.prisma.$executeRawUnsafe('ALTER TABLE pms_misp RENAME TO pms_misp_away');
+    try {
+      const { json } = await send('GET', '');
+      expect(json.errors).toEqual([{ errorCode: 'PMS_COR_003', message: expect.any(String) }]);
+      expect(json.errors[0].message).not.toMatch(/pms_misp|relation|prisma/i);
+    } finally {
+      await t.platform.deps.prisma.$executeRawUnsafe('ALTER TABLE pms_misp_away RENAME TO pms_misp');
+    }
+  });
 });

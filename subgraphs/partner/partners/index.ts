@@ -31,6 +31,8 @@ export const partnersSchemas = {
     address: text(256),
     policyGroup: text(128),
   }),
+  uploadPartnerCertificate: z.object({ partnerId: id, certificateData: z.string().trim().min(1).max(16_384), partnerDomain: text(16) }),
+  partnerCertificate: z.object({ partnerId: id }),
   updatePartnerStatus: z.object({ partnerId: id, status: partnerStatus }),
   requestPartnerApiKey: z.object({ partnerId: id, policyName: text(128), useCaseDescription: z.string().trim().max(512).nullish() }),
   apiKeyRequestState: z.object({ partnerId: id, apiKeyReqId: id }),
@@ -58,12 +60,16 @@ export const partnersArea = defineArea({
     'Query.partnerPlatformCertificate': 'partner',
     'Mutation.registerPartner': 'partner',
     'Mutation.requestPartnerApiKey': 'partner',
+    'Mutation.uploadPartnerCertificate': 'partner',
+    'Query.partnerCertificate': 'partner',
   },
   access: {
     'Query.apiKeyRequestState': PARTNER_READERS,
     'Query.managedPartners': PARTNER_MANAGERS,
     'Query.partnerPlatformCertificate': PARTNER_READERS,
     'Query.partners': PARTNER_READERS,
+    'Query.partnerCertificate': PARTNER_READERS,
+    'Mutation.uploadPartnerCertificate': PARTNER_READERS,
     'Query.apiKeyRequests': PARTNER_READERS,
     'Mutation.registerPartner': PARTNERS,
     'Mutation.updatePartnerStatus': PARTNER_MANAGERS,
@@ -78,7 +84,7 @@ export const partnersArea = defineArea({
   schemas: partnersSchemas,
   codeFor: (_field, missing) => (missing ? 'PMS_COR_001' : 'PMS_COR_002'),
   services: (deps, settings) => ({
-    partners: new PartnerService(deps.prisma, deps.clock, deps.masterKey, settings, deps.services.keys),
+    partners: new PartnerService(deps.prisma, deps.clock, deps.masterKey, settings, deps.services.keys, deps.services.partnerCertificates),
   }),
   resolvers: (deps) => {
     const { partners } = deps.services;
@@ -103,6 +109,7 @@ export const partnersArea = defineArea({
         apiKeyRequestState: async (_, args, context) => partners.requestStatus(await caller(context), args.partnerId, args.apiKeyReqId),
         managedPartners: async (_, _args, context) => partners.managedPartners(await caller(context)),
         partnerPlatformCertificate: () => partners.platformCertificate(),
+        partnerCertificate: async (_, args, context) => partners.certificate(await caller(context), args.partnerId),
         partners: async (_, args, context) =>
           partners.partners(await scope(context), args, { status: stored(PARTNER_STATUS, args.filter?.status), policyGroupId: args.filter?.policyGroupId }),
         apiKeyRequests: async (_, args, context) =>
@@ -110,6 +117,8 @@ export const partnersArea = defineArea({
       },
       Mutation: {
         registerPartner: async (_, args, context) => partners.register(await caller(context), args),
+        uploadPartnerCertificate: async (_, args, context) =>
+          partners.uploadCertificate(await caller(context), args.partnerId, args.certificateData, args.partnerDomain),
         updatePartnerStatus: async (_, args, context) => partners.updatePartnerStatus(await caller(context), args.partnerId, args.status),
         requestPartnerApiKey: async (_, args, context) =>
           partners.requestApiKey(await caller(context), args.partnerId, args.policyName, args.useCaseDescription),

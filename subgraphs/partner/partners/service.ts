@@ -7,7 +7,9 @@ import { connection, newestFirst, pageArgs, type Connection, type PageArgs } fro
 import type { MasterKey } from '../../../lib/master-key.js';
 import type { Clock } from '../../../lib/time.js';
 import type { Principal } from '../../../lib/tokens.js';
+import type { PartnerCertificates } from '../../keys/partner-certificates.js';
 import type { KeysService } from '../../keys/service.js';
+import { keyErrors } from '../../keys/errors.js';
 import { partnerErrors } from '../errors.js';
 import type { PartnerSettings } from '../settings.js';
 import { scopeOf, type Scope } from './scope.js';
@@ -62,6 +64,7 @@ export class PartnerService {
     masterKey: MasterKey,
     private readonly settings: PartnerSettings,
     private readonly keys: Pick<KeysService, 'certificate'>,
+    private readonly certificates: Pick<PartnerCertificates, 'upload'>,
   ) {
     this.hmacKey = masterKey.derive(HMAC_PURPOSE);
   }
@@ -152,6 +155,29 @@ export class PartnerService {
     if (request?.partnerId !== partnerId) throw partnerErrors.apiKeyRequestUnknown(requestId);
     const key = await this.prisma.partnerApiKey.findUnique({ where: { requestId } });
     return { apiRequestId: request.id, apikeyReqStatus: request.status, partnerApiKeyHint: key?.keyHint ?? null, validityTill: key?.expiresAt ?? null };
+  }
+
+  /**
+   * The partner's certificate, checked and kept by the key manager (KER-PCM
+   * codes), answered certified by partner management's key; its partner
+   * manager or an admin may upload it too. A new upload replaces the last.
+   */
+  async uploadCertificate(caller: Caller, partnerId: string, certificateData: string, partnerDomain: string) {
+    await this.ownPartner(caller, partnerId);
+    const uploaded = await this.certificates.upload(partnerId, certificateData, partnerDomain);
+    const now = this.clock.now();
+    await this.prisma.partner.update({
+      where: { id: partnerId },
+      data: { certificateId: uploaded.certificateId, signedCertificate: uploaded.signedCertificateData, certificateUploadedAt: now },
+    });
+    return { ...uploaded, timestamp: now };
+  }
+
+  /** The partner's certificate as partner management signed it: KER-PCM-012 before any upload. */
+  async certificate(caller: Caller, partnerId: string) {
+    const partner = await this.ownPartner(caller, partnerId);
+    if (!partner.signedCertificate || !partner.certificateUploadedAt) throw keyErrors.partnerCertificateNotFound(partnerId);
+    return { certificateData: partner.signedCertificate, certificateId: partner.certificateId, timestamp: this.clock.now() };
   }
 
   // --- the partner manager's calls
