@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pmsCalls } from '../support/pms.js';
 import { expectRejected } from '../support/assertions.js';
-import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { type Login, TEST_USER_PASSWORD, userLogin } from '../support/users.js';
 
-const BASE = '/partnermanagement/v1';
 const MAX_AGE_DAYS = 30;
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -13,13 +13,7 @@ useTestPlatform({ PLATFORM_PASSWORD_MAX_AGE_DAYS: String(MAX_AGE_DAYS) }, (platf
 });
 
 type Credentials = Record<string, string>;
-const send = (headers: Credentials, method: string, path: string, body?: unknown) =>
-  t.request(method, BASE + path, { body: body === undefined ? undefined : envelopeOf(body), headers });
-const ok = async (call: Promise<{ json: any }>) => {
-  const { json } = await call;
-  expect(json.errors, JSON.stringify(json.errors)).toEqual([]);
-  return json.response;
-};
+const { send, ok } = pmsCalls(() => t);
 const codeOf = (answer: any) => answer.errors?.[0]?.extensions?.code;
 const clientCookie = async (roles: string[], appId = 'partnermanagement') => cookieHeader((await t.clientToken(roles, appId)).token);
 const login = async (userId: string, password = TEST_USER_PASSWORD, appId = 'partnermanagement') => {

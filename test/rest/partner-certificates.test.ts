@@ -2,11 +2,11 @@ import { createHash, generateKeyPairSync, X509Certificate, type KeyObject } from
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueCertificate } from '../../lib/crypto/certificates.js';
 import { decryptVerR2 } from '../../lib/crypto/envelope.js';
+import { pmsCalls } from '../support/pms.js';
 import { expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { type Login, userLogin } from '../support/users.js';
 
-const BASE = '/partnermanagement/v1';
 const DAY_MS = 86_400_000;
 let t: TestPlatform;
 useTestPlatform({}, (platform) => {
@@ -14,13 +14,7 @@ useTestPlatform({}, (platform) => {
 });
 
 type Credentials = Record<string, string>;
-const send = (headers: Credentials, method: string, path: string, body?: unknown) =>
-  t.request(method, BASE + path, { body: body === undefined ? undefined : envelopeOf(body), headers });
-const ok = async (call: Promise<{ json: any }>) => {
-  const { json } = await call;
-  expect(json.errors, JSON.stringify(json.errors)).toEqual([]);
-  return json.response;
-};
+const { send, ok } = pmsCalls(() => t);
 
 /** A partner's own key pair and a self-signed certificate of it. */
 function partnerCertificate(options: { bits?: number; from?: number; to?: number; commonName?: string } = {}) {
