@@ -76,7 +76,7 @@ export const partnersRoutes: RestRoute[] = [
     input: { from: 'none' },
     operation: operation(ops.PartnersCertificateDocument),
     variables: (_input, req) => ({ partnerId: pathParam(req, 'partnerId') }),
-    response: z.object({ certificateId: z.string().nullable(), certificateData: z.string(), timestamp: z.string() }),
+    response: z.object({ certificateId: z.string(), certificateData: z.string(), timestamp: z.string() }),
     result: ({ partnerCertificate: found }) => ({ ...found, timestamp: timestamp(found.timestamp) }),
     codeFor: code('partnerCertificate'),
     ...pms,

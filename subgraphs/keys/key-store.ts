@@ -6,6 +6,7 @@ import type { MasterKey } from '../../lib/master-key.js';
 import type { Clock } from '../../lib/time.js';
 import { keyErrors } from './errors.js';
 import { ROOT_APPLICATION, type KeyPolicy } from './policy.js';
+import { underLock, type Tx } from '../../lib/db/lock.js';
 
 const MODULE_KEY_PURPOSE = 'keys/module-key';
 const BASE_KEY_PREFIX = 'env1.';
@@ -61,8 +62,8 @@ export class KeyStore {
   }
 
   /** The key (or another domain's certificate) in force at `at` for the pair, if any. */
-  async find(applicationId: string, referenceId: string, at: Date): Promise<KeyStoreEntry | null> {
-    return this.prisma.keyStoreEntry.findFirst({
+  async find(applicationId: string, referenceId: string, at: Date, db: Tx | PrismaClient = this.prisma): Promise<KeyStoreEntry | null> {
+    return db.keyStoreEntry.findFirst({
       where: {
         applicationId,
         referenceId,
@@ -246,31 +247,46 @@ export class KeyStore {
     return uploaded;
   }
 
-  /** Stores another domain's certificate (e.g. the ABIS partner's) to encrypt towards it. */
-  async uploadOtherDomainCertificate(applicationId: string, referenceId: string | null | undefined, data: string): Promise<KeyStoreEntry> {
+  /**
+   * Stores another domain's certificate (a partner's, the ABIS partner's) to
+   * encrypt towards it, with the platform's certification of it when there is
+   * one; it takes over from the pair's certificate in force. Under a lock on
+   * the pair, so racing uploads leave exactly one in force: the last.
+   */
+  async uploadOtherDomainCertificate(
+    applicationId: string,
+    referenceId: string | null | undefined,
+    data: string,
+    signedCertificate?: (certificate: X509Certificate) => Promise<string>,
+  ): Promise<KeyStoreEntry> {
     const { referenceId: ref } = this.checkReference(applicationId, referenceId);
     if (!ref) throw keyErrors.missingParameter('referenceId');
     const certificate = parseCertificate(data);
     if (!certificate) throw keyErrors.certificateParsing('certificateData is not an X.509 certificate');
     if (certificate.publicKey.asymmetricKeyType !== 'rsa') throw keyErrors.certificateParsing('only RSA certificates are supported');
     const thumbprint = thumbprintOf(certificate).toString('hex');
-    const same = await this.prisma.keyStoreEntry.findFirst({ where: { applicationId, referenceId: ref, thumbprint } });
-    if (same) return same;
-    const now = this.clock.now();
-    const current = await this.find(applicationId, ref, now);
-    if (current && current.privateKey) throw keyErrors.noUniqueAlias(`${applicationId}/${ref} already has a key of this platform`);
-    if (current) await this.prisma.keyStoreEntry.update({ where: { id: current.id }, data: { retiredAt: now } });
-    this.forget(applicationId, ref);
-    return this.prisma.keyStoreEntry.create({
-      data: {
-        applicationId,
-        referenceId: ref,
-        kind: 'OTHER_DOMAIN',
-        certificate: certificate.toString(),
-        thumbprint,
-        validFrom: new Date(Math.min(new Date(certificate.validFrom).getTime(), now.getTime())),
-        validTo: new Date(certificate.validTo),
-      },
+    const signed = signedCertificate ? await signedCertificate(certificate) : null;
+    const entry = await underLock(this.prisma, `key_store:${applicationId}:${ref}`, async (tx) => {
+      const now = this.clock.now();
+      const current = await this.find(applicationId, ref, now, tx);
+      if (current?.thumbprint === thumbprint) return current;
+      if (current?.privateKey) throw keyErrors.noUniqueAlias(`${applicationId}/${ref} already has a key of this platform`);
+      if (current) await tx.keyStoreEntry.update({ where: { id: current.id }, data: { retiredAt: now } });
+      return tx.keyStoreEntry.create({
+        data: {
+          applicationId,
+          referenceId: ref,
+          kind: 'OTHER_DOMAIN',
+          certificate: certificate.toString(),
+          signedCertificate: signed,
+          thumbprint,
+          // In force from now: the one it replaces was in force until now.
+          validFrom: now,
+          validTo: new Date(certificate.validTo),
+        },
+      });
     });
+    this.forget(applicationId, ref);
+    return entry;
   }
 }

@@ -61,10 +61,17 @@ export class PartnerCertificates {
   }
 
   async upload(partnerId: string, certificateData: string, partnerDomain: string): Promise<PartnerCertificateUpload> {
-    const certificate = this.check(certificateData, partnerDomain);
-    const entry = await this.store.uploadOtherDomainCertificate(PARTNER_APPLICATION, partnerId, certificate.toString());
+    const checked = this.check(certificateData, partnerDomain);
+    const entry = await this.store.uploadOtherDomainCertificate(PARTNER_APPLICATION, partnerId, checked.toString(), (certificate) =>
+      this.certify(certificate, partnerId),
+    );
+    return { certificateId: entry.thumbprint, signedCertificateData: entry.signedCertificate ?? (await this.certify(checked, partnerId)) };
+  }
+
+  /** The partner's public key in a certificate issued by partner management's key in force. */
+  private async certify(certificate: X509Certificate, partnerId: string): Promise<string> {
     const issuer = await this.store.current(SIGNING_APPLICATION, '');
-    const signedCertificateData = issueCertificate({
+    return issueCertificate({
       publicKeyPem: certificate.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       subject: subjectOf(certificate, partnerId),
       validFrom: this.clock.now(),
@@ -75,7 +82,16 @@ export class PartnerCertificates {
         privateKeyPem: (await this.store.privateKeyOf(issuer)).export({ type: 'pkcs8', format: 'pem' }).toString(),
       },
     });
-    return { certificateId: entry.thumbprint, signedCertificateData };
+  }
+
+  /** The partner's certificate in force, as partner management certified it: KER-PCM-012 before any upload. */
+  async current(partnerId: string): Promise<PartnerCertificateUpload> {
+    const entry = (await this.inForce([partnerId])).get(partnerId);
+    if (!entry) throw keyErrors.partnerCertificateNotFound(partnerId);
+    return {
+      certificateId: entry.thumbprint,
+      signedCertificateData: entry.signedCertificate ?? (await this.certify(this.store.certificateOf(entry), partnerId)),
+    };
   }
 
   /** The certificates in force of these partners, in one query (the batch behind Partner.certificate). */

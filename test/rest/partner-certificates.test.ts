@@ -76,22 +76,35 @@ describe('partner certificates', () => {
 
   it('show in the portal graph through the key store, replaced by a new upload', async () => {
     const graph = (who: Login) =>
-      t.graphql(
-        '{ partners(filter: { policyGroupId: "default" }) { edges { node { id certificateId certificate { thumbprint subject notAfter } } } } }',
-        {},
-        who.bearer,
-      );
+      t.graphql('{ partners(filter: { policyGroupId: "default" }) { edges { node { id certificate { thumbprint subject notAfter } } } } }', {}, who.bearer);
     const before = (await graph(partnerA)).data.partners.edges.map((edge: any) => edge.node);
     expect(before).toHaveLength(1);
-    expect(before[0]).toMatchObject({ id: 'CERT-A', certificateId: thumbprintOf(first.pem), certificate: { thumbprint: thumbprintOf(first.pem) } });
+    expect(before[0]).toMatchObject({ id: 'CERT-A', certificate: { thumbprint: thumbprintOf(first.pem) } });
     const second = partnerCertificate({ commonName: 'bank2.example.org' });
     const { certificateId } = await ok(upload(partnerA.cookie, second.pem));
     expect(certificateId).toBe(thumbprintOf(second.pem));
     const after = (await graph(partnerA)).data.partners.edges[0].node;
     expect(after.certificate).toMatchObject({ thumbprint: certificateId, subject: expect.stringContaining('bank2.example.org') });
     // Partner B sees its own record only, without a certificate yet.
-    expect((await graph(partnerB)).data.partners.edges.map((edge: any) => edge.node)).toEqual([{ id: 'CERT-B', certificateId: null, certificate: null }]);
+    expect((await graph(partnerB)).data.partners.edges.map((edge: any) => edge.node)).toEqual([{ id: 'CERT-B', certificate: null }]);
     first = second;
+  });
+
+  it('leave exactly one certificate in force when uploads race, the one the partner is answered with', async () => {
+    const racing = Array.from({ length: 4 }, (_, i) => partnerCertificate({ commonName: `race${i}.example.org` }));
+    const answers = await Promise.all(racing.map((certificate) => ok(upload(partnerA.cookie, certificate.pem))));
+    expect(answers.map((answer) => answer.certificateId).sort()).toEqual(racing.map((certificate) => thumbprintOf(certificate.pem)).sort());
+    const inForce = await t.platform.deps.prisma.keyStoreEntry.findMany({ where: { applicationId: 'PARTNER', referenceId: 'CERT-A', retiredAt: null } });
+    expect(inForce).toHaveLength(1);
+    const current = await ok(send(partnerA.cookie, 'GET', '/partners/CERT-A/certificate'));
+    expect(current.certificateId).toBe(inForce[0]!.thumbprint);
+    const graph = await t.graphql('{ partners { edges { node { certificate { thumbprint } } } } }', {}, partnerA.bearer);
+    expect(graph.data.partners.edges[0].node.certificate.thumbprint).toBe(current.certificateId);
+    // Uploading the certificate in force again changes nothing.
+    const again = racing.find((certificate) => thumbprintOf(certificate.pem) === current.certificateId)!;
+    expect((await ok(upload(partnerA.cookie, again.pem))).certificateId).toBe(current.certificateId);
+    expect(await t.platform.deps.prisma.keyStoreEntry.count({ where: { applicationId: 'PARTNER', referenceId: 'CERT-A', retiredAt: null } })).toBe(1);
+    first = again;
   });
 
   it('refuses a bad certificate, domain, partner or caller with its code and changes nothing', async () => {

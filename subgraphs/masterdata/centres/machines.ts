@@ -5,7 +5,8 @@ import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { cursorAt, pairKey, parsePair } from '../keys.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
-import { nextId, underLock, type References } from './references.js';
+import { underLock } from '../../../lib/db/lock.js';
+import { nextId, type References } from './references.js';
 import { LIST_LIMIT } from '../paged.js';
 
 export type MachineRow = Machine;

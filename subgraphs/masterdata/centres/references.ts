@@ -1,4 +1,5 @@
-import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import type { PrismaClient } from '../../../generated/prisma/client.js';
+import type { Tx } from '../../../lib/db/lock.js';
 import { LIVE } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { requireLanguage } from '../keys.js';
@@ -23,20 +24,6 @@ export class References {
   async centreExists(id: string): Promise<boolean> {
     return (await this.prisma.registrationCenter.findFirst({ where: { id, ...LIVE }, select: { id: true } })) !== null;
   }
-}
-
-export type Tx = Prisma.TransactionClient;
-
-/**
- * Runs `work` in a transaction holding an advisory lock on `key`: checks and
- * writes that no unique index covers (a machine name, a user's one centre, the
- * next generated id) stay consistent when requests race.
- */
-export async function underLock<T>(prisma: PrismaClient, key: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${key}))) AS lock`;
-    return work(tx);
-  });
 }
 
 const ID_TABLES = { centre: 'md_registration_center', machine: 'md_machine' } as const;

@@ -6,7 +6,8 @@ import { masterdataErrors } from '../errors.js';
 import { cursorAt, pairKey, parsePair } from '../keys.js';
 import { LIST_LIMIT } from '../paged.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
-import { nextId, underLock, type References, type Tx } from './references.js';
+import { underLock, type Tx } from '../../../lib/db/lock.js';
+import { nextId, type References } from './references.js';
 
 export type CentreRow = RegistrationCenter;
 export type CentreUserRow = RegistrationCenterUser;

@@ -9,7 +9,6 @@ import type { Clock } from '../../../lib/time.js';
 import type { Principal } from '../../../lib/tokens.js';
 import type { PartnerCertificates } from '../../keys/partner-certificates.js';
 import type { KeysService } from '../../keys/service.js';
-import { keyErrors } from '../../keys/errors.js';
 import { partnerErrors } from '../errors.js';
 import type { PartnerSettings } from '../settings.js';
 import { scopeOf, type Scope } from './scope.js';
@@ -64,7 +63,7 @@ export class PartnerService {
     masterKey: MasterKey,
     private readonly settings: PartnerSettings,
     private readonly keys: Pick<KeysService, 'certificate'>,
-    private readonly certificates: Pick<PartnerCertificates, 'upload'>,
+    private readonly certificates: Pick<PartnerCertificates, 'upload' | 'current'>,
   ) {
     this.hmacKey = masterKey.derive(HMAC_PURPOSE);
   }
@@ -164,20 +163,14 @@ export class PartnerService {
    */
   async uploadCertificate(caller: Caller, partnerId: string, certificateData: string, partnerDomain: string) {
     await this.ownPartner(caller, partnerId);
-    const uploaded = await this.certificates.upload(partnerId, certificateData, partnerDomain);
-    const now = this.clock.now();
-    await this.prisma.partner.update({
-      where: { id: partnerId },
-      data: { certificateId: uploaded.certificateId, signedCertificate: uploaded.signedCertificateData, certificateUploadedAt: now },
-    });
-    return { ...uploaded, timestamp: now };
+    return { ...(await this.certificates.upload(partnerId, certificateData, partnerDomain)), timestamp: this.clock.now() };
   }
 
-  /** The partner's certificate as partner management signed it: KER-PCM-012 before any upload. */
+  /** The partner's certificate in force as partner management certified it: KER-PCM-012 before any upload. */
   async certificate(caller: Caller, partnerId: string) {
-    const partner = await this.ownPartner(caller, partnerId);
-    if (!partner.signedCertificate || !partner.certificateUploadedAt) throw keyErrors.partnerCertificateNotFound(partnerId);
-    return { certificateData: partner.signedCertificate, certificateId: partner.certificateId, timestamp: this.clock.now() };
+    await this.ownPartner(caller, partnerId);
+    const { certificateId, signedCertificateData } = await this.certificates.current(partnerId);
+    return { certificateId, certificateData: signedCertificateData, timestamp: this.clock.now() };
   }
 
   // --- the partner manager's calls
