@@ -20,6 +20,12 @@ export const CORE_SETTINGS = {
     './data',
     'embedded database, development master key, bootstrap credentials, files',
   ),
+  objectStoreUrl: setting(
+    'OBJECT_STORE_URL',
+    read.optionalUrl('s3', 's3s'),
+    undefined,
+    'S3-compatible store for packets, documents and biometrics (`s3://key:secret@host:port/bucket`, `s3s://` for TLS); unset: files under `PLATFORM_DATA_DIR/objects`',
+  ),
   stompUrl: setting(
     'STOMP_URL',
     read.optionalUrl('stomp'),

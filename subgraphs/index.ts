@@ -7,6 +7,7 @@ import { license } from './license/index.js';
 import { masterdata } from './masterdata/index.js';
 import { notify } from './notify/index.js';
 import { otp } from './otp/index.js';
+import { idrepo } from './idrepo/index.js';
 import { partner } from './partner/index.js';
 import { syncdata } from './syncdata/index.js';
 
@@ -16,7 +17,7 @@ import { syncdata } from './syncdata/index.js';
  * component is added.
  */
 // Each component keeps its own settings type; the list only needs what all share.
-export const COMPONENTS: readonly AnyComponent[] = [keys, notify, otp, auth, license, masterdata, syncdata, partner];
+export const COMPONENTS: readonly AnyComponent[] = [keys, notify, otp, auth, license, masterdata, syncdata, partner, idrepo];
 
 export function componentNamed(name: string): AnyComponent | undefined {
   return COMPONENTS.find((component) => component.name === name);

@@ -24,6 +24,8 @@ export const ROOT_APPLICATION = 'ROOT';
 export const PLATFORM_APPLICATION = 'PLATFORM';
 export const RESPONSE_SIGNING_KEY = { applicationId: PLATFORM_APPLICATION, referenceId: 'RESPONSE_SIGN' };
 export const NOTIFICATION_KEY = { applicationId: PLATFORM_APPLICATION, referenceId: 'NOTIFY' };
+/** The ID repository's own key: it seals the keys that encrypt identities. Never reachable through the crypto manager. */
+export const IDREPO_APPLICATION = 'IDREPO';
 
 const REGISTRATION_STAFF: Role[] = ['REGISTRATION_ADMIN', 'REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER', 'REGISTRATION_PROCESSOR'];
 
@@ -51,6 +53,7 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
     autoReferenceIds: ['SIGN'],
     cryptoRoles: ['GLOBAL_ADMIN', 'KEY_MAKER'],
   },
+  { applicationId: IDREPO_APPLICATION, validityDays: 1095, referenceIds: false, autoGenerate: true, cryptoRoles: [] },
   { applicationId: 'REGISTRATION', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: REGISTRATION_STAFF },
   { applicationId: 'REGISTRATION_PROCESSOR', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['REGISTRATION_PROCESSOR'] },
   { applicationId: 'PRE_REGISTRATION', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['PRE_REGISTRATION_ADMIN'] },
@@ -71,7 +74,7 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
 ];
 
 /**
- * PLATFORM_KEY_POLICY, or MOSIP's. ROOT and PLATFORM are always there; an
+ * PLATFORM_KEY_POLICY, or MOSIP's. ROOT, PLATFORM and IDREPO are always there; an
  * entry without `cryptoRoles` takes the default entry's roles for its
  * application id, or none.
  */
@@ -86,7 +89,7 @@ export function loadKeyPolicy(json: string | undefined): KeyPolicy[] {
   }
   const defaults = new Map(DEFAULT_KEY_POLICY.map((p) => [p.applicationId, p]));
   const policy: KeyPolicy[] = parsed.map((p) => ({ ...p, cryptoRoles: p.cryptoRoles ?? defaults.get(p.applicationId)?.cryptoRoles ?? [] }));
-  for (const required of [PLATFORM_APPLICATION, ROOT_APPLICATION]) {
+  for (const required of [IDREPO_APPLICATION, PLATFORM_APPLICATION, ROOT_APPLICATION]) {
     if (!policy.some((p) => p.applicationId === required)) policy.unshift(defaults.get(required)!);
   }
   return policy;

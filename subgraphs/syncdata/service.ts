@@ -81,6 +81,11 @@ export class SyncDataService {
     private readonly users: () => UsersService,
   ) {}
 
+  /** The global configuration (platform.kernel.*): the ID number rules the ID repository follows are those registration clients get. */
+  globalConfiguration(): Readonly<Record<string, string>> {
+    return this.config.globalConfiguration;
+  }
+
   configs(): { registrationConfiguration: ConfigEntry[]; globalConfiguration: ConfigEntry[] } {
     return { registrationConfiguration: entries(this.config.registrationConfiguration), globalConfiguration: entries(this.config.globalConfiguration) };
   }

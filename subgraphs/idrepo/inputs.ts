@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { fieldInputs } from '../../lib/graph/inputs.js';
+import { identifier } from '../../lib/input.js';
+import { IDENTITY_STATUSES, READ_TYPES } from './service.js';
+
+const id = identifier(64).pipe(z.string().trim().min(1));
+/** Registration ids as MOSIP makes them: digits (centre, machine, sequence, timestamp), 29 of them; other forms up to 64 characters. */
+const registrationId = identifier(64).pipe(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - or _'));
+/** The identity object: checked field by field against the ID schema by the service. */
+const identity = z.record(z.string(), z.unknown()).refine((value) => JSON.stringify(value).length <= 1_000_000, { message: 'at most 1 MB' });
+/** A document or biometric record, base64; the request body limit bounds the whole. */
+const documents = z.array(z.object({ category: identifier(128).pipe(z.string().min(1)), value: z.string().min(1) })).max(64);
+const readType = z
+  .string()
+  .transform((value) => value.toLowerCase())
+  .pipe(z.enum(READ_TYPES))
+  .nullish();
+
+/** A missing argument is IDR-IDC-001, a malformed one IDR-IDC-002. */
+export const idrepoCodeFor = (_field: string, missing: boolean): string => (missing ? 'IDR-IDC-001' : 'IDR-IDC-002');
+
+const stored = { registrationId, biometricReferenceId: identifier(64).nullish(), identity, documents: documents.nullish() };
+
+/** The arguments of the ID repository's root fields, for GraphQL and REST alike. */
+export const idrepoInputs = fieldInputs(
+  {
+    createIdentity: z.object(stored),
+    updateIdentity: z.object({ ...stored, status: z.string().pipe(z.enum(IDENTITY_STATUSES)).nullish() }),
+    identityByUin: z.object({ uin: id, type: readType }),
+    identityByRid: z.object({ rid: id, type: readType }),
+    identity: z.object({ uin: id.nullish(), rid: id.nullish() }),
+  },
+  idrepoCodeFor,
+);

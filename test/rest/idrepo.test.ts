@@ -1,0 +1,163 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectRejected } from '../support/assertions.js';
+import { ADDRESS_DOCUMENT, BIOMETRICS, identityOf, idrepoCalls, NAME, newRid } from '../support/identities.js';
+import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { type Login, userLogin } from '../support/users.js';
+
+let t: TestPlatform;
+useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
+  t = platform;
+});
+
+type Credentials = Record<string, string>;
+const { send, ok, newUin, create } = idrepoCalls(() => t);
+
+let processor: Credentials;
+let ida: Credentials;
+/** An admin with that role alone (the bootstrap admin holds every role). */
+let admin: Login;
+
+beforeAll(async () => {
+  processor = cookieHeader((await t.clientToken(['REGISTRATION_PROCESSOR'], 'registrationprocessor')).token);
+  ida = cookieHeader((await t.clientToken(['ID_AUTHENTICATION'], 'ida')).token);
+  admin = await userLogin(t, 'idrepo-admin', ['GLOBAL_ADMIN'], 'admin');
+});
+
+describe('ID repository identities', () => {
+  it('creates an identity (ACTIVATED, entity URL) and reads it back by UIN and RID with each type', async () => {
+    const uin = newUin();
+    const rid = newRid();
+    const created = await ok(create(processor, uin, rid));
+    expect(created).toEqual({ status: 'ACTIVATED', entity: expect.stringMatching(new RegExp(`/idrepository/v1/identity/uin/${uin}$`)) });
+
+    const plain = await ok(send(ida, 'GET', `/uin/${uin}`));
+    expect(plain.status).toBe('ACTIVATED');
+    expect(plain.identity).toEqual(identityOf(uin));
+    expect(plain.documents).toEqual([]);
+    const bio = await ok(send(ida, 'GET', `/uin/${uin}?type=bio`));
+    expect(bio.documents).toEqual([{ category: 'individualBiometrics', value: BIOMETRICS.toString('base64') }]);
+    const demo = await ok(send(ida, 'GET', `/uin/${uin}?type=demo`));
+    expect(demo.documents).toEqual([{ category: 'proofOfAddress', value: ADDRESS_DOCUMENT.toString('base64') }]);
+    const all = await ok(send(ida, 'GET', `/rid/${rid}?type=all`));
+    expect(all.documents.map((document: any) => document.category)).toEqual(['individualBiometrics', 'proofOfAddress']);
+    expect(all.identity.UIN).toBe(uin);
+  });
+
+  it('refuses a taken UIN or RID (IDR-IDC-012), bad input and schema violations, changing nothing', async () => {
+    const uin = newUin();
+    const rid = newRid();
+    await ok(create(processor, uin, rid));
+    await expectRejected(t, () => create(processor, uin), 'IDR-IDC-012', /UIN/);
+    await expectRejected(t, () => create(processor, newUin(), rid), 'IDR-IDC-012', /RID/);
+    await expectRejected(t, () => create(processor, newUin(), newRid(), { fullName: undefined }), 'IDR-IDS-005', /fullName/);
+    await expectRejected(t, () => create(processor, newUin(), newRid(), { postalCode: 'ABCDE' }), 'IDR-IDS-005', /postalCode/);
+    await expectRejected(
+      t,
+      () => create(processor, newUin(), newRid(), {}, [{ category: 'fullName', value: 'AAAA' }]),
+      'IDR-IDC-005',
+      /not a document or biometric field/,
+    );
+    await expectRejected(t, () => create(processor, newUin(), newRid(), { proofOfAddress: undefined }), 'IDR-IDC-005', /does not hold/);
+    await expectRejected(t, () => create(processor, '1234567890'), 'IDR-IDC-002', /UIN/);
+    await expectRejected(t, () => create(processor, ''), 'IDR-IDC-001', /UIN/);
+    await expectRejected(t, () => send(processor, 'POST', '/', { identity: identityOf(newUin()) }), 'IDR-IDC-001', /registrationId/);
+    await expectRejected(t, () => send(processor, 'POST', '/', { registrationId: 'bad rid!', identity: identityOf(newUin()) }), 'IDR-IDC-002');
+  });
+
+  it('updates: attributes merged, documents replaced, status moved as MOSIP allows', async () => {
+    const uin = newUin();
+    await ok(create(processor, uin));
+    const newAddress = Buffer.from('%PDF-1.4 a newer proof of address');
+    const update = (over: Record<string, unknown>, docs?: unknown, status?: string) =>
+      send(processor, 'PATCH', '/', { registrationId: newRid(), identity: { UIN: uin, ...over }, documents: docs, status });
+    const changed = await ok(update({ city: [{ language: 'eng', value: 'Rabat' }] }, [{ category: 'proofOfAddress', value: newAddress.toString('base64') }]));
+    expect(changed.status).toBe('ACTIVATED');
+    const read = await ok(send(ida, 'GET', `/uin/${uin}?type=all`));
+    expect(read.identity).toEqual(identityOf(uin, { city: [{ language: 'eng', value: 'Rabat' }] }));
+    expect(read.documents).toEqual([
+      { category: 'individualBiometrics', value: BIOMETRICS.toString('base64') },
+      { category: 'proofOfAddress', value: newAddress.toString('base64') },
+    ]);
+    expect((await ok(update({}, undefined, 'BLOCKED'))).status).toBe('BLOCKED');
+    expect((await ok(update({}, undefined, 'DEACTIVATED'))).status).toBe('DEACTIVATED');
+    await expectRejected(t, () => update({}, undefined, 'ACTIVATED'), 'IDR-IDC-003', /DEACTIVATED/);
+    await expectRejected(t, () => update({ postalCode: 'nope' }), 'IDR-IDC-003');
+    await expectRejected(t, () => send(processor, 'PATCH', '/', { registrationId: newRid(), identity: { UIN: newUin() } }), 'IDR-IDC-007');
+  });
+
+  it('refuses callers outside their roles', async () => {
+    const uin = newUin();
+    await ok(create(processor, uin));
+    const resident = cookieHeader((await t.clientToken(['RESIDENT'], 'resident')).token);
+    await expectRejected(t, () => send(resident, 'GET', `/uin/${uin}`), 'KER-ATH-403');
+    await expectRejected(t, () => create(ida, newUin()), 'KER-ATH-403');
+    await expectRejected(t, () => create(admin.cookie, newUin()), 'KER-ATH-403');
+    await expectRejected(t, () => send(admin.cookie, 'GET', `/uin/${uin}`), 'KER-ATH-403');
+  });
+
+  it('keeps nothing readable at rest, and refuses a tampered row or file', async () => {
+    const uin = newUin();
+    await ok(create(processor, uin));
+    const prisma = t.platform.deps.prisma;
+    const dump = JSON.stringify(
+      await Promise.all([
+        prisma.identity.findMany(),
+        prisma.identityFile.findMany(),
+        prisma.identityRegistration.findMany(),
+        prisma.identityReadAudit.findMany(),
+      ]),
+    );
+    const objectsDir = path.join(t.platform.deps.config.dataDir, 'objects');
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir).flatMap((name) => {
+        const full = path.join(dir, name);
+        return statSync(full).isDirectory() ? walk(full) : [full];
+      });
+    })(objectsDir);
+    expect(files.length).toBeGreaterThan(0);
+    const stored = dump + files.map((file) => readFileSync(file, 'latin1')).join('');
+    for (const secret of [uin, NAME, 'Lantern', ADDRESS_DOCUMENT.toString('latin1'), 'unique text 7c1f', 'ZmluZ2VycHJpbnQ', 'fingerprint template']) {
+      expect(stored.includes(secret), secret).toBe(false);
+    }
+
+    // A flipped byte of the stored identity: an error, not data.
+    const row = await prisma.identity.findFirstOrThrow({ where: { uinHash: t.platform.deps.services.idrepoCipher.lookup(uin) } });
+    const flipped = row.identityData.slice(0, -5) + (row.identityData.at(-5) === 'A' ? 'B' : 'A') + row.identityData.slice(-4);
+    await prisma.identity.update({ where: { id: row.id }, data: { identityData: flipped } });
+    await expectRejected(t, () => send(ida, 'GET', `/uin/${uin}`), 'IDR-IDS-003');
+    await prisma.identity.update({ where: { id: row.id }, data: { identityData: row.identityData } });
+    expect((await ok(send(ida, 'GET', `/uin/${uin}`))).identity.UIN).toBe(uin);
+
+    // Another identity's document put in place of this one's: refused (bound to its place).
+    const other = newUin();
+    await ok(create(processor, other));
+    const otherRow = await prisma.identity.findFirstOrThrow({ where: { uinHash: t.platform.deps.services.idrepoCipher.lookup(other) } });
+    const [mine, theirs] = await Promise.all(
+      [row.id, otherRow.id].map((identityId) => prisma.identityFile.findFirstOrThrow({ where: { identityId, category: 'proofOfAddress' } })),
+    );
+    writeFileSync(path.join(objectsDir, mine!.objectKey), readFileSync(path.join(objectsDir, theirs!.objectKey)));
+    await expectRejected(t, () => send(ida, 'GET', `/uin/${uin}?type=demo`), 'IDR-IDS-003');
+    expect((await ok(send(ida, 'GET', `/uin/${uin}?type=bio`))).documents).toHaveLength(1);
+  });
+
+  it('audits every read; admins see status and audit trail, only the repository operators the attributes', async () => {
+    const uin = newUin();
+    await ok(create(processor, uin));
+    await ok(send(ida, 'GET', `/uin/${uin}?type=bio`));
+    const query = `{ identity(uin: "${uin}") { id status reads { totalCount edges { node { readBy roles parts lookup } } } } }`;
+    const seen = await t.graphql(query, {}, admin.bearer);
+    expect(seen.errors).toBeUndefined();
+    expect(seen.data.identity.status).toBe('ACTIVATED');
+    expect(seen.data.identity.id).not.toContain(uin);
+    expect(seen.data.identity.reads.edges[0].node).toMatchObject({ roles: ['ID_AUTHENTICATION'], parts: ['identity', 'biometrics'], lookup: 'UIN' });
+    const refused = await t.graphql(`{ identity(uin: "${uin}") { demographics } }`, {}, admin.bearer);
+    expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
+    const operator = (await t.clientToken(['ID_REPOSITORY'], 'admin')).token;
+    const allowed = await t.graphql(`{ identity(uin: "${uin}") { demographics reads { totalCount } } }`, {}, bearer(operator));
+    expect(allowed.errors).toBeUndefined();
+    expect(allowed.data.identity.demographics.fullName[0].value).toBe(NAME);
+    expect(allowed.data.identity.reads.totalCount).toBe(2);
+  });
+});
