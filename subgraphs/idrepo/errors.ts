@@ -16,3 +16,6 @@ export const idrepoErrors = {
   schema: (why: string) => new PlatformError('IDR-IDS-005', `ID object validation failed: ${why}`),
   masterData: (why: string) => new PlatformError('IDR-IDS-007', `Failed to retrieve master data: ${why}`),
 };
+
+/** A missing argument is IDR-IDC-001, a malformed one IDR-IDC-002. */
+export const idrepoCodeFor = (_field: string, missing: boolean): string => (missing ? 'IDR-IDC-001' : 'IDR-IDC-002');

@@ -6,7 +6,7 @@ export type IdentityReadConnectionModel = Connection<IdentityReadAudit>;
 /** GraphQL type → the value its resolvers receive as parent (npm run codegen; paths from this folder). */
 export const graphMappers = {
   Identity: '../../generated/prisma/client.js#Identity',
-  IdentityRecord: './service.js#IdentityRecord',
+  IdentityRecord: './identities/service.js#IdentityRecord',
   IdentityRead: '../../generated/prisma/client.js#IdentityReadAudit',
   IdentityReadConnection: './graph-mappers.js#IdentityReadConnectionModel',
   User: '../../lib/graph/refs.js#UserRef',

@@ -1,14 +1,15 @@
 import type { PlatformDeps } from '../../lib/deps.js';
+import { DateTimeScalar, JsonScalar } from '../../lib/graph/scalars.js';
 import { openObjectStore, type ObjectStore } from '../../lib/object-store/index.js';
 import { idrepoRoutes } from '../../rest-compat/idrepo/routes.js';
+import { assembleAreas } from '../areas.js';
 import { defineComponent } from '../component.js';
-import { idrepoAccess } from './access.js';
+import type { IdrepoArea } from './area.js';
 import { IdrepoCipher } from './cipher.js';
-import { idrepoInputs } from './inputs.js';
+import { identitiesArea } from './identities/index.js';
+import { IdentityFiles } from './identities/records.js';
+import { IdentityService } from './identities/service.js';
 import { uinRules } from './numbers.js';
-import { IdentityFiles } from './records.js';
-import { idrepoResolvers } from './resolvers.js';
-import { IdentityService } from './service.js';
 
 declare module '../../lib/deps.js' {
   interface PlatformServices {
@@ -21,11 +22,15 @@ declare module '../../lib/deps.js' {
   }
 }
 
+/** The areas of the ID repository, each its own folder here, SDL file and REST module. */
+const AREAS: readonly IdrepoArea[] = [identitiesArea];
+const assembled = assembleAreas(AREAS, 'IDR-IDC-004');
+
 /** The ID repository: every resident's identity, encrypted, with its documents and biometrics. */
 export const idrepo = defineComponent({
   name: 'idrepo',
-  access: idrepoAccess,
-  inputs: idrepoInputs,
+  access: assembled.access,
+  inputs: assembled.inputs,
   routes: idrepoRoutes,
   async services(deps: PlatformDeps) {
     const objectStore = openObjectStore({ url: deps.config.objectStoreUrl, dataDir: deps.config.dataDir });
@@ -34,10 +39,9 @@ export const idrepo = defineComponent({
     await cipher.start();
     const rules = uinRules(deps.services.syncdata.globalConfiguration());
     const identities = new IdentityService(deps.prisma, deps.clock, cipher, new IdentityFiles(objectStore, cipher), deps.services.idSchemas, rules);
-    return { objectStore, idrepoCipher: cipher, identities };
+    // The areas build on these: each offers its services in turn.
+    Object.assign(deps.services, { objectStore, idrepoCipher: cipher, identities });
+    return { objectStore, idrepoCipher: cipher, identities, ...assembled.services(deps, undefined) };
   },
-  resolvers: (deps) => {
-    const base = deps.config.publicUrl ?? `http://localhost:${deps.config.port}`;
-    return idrepoResolvers(deps.services.identities, (uin) => `${base.replace(/\/$/, '')}/idrepository/v1/identity/uin/${uin}`);
-  },
+  resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, JSON: JsonScalar }),
 });

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Identity as IdentityRow, IdentityFile, IdentityReadAudit, PrismaClient } from '../../generated/prisma/client.js';
-import { connection, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
-import { underLock } from '../../lib/db/lock.js';
-import { isUniqueViolation } from '../../lib/db/unique.js';
-import { PlatformError } from '../../lib/errors.js';
-import type { Clock } from '../../lib/time.js';
-import type { Principal } from '../../lib/tokens.js';
-import { fieldsOf, type IdSchemaService } from '../masterdata/idschema/service.js';
-import type { IdrepoCipher } from './cipher.js';
-import { idrepoErrors } from './errors.js';
-import { violations, type NumberRules } from './numbers.js';
+import type { Identity as IdentityRow, IdentityFile, IdentityReadAudit, PrismaClient } from '../../../generated/prisma/client.js';
+import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { underLock } from '../../../lib/db/lock.js';
+import { isUniqueViolation } from '../../../lib/db/unique.js';
+import { PlatformError } from '../../../lib/errors.js';
+import type { Clock } from '../../../lib/time.js';
+import type { Principal } from '../../../lib/tokens.js';
+import { fieldsOf, type IdSchemaService } from '../../masterdata/idschema/service.js';
+import type { IdrepoCipher } from '../cipher.js';
+import { idrepoErrors } from '../errors.js';
+import { violations, type NumberRules } from '../numbers.js';
 import { contextOf, type IdentityFiles, type PlainFile, type WrittenFile } from './records.js';
 
 export type { IdentityRow };

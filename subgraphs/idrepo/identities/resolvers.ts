@@ -1,15 +1,15 @@
-import type { Resolvers } from '../../generated/graphql/idrepo.js';
-import type { RequestContext } from '../../lib/context.js';
-import { loader } from '../../lib/graph/loader.js';
-import { DateTimeScalar, JsonScalar } from '../../lib/graph/scalars.js';
-import type { IdentityService } from './service.js';
+import type { Resolvers } from '../../../generated/graphql/idrepo.js';
+import type { RequestContext } from '../../../lib/context.js';
+import { loader } from '../../../lib/graph/loader.js';
+import type { PlatformDeps } from '../../../lib/deps.js';
 
 const userRef = (userId: string | null) => (userId ? { userId } : null);
 
-/** The entity link of an identity: MOSIP's `entity`, the read by UIN. */
-export type EntityUrl = (uin: string) => string;
-
-export function idrepoResolvers(identities: IdentityService, entityUrl: EntityUrl): Resolvers {
+export function identitiesResolvers(deps: PlatformDeps): Resolvers {
+  const { identities } = deps.services;
+  // MOSIP's `entity`: the identity's read by UIN, at the address callers reach the platform at.
+  const base = (deps.config.publicUrl ?? `http://localhost:${deps.config.port}`).replace(/\/$/, '');
+  const entityUrl = (uin: string) => `${base}/idrepository/v1/identity/uin/${uin}`;
   const identityRef = (context: RequestContext) => loader(context, 'idrepo.identity', (ids: readonly string[]) => identities.byIds(ids));
   const stored = ({ status, uin, identity }: { status: string; uin: string; identity: Parameters<typeof identities.identityOf>[0] }) => ({
     status: status as 'ACTIVATED',
@@ -17,8 +17,6 @@ export function idrepoResolvers(identities: IdentityService, entityUrl: EntityUr
     identity,
   });
   return {
-    DateTime: DateTimeScalar,
-    JSON: JsonScalar,
     Query: {
       identity: (_, args) => identities.lookup(args),
       identityByUin: async (_, args, context) => identities.read(await context.principal(), { uin: args.uin }, args.type as 'bio' | null),

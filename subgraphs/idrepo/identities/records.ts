@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { IdentityFile } from '../../generated/prisma/client.js';
-import { PlatformError } from '../../lib/errors.js';
-import type { ObjectStore } from '../../lib/object-store/index.js';
-import type { IdrepoCipher } from './cipher.js';
-import { idrepoErrors } from './errors.js';
+import type { IdentityFile } from '../../../generated/prisma/client.js';
+import { PlatformError } from '../../../lib/errors.js';
+import type { ObjectStore } from '../../../lib/object-store/index.js';
+import type { IdrepoCipher } from '../cipher.js';
+import { idrepoErrors } from '../errors.js';
 
 /** A document (DEMO) or biometric record (BIO) of an identity, in clear. */
 export interface PlainFile {
