@@ -7,6 +7,8 @@ import { defineComponent } from '../component.js';
 import type { IdrepoArea } from './area.js';
 import { IdrepoCipher } from './cipher.js';
 import { identitiesArea } from './identities/index.js';
+import { locksArea } from './locks/index.js';
+import { vidsArea } from './vids/index.js';
 import { IdentityFiles } from './identities/records.js';
 import { IdentityService } from './identities/service.js';
 import { uinRules } from './numbers.js';
@@ -23,7 +25,7 @@ declare module '../../lib/deps.js' {
 }
 
 /** The areas of the ID repository, each its own folder here, SDL file and REST module. */
-const AREAS: readonly IdrepoArea[] = [identitiesArea];
+const AREAS: readonly IdrepoArea[] = [identitiesArea, vidsArea, locksArea];
 const assembled = assembleAreas(AREAS, 'IDR-IDC-004');
 
 /** The ID repository: every resident's identity, encrypted, with its documents and biometrics. */

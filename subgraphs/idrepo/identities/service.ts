@@ -156,13 +156,19 @@ export class IdentityService {
     if (await this.prisma.identityRegistration.findUnique({ where: { registrationId }, select: { registrationId: true } })) throw idrepoErrors.exists('RID');
   }
 
-  private async find(lookup: Lookup): Promise<IdentityRow> {
+  /** An identity by UIN or by any RID that created or updated it: IDR-IDC-007 when there is none. */
+  async find(lookup: Lookup): Promise<IdentityRow> {
     const row =
       'uin' in lookup
         ? await this.prisma.identity.findUnique({ where: { uinHash: this.cipher.lookup(lookup.uin) } })
         : (await this.prisma.identityRegistration.findUnique({ where: { registrationId: lookup.rid }, include: { identity: true } }))?.identity;
     if (!row) throw idrepoErrors.noRecord('uin' in lookup ? 'no identity has this UIN' : 'no identity has this RID');
     return row;
+  }
+
+  /** The UIN of an identity, in clear. */
+  async uinOfRow(row: IdentityRow): Promise<string> {
+    return (await this.cipher.decrypt(row.uinEncrypted, contextOf.uin(row.id))).toString('utf8');
   }
 
   /** The identity in clear, checked against its HMAC. */
