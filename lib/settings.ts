@@ -72,7 +72,11 @@ export function readSettings<S extends Settings>(spec: S, env: NodeJS.ProcessEnv
     const raw = env[item.env] === '' ? undefined : env[item.env];
     const parsed = item.schema.safeParse(raw ?? item.fallback);
     if (parsed.success) values[key] = parsed.data;
-    else problems.push(`${item.env}=${JSON.stringify(raw ?? '')}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+    // A URL's credentials (database, broker, object store) are not repeated in the message.
+    else
+      problems.push(
+        `${item.env}=${JSON.stringify((raw ?? '').replace(/\/\/[^/@]*@/, '//***@'))}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
+      );
   }
   if (problems.length) throw new SettingsError(problems);
   return values as SettingValues<S>;

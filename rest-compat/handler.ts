@@ -101,7 +101,7 @@ async function readInput(
   if (input.from === 'form') return readForm(route, req, res, parser);
   // null: no body at all (an empty one counts as none); false: a body of another type, refused before it is read.
   const json = req.headers['content-length'] === '0' ? null : req.is('application/json');
-  if (json === null && input.bodyOptional) return { input: validate(route, input.schema, {}), version: undefined };
+  if (json === null && input.from === 'envelope' && input.bodyOptional) return { input: validate(route, input.schema, {}), version: undefined };
   if (json === null) throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
   if (json === false)
     throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'the request body must be sent as Content-Type: application/json' });
@@ -116,6 +116,7 @@ async function readInput(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
   }
+  if (input.from === 'body') return { input: validate(route, input.schema, body), version: (body as Record<string, unknown>).version };
   const { request, requesttime, version } = body as Record<string, unknown>;
   if (requesttime === undefined ? input.requestTime === 'required' : typeof requesttime !== 'string' || !parseTimestamp(requesttime)) {
     throw new EdgeError({ errorCode: route.codeFor('requesttime', requesttime === undefined), message: "requesttime must be yyyy-MM-dd'T'HH:mm:ss.SSS'Z'" });
@@ -153,9 +154,10 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
           input.maxFiles,
         )
       : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
+  const envelopeOf = route.envelope?.build ?? envelope;
   const reply = async (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) => {
     const text = JSON.stringify(
-      envelope(
+      envelopeOf(
         {
           id: route.id,
           version: typeof version === 'string' ? version : '1.0',
@@ -191,7 +193,7 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
       req.log?.error({ err: error }, 'REST handler failed');
       if (!res.headersSent)
         res.status(200).json(
-          envelope(
+          envelopeOf(
             { id: route.id, version: '1.0', versionKey: route.versionKey, now: deps.clock.now() },
             {
               response: null,

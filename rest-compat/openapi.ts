@@ -14,6 +14,7 @@ const errorItems: JsonSchema = {
 };
 
 function responseEnvelope(route: RestRoute): JsonSchema {
+  if (route.envelope) return route.envelope.schema(schemaOf(route.response));
   return {
     type: 'object',
     properties: {
@@ -42,6 +43,11 @@ function requestParts(route: RestRoute): JsonSchema {
     return { parameters: [...pathParams, ...params] };
   }
   if (input.from === 'none') return pathParams.length ? { parameters: pathParams } : {};
+  if (input.from === 'body')
+    return {
+      ...(pathParams.length ? { parameters: pathParams } : {}),
+      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(input.schema) } } },
+    };
   if (input.from === 'form') {
     const fields = schemaOf(input.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
     const properties = { ...fields.properties, [input.fileField]: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } };

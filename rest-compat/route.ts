@@ -2,7 +2,7 @@ import { formatTimestamp } from '../lib/time.js';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Operation } from './operations.js';
-import type { VersionKey } from './envelope.js';
+import type { EnvelopeFormat, VersionKey } from './envelope.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -11,6 +11,8 @@ export type RouteInput<Input = unknown> =
   /** `bodyOptional`: a request without any body reads as an empty `request` (the refresh token may come as a cookie) */
   | { from: 'envelope'; schema: z.ZodType<Input>; requestTime?: 'required' | 'optional'; bodyOptional?: boolean }
   | { from: 'query'; schema: z.ZodType<Input> }
+  /** the whole JSON body, for a spec variant with fields beside `request` (`schema` checks `id`, `version`, times and `request` itself) */
+  | { from: 'body'; schema: z.ZodType<Input> }
   /** multipart/form-data: text fields validated by `schema`; the uploaded files are `variables`' third argument */
   | { from: 'form'; schema: z.ZodType<Input>; fileField: string; maxFileBytes: number; maxFiles: number }
   | { from: 'none' };
@@ -57,6 +59,8 @@ export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown,
   /** the response envelope's `id` */
   id: string;
   versionKey?: VersionKey;
+  /** a variant response envelope of the spec, instead of the standard one */
+  envelope?: EnvelopeFormat;
   /** what an empty success `errors` is: null (kernel) or [] (partner management) */
   emptyErrors?: null | [];
   input: RouteInput<Input>;

@@ -1,4 +1,139 @@
-import type { RestRoute } from '../route.js';
+import { z } from 'zod';
+import * as ops from '../../generated/graphql/idrepo.operations.js';
+import { idrepoCodeFor as codeFor } from '../../subgraphs/idrepo/errors.js';
+import { vidsSchemas as schemas } from '../../subgraphs/idrepo/vids/index.js';
+import { operation } from '../operations.js';
+import { defineRoute, optionalTimestamp, pathParam, timestamp, type RestRoute } from '../route.js';
 
-/** Placeholder: the vids area's paths, being written. */
-export const vidsRoutes: RestRoute[] = [];
+const PREFIX = '/idrepository/v1/vid';
+const internalErrorCode = 'IDR-IDC-004';
+
+/** MOSIP's VidResponseDTO: every member present, null when the call does not fill it. */
+const vidResponse = z.object({
+  VID: z.string().nullable(),
+  vidStatus: z.string().nullable(),
+  UIN: z.string().nullable(),
+  restoredVid: z.object({ VID: z.string(), vidStatus: z.string(), UIN: z.null(), restoredVid: z.null() }).nullable(),
+});
+type VidResponse = z.input<typeof vidResponse>;
+const answer = (over: Partial<VidResponse>): VidResponse => ({ VID: null, vidStatus: null, UIN: null, restoredVid: null, ...over });
+
+/** MOSIP sends the UIN as a string or a JSON number. */
+const uinField = z.preprocess((value) => (typeof value === 'number' ? String(value) : value), schemas.vidsByUin.shape.uin);
+const withUin = z.object({ UIN: uinField });
+
+export const vidsRoutes: RestRoute[] = [
+  defineRoute({
+    method: 'post',
+    path: `${PREFIX}`,
+    summary: 'A new VID of the type (Perpetual, Temporary) for an ACTIVATED UIN, under the VID policy',
+    id: 'platform.vid.create',
+    input: { from: 'envelope', schema: z.object({ vidType: schemas.createVid.shape.vidType, UIN: withUin.shape.UIN }) },
+    operation: operation(ops.VidsCreateDocument),
+    variables: (input) => ({ vidType: input.vidType, uin: input.UIN }),
+    response: vidResponse,
+    result: ({ createVid }) => answer({ VID: createVid.vid, vidStatus: createVid.vidStatus }),
+    codeFor,
+    internalErrorCode,
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${PREFIX}/uin/{UIN}`,
+    summary: "The UIN's ACTIVE, unexpired VIDs",
+    id: 'platform.vid.read',
+    input: { from: 'none' },
+    operation: operation(ops.VidsByUinDocument),
+    variables: (_input, req) => ({ uin: pathParam(req, 'UIN') }),
+    response: z.array(
+      z.object({
+        vid: z.string(),
+        vidType: z.string(),
+        expiryTimestamp: z.string().nullable(),
+        // MOSIP's VidInfoDTO spells it so
+        genratedOnTimestamp: z.string(),
+        transactionLimit: z.number().nullable(),
+        transactionsLeftCount: z.number().nullable(),
+      }),
+    ),
+    result: ({ vidsByUin }) =>
+      vidsByUin.map((info) => ({
+        vid: info.vid,
+        vidType: info.vidType,
+        expiryTimestamp: optionalTimestamp(info.expiryTimestamp),
+        genratedOnTimestamp: timestamp(info.generatedOnTimestamp),
+        transactionLimit: info.transactionLimit ?? null,
+        transactionsLeftCount: info.transactionsLeftCount ?? null,
+      })),
+    codeFor,
+    internalErrorCode,
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${PREFIX}/deactivate`,
+    summary: 'Every ACTIVE VID of the UIN DEACTIVATED',
+    id: 'platform.vid.deactivate',
+    input: { from: 'envelope', schema: withUin },
+    operation: operation(ops.VidsDeactivateDocument),
+    variables: (input) => ({ uin: input.UIN }),
+    response: vidResponse,
+    result: ({ deactivateVids }) => answer({ vidStatus: deactivateVids.vidStatus }),
+    codeFor,
+    internalErrorCode,
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${PREFIX}/reactivate`,
+    summary: 'Every DEACTIVATED, unexpired VID of the UIN ACTIVE again',
+    id: 'platform.vid.reactivate',
+    input: { from: 'envelope', schema: withUin },
+    operation: operation(ops.VidsReactivateDocument),
+    variables: (input) => ({ uin: input.UIN }),
+    response: vidResponse,
+    result: ({ reactivateVids }) => answer({ vidStatus: reactivateVids.vidStatus }),
+    codeFor,
+    internalErrorCode,
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${PREFIX}/{VID}`,
+    summary: 'The UIN of an ACTIVE, unexpired VID',
+    id: 'platform.vid.read',
+    input: { from: 'none' },
+    operation: operation(ops.VidsUinByVidDocument),
+    variables: (_input, req) => ({ vid: pathParam(req, 'VID') }),
+    response: vidResponse,
+    result: ({ uinByVid }) => answer({ UIN: uinByVid }),
+    codeFor,
+    internalErrorCode,
+  }),
+  defineRoute({
+    method: 'patch',
+    path: `${PREFIX}/{VID}`,
+    summary: 'The status of an ACTIVE VID changed (REVOKED, USED, ...); a revoked perpetual VID is restored',
+    id: 'platform.vid.update',
+    input: { from: 'envelope', schema: z.object({ vidStatus: schemas.updateVidStatus.shape.vidStatus }) },
+    operation: operation(ops.VidsUpdateStatusDocument),
+    variables: (input, req) => ({ vid: pathParam(req, 'VID'), vidStatus: input.vidStatus }),
+    response: vidResponse,
+    result: ({ updateVidStatus: change }) =>
+      answer({
+        vidStatus: change.vidStatus,
+        restoredVid: change.restoredVid ? { VID: change.restoredVid.vid, vidStatus: change.restoredVid.vidStatus, UIN: null, restoredVid: null } : null,
+      }),
+    codeFor,
+    internalErrorCode,
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${PREFIX}/{VID}/regenerate`,
+    summary: 'A temporary VID INVALIDATED and a new one of its type made',
+    id: 'platform.vid.regenerate',
+    input: { from: 'none' },
+    operation: operation(ops.VidsRegenerateDocument),
+    variables: (_input, req) => ({ vid: pathParam(req, 'VID') }),
+    response: vidResponse,
+    result: ({ regenerateVid }) => answer({ VID: regenerateVid.vid, vidStatus: regenerateVid.vidStatus }),
+    codeFor,
+    internalErrorCode,
+  }),
+];

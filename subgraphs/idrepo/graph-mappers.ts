@@ -1,5 +1,6 @@
 import type { IdentityReadAudit } from '../../generated/prisma/client.js';
 import type { Connection } from '../../lib/graph/connection.js';
+import { vidsMappers } from './vids/graph-mappers.js';
 
 export type IdentityReadConnectionModel = Connection<IdentityReadAudit>;
 
@@ -10,4 +11,5 @@ export const graphMappers = {
   IdentityRead: '../../generated/prisma/client.js#IdentityReadAudit',
   IdentityReadConnection: './graph-mappers.js#IdentityReadConnectionModel',
   User: '../../lib/graph/refs.js#UserRef',
+  ...vidsMappers,
 };

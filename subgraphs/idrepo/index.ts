@@ -8,6 +8,9 @@ import type { IdrepoArea } from './area.js';
 import { IdrepoCipher } from './cipher.js';
 import { identitiesArea } from './identities/index.js';
 import { locksArea } from './locks/index.js';
+import { idrepoSettings, type IdrepoSettings } from './settings.js';
+import { UinPool } from './uins/pool.js';
+import { uinsArea } from './uins/index.js';
 import { vidsArea } from './vids/index.js';
 import { IdentityFiles } from './identities/records.js';
 import { IdentityService } from './identities/service.js';
@@ -21,11 +24,21 @@ declare module '../../lib/deps.js' {
     idrepoCipher: IdrepoCipher;
     /** identities: create, read (audited), update */
     identities: IdentityService;
+    /** UINs generated ahead for the registration processor */
+    uinPool: UinPool;
   }
 }
 
+/** The pool's size and threshold: the settings, else the global configuration's platform.kernel.uin keys. */
+function poolSize(settings: IdrepoSettings, global: Readonly<Record<string, string>>) {
+  const size = settings.uinPoolSize ?? Number(global['platform.kernel.uin.uins-to-generate']);
+  const threshold = settings.uinPoolThreshold ?? Number(global['platform.kernel.uin.min-unused-threshold']);
+  if (!(size > 0) || !(threshold >= 0) || threshold > size) throw new Error(`UIN pool: size ${size} and threshold ${threshold} do not make a pool`);
+  return { size, threshold };
+}
+
 /** The areas of the ID repository, each its own folder here, SDL file and REST module. */
-const AREAS: readonly IdrepoArea[] = [identitiesArea, vidsArea, locksArea];
+const AREAS: readonly IdrepoArea[] = [identitiesArea, vidsArea, locksArea, uinsArea];
 const assembled = assembleAreas(AREAS, 'IDR-IDC-004');
 
 /** The ID repository: every resident's identity, encrypted, with its documents and biometrics. */
@@ -34,16 +47,27 @@ export const idrepo = defineComponent({
   access: assembled.access,
   inputs: assembled.inputs,
   routes: idrepoRoutes,
-  async services(deps: PlatformDeps) {
+  settings: idrepoSettings,
+  async services(deps: PlatformDeps, settings) {
     const objectStore = openObjectStore({ url: deps.config.objectStoreUrl, dataDir: deps.config.dataDir });
     deps.onClose(() => objectStore.close?.());
     const cipher = new IdrepoCipher(deps.prisma, deps.services.keys, deps.clock);
     await cipher.start();
-    const rules = uinRules(deps.services.syncdata.globalConfiguration());
+    const global = deps.services.syncdata.globalConfiguration();
+    const rules = uinRules(global);
     const identities = new IdentityService(deps.prisma, deps.clock, cipher, new IdentityFiles(objectStore, cipher), deps.services.idSchemas, rules);
+    const uinPool = new UinPool(deps.prisma, deps.clock, cipher, rules, poolSize(settings, global), deps.logger.child({ component: 'uin-pool' }));
     // The areas build on these: each offers its services in turn.
-    Object.assign(deps.services, { objectStore, idrepoCipher: cipher, identities });
-    return { objectStore, idrepoCipher: cipher, identities, ...assembled.services(deps, undefined) };
+    const own = { objectStore, idrepoCipher: cipher, identities, uinPool };
+    Object.assign(deps.services, own);
+    return { ...own, ...assembled.services(deps, settings) };
+  },
+  // The pool fills in the background: the platform serves at once.
+  start: (deps) => {
+    const pool = deps.services.uinPool;
+    void pool.refillIfLow().catch((error: unknown) => deps.logger.error({ err: error }, 'UIN pool refill failed'));
+    deps.onClose(() => pool.stop());
+    return Promise.resolve();
   },
   resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, JSON: JsonScalar }),
 });

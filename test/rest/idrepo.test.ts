@@ -155,9 +155,13 @@ describe('ID repository identities', () => {
     const refused = await t.graphql(`{ identity(uin: "${uin}") { demographics } }`, {}, admin.bearer);
     expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
     const operator = (await t.clientToken(['ID_REPOSITORY'], 'admin')).token;
-    const allowed = await t.graphql(`{ identity(uin: "${uin}") { demographics reads { totalCount } } }`, {}, bearer(operator));
+    t.clock.advance(1000);
+    const allowed = await t.graphql(`{ identity(uin: "${uin}") { demographics } }`, {}, bearer(operator));
     expect(allowed.errors).toBeUndefined();
     expect(allowed.data.identity.demographics.fullName[0].value).toBe(NAME);
-    expect(allowed.data.identity.reads.totalCount).toBe(2);
+    // That read is audited too.
+    const trail = await t.graphql(`{ identity(uin: "${uin}") { reads { totalCount edges { node { parts lookup } } } } }`, {}, bearer(operator));
+    expect(trail.data.identity.reads.totalCount).toBe(2);
+    expect(trail.data.identity.reads.edges[0].node).toEqual({ parts: ['identity'], lookup: 'PORTAL' });
   });
 });

@@ -95,6 +95,9 @@ export async function startTestPlatform(
     PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
     PLATFORM_ADMIN_CLIENT_SECRET: ADMIN_CLIENT_SECRET,
     PLATFORM_SAMPLE_DATA: 'false',
+    // a small UIN pool: tests that need the full one ask for it
+    PLATFORM_UIN_POOL_SIZE: '20',
+    PLATFORM_UIN_POOL_THRESHOLD: '5',
     PLATFORM_MASTER_KEY: TEST_MASTER_KEY,
     ...env,
   });

@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import type { Resolvers } from '../../../generated/graphql/idrepo.js';
+import type { PlatformDeps } from '../../../lib/deps.js';
+import { loader } from '../../../lib/graph/loader.js';
+import type { locksSchemas } from './index.js';
+
+/** The arguments as the area's schemas have parsed them (the subgraph checks every call before it reaches a resolver). */
+type Parsed<F extends keyof typeof locksSchemas> = z.output<(typeof locksSchemas)[F]>;
+
+export function locksResolvers(deps: PlatformDeps): Resolvers {
+  const locks = () => deps.services.authTypeLocks;
+  return {
+    Query: {
+      authTypeStatus: async (_, args, context) => {
+        const { individualId, individualIdType } = args as Parsed<'authTypeStatus'>;
+        return locks().status(await context.principal(), individualId, individualIdType);
+      },
+    },
+    Mutation: {
+      updateAuthTypeStatus: async (_, args, context) => locks().update(await context.principal(), args as Parsed<'updateAuthTypeStatus'>),
+    },
+    Identity: {
+      authTypeLocks: async (row, _, context) =>
+        (await loader(context, 'idrepo.authTypeLocks', (ids: readonly string[]) => locks().byIdentities(ids))(row.id)) ?? [],
+    },
+  };
+}

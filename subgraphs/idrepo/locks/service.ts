@@ -1,0 +1,239 @@
+import type { Identity as IdentityRow, PrismaClient, Vid } from '../../../generated/prisma/client.js';
+import { PlatformError } from '../../../lib/errors.js';
+import { parseInstant, type Clock } from '../../../lib/time.js';
+import type { Principal } from '../../../lib/tokens.js';
+import type { IdrepoCipher } from '../cipher.js';
+import { uinRules, vidRules, violations, type NumberRules } from '../numbers.js';
+
+/** What can be locked: MOSIP's authentication types, biometrics as a whole or by modality. */
+export const AUTH_TYPES = ['otp', 'demo', 'bio'] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+export const BIO_SUBTYPES = ['Finger', 'Iris', 'Face'] as const;
+export type BioSubType = (typeof BIO_SUBTYPES)[number];
+/** The kinds of individual id a lock request may name (MOSIP's `request.idtypes.allowed` narrows them). */
+export const INDIVIDUAL_ID_TYPES = ['UIN', 'VID'] as const;
+export type IndividualIdType = (typeof INDIVIDUAL_ID_TYPES)[number];
+/** The spec's default when a request names no type. */
+export const DEFAULT_ID_TYPE: IndividualIdType = 'VID';
+
+/** The lock state of one authentication type, as the spec's `authTypes` items carry it. */
+export interface AuthTypeState {
+  authType: string;
+  authSubType: string | null;
+  isLocked: boolean;
+  updatedAt: Date;
+}
+
+export interface AuthTypeChange {
+  authType: string;
+  authSubType?: string | null;
+  isLocked: boolean;
+}
+
+export interface LockRequest {
+  /** when the resident's client made the request; required on REST, optional on GraphQL */
+  requestTime?: string | null;
+  consentObtained: boolean;
+  individualId: string;
+  individualIdType?: string | null;
+  authTypes: readonly AuthTypeChange[];
+}
+
+type Caller = Pick<Principal, 'subject' | 'roles'>;
+
+/** The ID repository's IDA-MLC-* codes (spec Document 1), with MOSIP's messages. */
+export const lockErrors = {
+  requestTime: (window: string) => new PlatformError('IDA-MLC-001', `Request to be received at the platform within ${window}`),
+  invalidUin: () => new PlatformError('IDA-MLC-002', 'Invalid UIN'),
+  inactive: (status: string) => new PlatformError('IDA-MLC-003', status === 'BLOCKED' ? 'UIN has been blocked' : 'UIN has been deactivated'),
+  missing: (field: string) => new PlatformError('IDA-MLC-006', `Missing Input parameter - ${field}`),
+  unprocessable: () => new PlatformError('IDA-MLC-007', 'Request could not be processed. Please try again'),
+  invalid: (field: string, why?: string) => new PlatformError('IDA-MLC-009', `Invalid Input parameter - ${field}${why ? `: ${why}` : ''}`),
+  noConsent: () => new PlatformError('IDA-MLC-012', "Individual's Consent is not available"),
+  idTypeNotConfigured: (type: string) => new PlatformError('IDA-MLC-015', `Identity Type - ${type} not configured for the country`),
+  notFound: (type: IndividualIdType) => new PlatformError('IDA-MLC-018', `${type} not available in database`),
+};
+
+/**
+ * A missing argument is IDA-MLC-006, a malformed one IDA-MLC-009; a request
+ * that cannot be read at all (not JSON, `request` not an object) IDA-MLC-007.
+ */
+export const lockCodeFor = (field: string, missing: boolean): string => (missing ? 'IDA-MLC-006' : field === 'request' ? 'IDA-MLC-007' : 'IDA-MLC-009');
+
+/** The stored key of a change: `otp`, `demo`, `bio`, or `bio-Finger` (subtype names as MOSIP spells them); undefined when it names nothing lockable. */
+export function lockKey(authType: string, authSubType?: string | null): string | undefined {
+  const type = AUTH_TYPES.find((known) => known === authType.trim().toLowerCase());
+  if (!type) return undefined;
+  if (authSubType === undefined || authSubType === null || authSubType === '') return type;
+  const subType = BIO_SUBTYPES.find((known) => known.toLowerCase() === authSubType.trim().toLowerCase());
+  return type === 'bio' && subType ? `${type}-${subType}` : undefined;
+}
+
+const stateOf = (row: { authType: string; locked: boolean; updatedAt: Date }): AuthTypeState => {
+  const [authType = row.authType, authSubType = null] = row.authType.split('-', 2);
+  return { authType, authSubType, isLocked: row.locked, updatedAt: row.updatedAt };
+};
+
+/** Roles that read any identity's lock state: the repository's operators and ID authentication, which enforces the locks. */
+const READ_ANY = new Set(['ID_REPOSITORY', 'ID_AUTHENTICATION']);
+
+/** The settings of lock requests, from the global configuration (MOSIP's ID authentication keys). */
+export interface LockSettings {
+  /** how old a request may be (`authrequest.received-time-allowed.seconds`, MOSIP's default 86400) */
+  allowedAgeSeconds: number;
+  /** how far ahead of the platform's clock a request may be (`authrequest.received-time-adjustment.seconds`) */
+  allowedAheadSeconds: number;
+  /** `request.idtypes.allowed`: UIN, VID or both */
+  idTypes: readonly IndividualIdType[];
+  uinRules: NumberRules;
+  vidRules: NumberRules;
+}
+
+export function lockSettings(config: Readonly<Record<string, string>>): LockSettings {
+  const seconds = (key: string, fallback: number) => {
+    const value = config[key]?.trim();
+    if (value === undefined || value === '') return fallback;
+    if (!/^\d+$/.test(value)) throw new Error(`${key} must be a whole number of seconds`);
+    return Number(value);
+  };
+  const listed = (config['request.idtypes.allowed'] ?? INDIVIDUAL_ID_TYPES.join(',')).split(',').map((type) => type.trim().toUpperCase());
+  return {
+    allowedAgeSeconds: seconds('authrequest.received-time-allowed.seconds', 86_400),
+    allowedAheadSeconds: seconds('authrequest.received-time-adjustment.seconds', 120),
+    idTypes: INDIVIDUAL_ID_TYPES.filter((type) => listed.includes(type)),
+    uinRules: uinRules(config),
+    vidRules: vidRules(config),
+  };
+}
+
+const describeSeconds = (seconds: number) =>
+  seconds % 3600 === 0 ? `${seconds / 3600} hours` : seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;
+
+/**
+ * Authentication-type locks: a resident locks or unlocks otp, demo or bio
+ * (whole or by modality) authentication of their own identity, named by UIN
+ * or VID; ID authentication reads the state and refuses locked types. A
+ * resident reaches only the identity their token speaks for (its subject is
+ * their UIN or one of their VIDs); another's is answered exactly as an
+ * unknown number (IDA-MLC-018), so nothing tells whether it exists.
+ */
+export class AuthTypeLockService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: Clock,
+    private readonly cipher: Pick<IdrepoCipher, 'lookup'>,
+    private readonly settings: LockSettings,
+  ) {}
+
+  /** IDA-MLC-001 unless the request was made within the allowed window of the platform's clock. */
+  private checkRequestTime(requestTime: string | null | undefined): void {
+    if (requestTime === undefined || requestTime === null) return;
+    const at = parseInstant(requestTime);
+    if (!at) throw lockErrors.invalid('requestTime', 'an ISO 8601 date and time');
+    const ageMs = this.clock.now().getTime() - at.getTime();
+    if (ageMs > this.settings.allowedAgeSeconds * 1000 || -ageMs > this.settings.allowedAheadSeconds * 1000)
+      throw lockErrors.requestTime(describeSeconds(this.settings.allowedAgeSeconds));
+  }
+
+  /** UIN or VID (the spec's default), IDA-MLC-015 for a type the country does not allow. */
+  private idType(given: string | null | undefined): IndividualIdType {
+    const type = (given ?? DEFAULT_ID_TYPE).trim().toUpperCase();
+    const allowed = this.settings.idTypes.find((known) => known === type);
+    if (!allowed) throw lockErrors.idTypeNotConfigured(type || '(empty)');
+    return allowed;
+  }
+
+  private activeVid(vid: Vid | null): vid is Vid {
+    return Boolean(vid && vid.status === 'ACTIVE' && (!vid.expiresAt || vid.expiresAt > this.clock.now()));
+  }
+
+  /** The identity a number names: IDA-MLC-002 or 009 for a malformed number, IDA-MLC-018 for an unknown one or an inactive VID. */
+  private async resolve(individualId: string, type: IndividualIdType): Promise<IdentityRow> {
+    const number = individualId.trim();
+    if (type === 'UIN') {
+      if (violations(number, this.settings.uinRules).length) throw lockErrors.invalidUin();
+      const row = await this.prisma.identity.findUnique({ where: { uinHash: this.cipher.lookup(number) } });
+      if (!row) throw lockErrors.notFound('UIN');
+      return row;
+    }
+    if (violations(number, this.settings.vidRules).length) throw lockErrors.invalid('individualId', 'not a valid VID');
+    const vid = await this.prisma.vid.findUnique({ where: { vidHash: this.cipher.lookup(number) } });
+    const row = this.activeVid(vid) ? await this.prisma.identity.findUnique({ where: { id: vid.identityId } }) : null;
+    if (!row) throw lockErrors.notFound('VID');
+    return row;
+  }
+
+  /** The identity a resident's token speaks for: its subject is the UIN, or one of the identity's active VIDs. */
+  private async ownIdentityId(subject: string): Promise<string | null> {
+    const hash = this.cipher.lookup(subject);
+    const byUin = await this.prisma.identity.findUnique({ where: { uinHash: hash }, select: { id: true } });
+    if (byUin) return byUin.id;
+    const vid = await this.prisma.vid.findUnique({ where: { vidHash: hash } });
+    return this.activeVid(vid) ? vid.identityId : null;
+  }
+
+  /** The identity the caller may reach through this number: its own only, unless it reads and may read any. */
+  private async target(caller: Caller, individualId: string, type: IndividualIdType, purpose: 'read' | 'write'): Promise<IdentityRow> {
+    const row = await this.resolve(individualId, type);
+    if (purpose === 'read' && caller.roles.some((role) => READ_ANY.has(role))) return row;
+    // Another's identity is answered as an unknown number.
+    if (!caller.roles.includes('RESIDENT') || (await this.ownIdentityId(caller.subject)) !== row.id) throw lockErrors.notFound(type);
+    return row;
+  }
+
+  /** Locks and unlocks the listed authentication types of the caller's own identity; the state after. */
+  async update(caller: Caller, request: LockRequest): Promise<AuthTypeState[]> {
+    this.checkRequestTime(request.requestTime);
+    if (!request.consentObtained) throw lockErrors.noConsent();
+    const type = this.idType(request.individualIdType);
+    const changes = new Map<string, boolean>();
+    request.authTypes.forEach((change, index) => {
+      const key = lockKey(change.authType, change.authSubType);
+      if (!key)
+        throw lockErrors.invalid(`request.authTypes.${index}`, `${change.authType}${change.authSubType ? `/${change.authSubType}` : ''} cannot be locked`);
+      if (changes.has(key)) throw lockErrors.invalid(`request.authTypes.${index}`, `${key} is listed twice`);
+      changes.set(key, change.isLocked);
+    });
+    if (!changes.size) throw lockErrors.missing('request.authTypes');
+    const row = await this.target(caller, request.individualId, type, 'write');
+    if (row.status !== 'ACTIVATED') throw lockErrors.inactive(row.status);
+    const now = this.clock.now();
+    // The resident's user id is their UIN or VID: never stored in clear, so the row names the role.
+    const updatedBy = 'RESIDENT';
+    await this.prisma.$transaction(
+      [...changes].map(([authType, locked]) =>
+        this.prisma.authTypeLock.upsert({
+          where: { identityId_authType: { identityId: row.id, authType } },
+          create: { identityId: row.id, authType, locked, updatedBy, updatedAt: now },
+          update: { locked, updatedBy, updatedAt: now },
+        }),
+      ),
+    );
+    return this.statesOf(row.id);
+  }
+
+  /** The lock state of an identity named by UIN or VID: every type locked or unlocked so far (any other is unlocked). */
+  async status(caller: Caller, individualId: string, individualIdType?: string | null): Promise<AuthTypeState[]> {
+    const row = await this.target(caller, individualId, this.idType(individualIdType), 'read');
+    return this.statesOf(row.id);
+  }
+
+  async statesOf(identityId: string): Promise<AuthTypeState[]> {
+    return (await this.byIdentities([identityId])).get(identityId) ?? [];
+  }
+
+  /** The lock states of several identities (the portal graph's Identity.authTypeLocks), by identity id. */
+  async byIdentities(identityIds: readonly string[]): Promise<Map<string, AuthTypeState[]>> {
+    const rows = await this.prisma.authTypeLock.findMany({
+      where: { identityId: { in: [...identityIds] } },
+      orderBy: [{ identityId: 'asc' }, { authType: 'asc' }],
+    });
+    const states = new Map<string, AuthTypeState[]>();
+    for (const row of rows) {
+      const list = states.get(row.identityId) ?? [];
+      list.push(stateOf(row));
+      states.set(row.identityId, list);
+    }
+    return states;
+  }
+}

@@ -1,0 +1,123 @@
+import type { PrismaClient } from '../../../generated/prisma/client.js';
+import { underLock } from '../../../lib/db/lock.js';
+import type { Logger } from '../../../lib/log.js';
+import type { Clock } from '../../../lib/time.js';
+import type { IdrepoCipher } from '../cipher.js';
+import { idrepoErrors } from '../errors.js';
+import { generateNumber, type NumberRules } from '../numbers.js';
+
+const BATCH = 1_000;
+const contextOf = (uinHash: string) => `uin-pool/${uinHash}`;
+
+export interface PoolSize {
+  /** how many unused UINs the pool is filled up to (platform.kernel.uin.uins-to-generate) */
+  size: number;
+  /** below this many, it is filled again in the background (platform.kernel.uin.min-unused-threshold) */
+  threshold: number;
+}
+
+/**
+ * UINs generated ahead under the platform.kernel.uin rules, as MOSIP's
+ * kernel UIN generator keeps them: the registration processor draws one per
+ * new identity, and the pool fills up again in the background when it runs
+ * below its threshold. A UIN is unique across the pool and the stored
+ * identities (both keyed by its HMAC); in the pool it is encrypted like every
+ * other UIN, so a dump does not reveal the numbers residents will get.
+ */
+export class UinPool {
+  private filling: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: Clock,
+    private readonly cipher: IdrepoCipher,
+    private readonly rules: NumberRules,
+    private readonly pool: PoolSize,
+    private readonly logger: Logger,
+  ) {}
+
+  get limits(): PoolSize {
+    return this.pool;
+  }
+
+  unused(): Promise<number> {
+    return this.prisma.uinPool.count();
+  }
+
+  /**
+   * One unused UIN, taken out of the pool for good (a draw whose identity is
+   * never stored loses its number, as MOSIP's ISSUED numbers do). Racing
+   * draws skip each other's rows, so no UIN is handed out twice.
+   */
+  async draw(): Promise<string> {
+    const [row] = await this.take();
+    if (!this.filling) void this.refillIfLow().catch((error: unknown) => this.logger.error({ err: error }, 'UIN pool refill failed'));
+    if (!row) return this.fresh();
+    return (await this.cipher.decrypt(row.uinEncrypted, contextOf(row.uinHash))).toString('utf8');
+  }
+
+  /** An empty pool (a burst beyond it) still answers: a number generated now, held by no identity. */
+  private async fresh(): Promise<string> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const uin = generateNumber(this.rules);
+      if (!(await this.prisma.identity.findUnique({ where: { uinHash: this.cipher.lookup(uin) }, select: { id: true } }))) return uin;
+    }
+    throw idrepoErrors.unknown();
+  }
+
+  private take(): Promise<{ uinHash: string; uinEncrypted: string }[]> {
+    return this.prisma.$queryRaw`
+      DELETE FROM idrepo_uin_pool WHERE "uinHash" = (
+        SELECT "uinHash" FROM idrepo_uin_pool ORDER BY "createdAt", "uinHash" LIMIT 1 FOR UPDATE SKIP LOCKED
+      ) RETURNING "uinHash", "uinEncrypted"`;
+  }
+
+  /** Fills the pool up to its size in the background when it is below its threshold; one fill at a time per process. */
+  async refillIfLow(): Promise<void> {
+    if (this.filling || this.stopped) return this.filling;
+    if ((await this.unused()) >= this.pool.threshold) return;
+    return this.fill();
+  }
+
+  /** Fills up to the size, a batch per transaction under a lock, so instances filling together do not overshoot. */
+  fill(): Promise<void> {
+    this.filling ??= (async () => {
+      try {
+        let added = 0;
+        while (!this.stopped) {
+          const batch = await underLock(this.prisma, 'idrepo_uin_pool', async (tx) => {
+            const missing = this.pool.size - (await tx.uinPool.count());
+            if (missing <= 0) return null;
+            const now = this.clock.now();
+            const rows = Array.from({ length: Math.min(BATCH, missing) }, () => {
+              const uin = generateNumber(this.rules);
+              const uinHash = this.cipher.lookup(uin);
+              return { uinHash, uinEncrypted: this.cipher.encrypt(Buffer.from(uin, 'utf8'), contextOf(uinHash)), createdAt: now };
+            });
+            // A number an identity already holds never goes (back) into the pool; one in the pool is skipped.
+            const held = new Set(
+              (await tx.identity.findMany({ where: { uinHash: { in: rows.map((row) => row.uinHash) } }, select: { uinHash: true } })).map((row) => row.uinHash),
+            );
+            const inserted = await tx.uinPool.createMany({ data: rows.filter((row) => !held.has(row.uinHash)), skipDuplicates: true });
+            return inserted.count;
+          });
+          if (batch === null) break;
+          added += batch;
+          // Let requests through between batches.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (added) this.logger.info({ added }, 'UIN pool filled');
+      } finally {
+        this.filling = undefined;
+      }
+    })();
+    return this.filling;
+  }
+
+  /** Stops filling after the current batch (shutdown). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.filling?.catch(() => undefined);
+  }
+}
