@@ -164,4 +164,27 @@ describe('ID repository identities', () => {
     expect(trail.data.identity.reads.totalCount).toBe(2);
     expect(trail.data.identity.reads.edges[0].node).toEqual({ parts: ['identity'], lookup: 'PORTAL' });
   });
+
+  it('IDR-IDS-007, IDR-IDC-006 and IDR-IDC-004: master data, database and platform failures, with nothing left behind', async () => {
+    const prisma = t.platform.deps.prisma;
+    const objects = () => t.platform.deps.services.objectStore.list('idrepo/', 100_000);
+    const aside = async (table: string, work: () => Promise<void>) => {
+      await prisma.$executeRawUnsafe(`ALTER TABLE ${table} RENAME TO ${table}_away`);
+      try {
+        await work();
+      } finally {
+        await prisma.$executeRawUnsafe(`ALTER TABLE ${table}_away RENAME TO ${table}`);
+      }
+    };
+    await aside('md_id_schema', () => expectRejected(t, () => create(processor, newUin()), 'IDR-IDS-007'));
+    const before = await objects();
+    // The files are written before the rows: a failing row write takes them back.
+    await aside('idrepo_identity_file', () => expectRejected(t, () => create(processor, newUin()), 'IDR-IDC-006'));
+    expect(await objects()).toEqual(before);
+    await aside('idrepo_identity', async () => {
+      const { json } = await send(ida, 'GET', `/uin/${newUin()}`);
+      expect(json.errors).toEqual([{ errorCode: 'IDR-IDC-004', message: expect.any(String) }]);
+      expect(json.errors[0].message).not.toMatch(/idrepo_identity|relation|prisma/i);
+    });
+  });
 });

@@ -85,8 +85,8 @@ export class IdentityService {
     try {
       checked = await this.idSchemas.validateIdentity(identity);
     } catch (error) {
-      if (error instanceof PlatformError) throw idrepoErrors.masterData(`no published ID schema (${error.code})`);
-      throw error;
+      // No published schema, or master data out of reach: the identity cannot be checked.
+      throw idrepoErrors.masterData(error instanceof PlatformError ? `no published ID schema (${error.code})` : 'the ID schema could not be read');
     }
     const problem = checked.problems[0];
     if (problem) throw idrepoErrors.schema(problem.message);
