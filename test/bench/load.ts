@@ -13,6 +13,8 @@ export interface LoadCase {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** each request takes one of these paths at random instead of `path` (reads spread over many records) */
+  paths?: string[];
   /** an OTP generated on `path` then validated on this path, per iteration */
   otpPairs?: { validatePath: string };
 }
@@ -63,6 +65,9 @@ const requests: autocannon.Request[] = otpPairs
         method: spec.method ?? 'GET',
         path: spec.path,
         ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
+        ...(spec.paths
+          ? { setupRequest: (request: autocannon.Request) => ({ ...request, path: spec.paths![Math.floor(Math.random() * spec.paths!.length)] }) }
+          : {}),
         onResponse: (_status, body) => check(body),
       },
     ];

@@ -6,11 +6,12 @@
 //   OTP generate + validate pairs (absolute)
 //   cryptomanager/encrypt, against a handler doing the same node:crypto work
 //   holiday search at 1,000 and at 100,000 rows (the growth of its latency: indexes, not scans)
+//   identity read by UIN at 1,000 and at 100,000 identities, and identity create (absolute)
 //   validatePartnerMisp, as ID authentication calls it on every authentication (absolute)
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_DB (postgres), BENCH_CASES (parts of
 // case names, comma-separated), BENCH_PROFILE (a folder for a CPU profile of the platform).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,11 @@ import pg from 'pg';
 import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
 import { holidaySearches, seedHolidays } from './holidays.js';
+import { seedIdentities } from './identities.js';
 import { partnerChain } from './partners.js';
+import { DOCUMENTS, identityOf, newRid } from '../support/identity-data.js';
+import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
+import { loadSyncConfiguration } from '../../subgraphs/syncdata/config-files.js';
 import type { LoadCase, LoadResult } from './load.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -253,6 +258,63 @@ async function main(): Promise<void> {
             `${`${name} (${rows.toLocaleString('en')} rows)`.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s    p50 ${result.p50ms} ms  p99 ${result.p99ms} ms${growth}`,
           );
         }
+      }
+    }
+
+    // Identity reads by UIN at 1,000 and at 100,000 identities (random UINs of the table), and creates.
+    const identityCases = ['identity read by UIN', 'identity create'].filter((name) => !only || only.some((part) => name.includes(part)));
+    if (identityCases.length && database) {
+      const schema = JSON.parse(readFileSync(path.join(ROOT, 'subgraphs/masterdata/sample-country/19-id-schemas.json'), 'utf8')) as Record<string, unknown>[];
+      const { title, description, schemaVersion, effectiveFrom, schema: fields } = schema[0]!;
+      const draft = await call('POST', '/v1/masterdata/idschema', envelope({ title, description, schemaVersion, effectiveFrom, schema: fields }), adminCookie);
+      await call('PUT', '/v1/masterdata/idschema/publish', envelope({ id: draft.json.response!.id, effectiveFrom: new Date().toISOString() }), adminCookie);
+      if (identityCases.includes('identity read by UIN')) {
+        const atSize = new Map<string, LoadResult>();
+        const uins: string[] = [];
+        for (const size of [1_000, 100_000]) {
+          uins.push(...(await seedIdentities(database.url, MASTER_KEY, size - uins.length)));
+          const spec = {
+            url: platformUrl,
+            path: '/idrepository/v1/identity/uin/0',
+            paths: uins.map((uin) => `/idrepository/v1/identity/uin/${uin}`),
+            headers: { cookie: ida.cookie },
+          };
+          await load({ ...spec, connections, seconds: 6 });
+          const result = await load({ ...spec, connections, seconds });
+          if (result.non2xx || result.errors || result.failedAnswers) throw new Error('identity read: failed answers');
+          const small = atSize.get('read');
+          if (!small) atSize.set('read', result);
+          const growth = small
+            ? `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of 1k, req/s ×${(result.requestsPerSecond / small.requestsPerSecond).toFixed(2)}`
+            : '';
+          console.log(
+            `${`identity read by UIN (${size.toLocaleString('en')})`.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s    p50 ${result.p50ms} ms  p99 ${result.p99ms} ms${growth}`,
+          );
+        }
+      }
+      if (identityCases.includes('identity create')) {
+        // Each request a new identity: a body per request, so autocannon's paths are not enough — a fixed pool of bodies.
+        const rules = uinRules(loadSyncConfiguration({}).globalConfiguration);
+        const started = Date.now();
+        let created = 0;
+        const until = started + seconds * 1000;
+        await Promise.all(
+          Array.from({ length: connections }, async () => {
+            while (Date.now() < until) {
+              const rid = newRid();
+              const body = envelope({
+                registrationId: rid,
+                biometricReferenceId: `bio-${rid}`,
+                identity: identityOf(generateNumber(rules)),
+                documents: DOCUMENTS,
+              });
+              const answer = await call('POST', '/idrepository/v1/identity/', body, regproc.cookie);
+              if (answer.json.response?.status !== 'ACTIVATED') throw new Error(`identity create: ${JSON.stringify(answer.json.errors)}`);
+              created++;
+            }
+          }),
+        );
+        console.log(`${'identity create (2 documents)'.padEnd(44)} ${(created / ((Date.now() - started) / 1000)).toFixed(0).padStart(7)} req/s`);
       }
     }
   } finally {

@@ -1,0 +1,65 @@
+// The identity read benchmark's data: identities written straight into PostgreSQL through the
+// ID repository's own cipher, opened on the benchmark platform's key store (same database, same
+// master key), so that reads by UIN meet 1,000 and then 100,000 identities while only the table
+// grows. The rows are what the platform itself writes (encrypted identity, HMACs); no documents.
+import { randomUUID } from 'node:crypto';
+import { openDatabase } from '../../lib/db/client.js';
+import { MasterKey } from '../../lib/master-key.js';
+import { systemClock } from '../../lib/time.js';
+import { IdrepoCipher } from '../../subgraphs/idrepo/cipher.js';
+import { contextOf } from '../../subgraphs/idrepo/identities/records.js';
+import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
+import { loadSyncConfiguration } from '../../subgraphs/syncdata/config-files.js';
+import { DEFAULT_KEY_POLICY } from '../../subgraphs/keys/policy.js';
+import { KeyStore } from '../../subgraphs/keys/key-store.js';
+import { KeysService } from '../../subgraphs/keys/service.js';
+import { identityOf, newRid } from '../support/identity-data.js';
+
+const BATCH = 1_000;
+
+/** Adds `count` identities; answers their UINs. */
+export async function seedIdentities(url: string, passphrase: string, count: number): Promise<string[]> {
+  const database = await openDatabase({ url, migrate: false, poolSize: 4 });
+  try {
+    const prisma = database.prisma;
+    const keys = new KeysService(prisma, new KeyStore(prisma, MasterKey.fromPassphrase(passphrase), systemClock, DEFAULT_KEY_POLICY), systemClock);
+    const cipher = new IdrepoCipher(prisma, keys, systemClock);
+    await cipher.start();
+    const rules = uinRules(loadSyncConfiguration({}).globalConfiguration);
+    const uins: string[] = [];
+    const seen = new Set<string>();
+    while (uins.length < count) {
+      const now = new Date();
+      const batch: { uin: string; id: string; rid: string }[] = [];
+      while (batch.length < Math.min(BATCH, count - uins.length)) {
+        const uin = generateNumber(rules);
+        if (seen.has(uin)) continue;
+        seen.add(uin);
+        batch.push({ uin, id: randomUUID(), rid: newRid() });
+      }
+      await prisma.identity.createMany({
+        data: batch.map(({ uin, id, rid }) => {
+          const json = Buffer.from(JSON.stringify(identityOf(uin)), 'utf8');
+          return {
+            id,
+            uinHash: cipher.lookup(uin),
+            uinEncrypted: cipher.encrypt(Buffer.from(uin, 'utf8'), contextOf.uin(id)),
+            registrationId: rid,
+            status: 'ACTIVATED',
+            identityData: cipher.encrypt(json, contextOf.identity(id)),
+            identityHash: cipher.hash(json, contextOf.identity(id)),
+            schemaVersion: 1,
+            createdBy: 'bench',
+            createdAt: now,
+          };
+        }),
+      });
+      await prisma.identityRegistration.createMany({ data: batch.map(({ id, rid }) => ({ registrationId: rid, identityId: id, createdAt: now })) });
+      uins.push(...batch.map(({ uin }) => uin));
+    }
+    await prisma.$executeRawUnsafe('VACUUM ANALYZE idrepo_identity');
+    return uins;
+  } finally {
+    await database.close();
+  }
+}
