@@ -179,15 +179,37 @@ export class IdentityService {
 
   /** A read by UIN or RID with the documents `type` asks for; audited with who read which parts. */
   async read(caller: Caller, lookup: Lookup, type?: ReadType | null): Promise<IdentityRecord> {
-    const row = await this.find(lookup);
     const kinds = type === 'all' ? ['BIO', 'DEMO'] : type === 'bio' ? ['BIO'] : type === 'demo' ? ['DEMO'] : [];
+    const row = await this.findAudited(caller, lookup, ['identity', ...kinds.map((kind) => (kind === 'BIO' ? 'biometrics' : 'documents'))]);
     const [identity, fileRows] = await Promise.all([
       this.identityOf(row),
       kinds.length ? this.prisma.identityFile.findMany({ where: { identityId: row.id, kind: { in: kinds } }, orderBy: { category: 'asc' } }) : [],
     ]);
-    const documents = await this.files.read(fileRows);
-    await this.audit(caller, row.id, ['identity', ...kinds.map((kind) => (kind === 'BIO' ? 'biometrics' : 'documents'))], 'uin' in lookup ? 'UIN' : 'RID');
-    return { id: row.id, status: row.status, identity, documents };
+    return { id: row.id, status: row.status, identity, documents: await this.files.read(fileRows) };
+  }
+
+  /**
+   * The identity and the record of this read, in one statement (one round
+   * trip on every read ID authentication makes): the attempt is recorded
+   * even when what is stored then fails its checks.
+   */
+  private async findAudited(caller: Caller, lookup: Lookup, parts: string[]): Promise<IdentityRow> {
+    const audit = { id: randomUUID(), readBy: caller.subject, roles: caller.roles, parts, at: this.clock.now() };
+    const rows =
+      'uin' in lookup
+        ? await this.prisma.$queryRaw<IdentityRow[]>`
+            WITH found AS (SELECT * FROM idrepo_identity WHERE "uinHash" = ${this.cipher.lookup(lookup.uin)}),
+                 audit AS (INSERT INTO idrepo_read_audit (id, "identityId", "readBy", roles, parts, lookup, "readAt")
+                           SELECT ${audit.id}, id, ${audit.readBy}, ${audit.roles}::text[], ${audit.parts}::text[], 'UIN', ${audit.at}::timestamp(3) FROM found)
+            SELECT * FROM found`
+        : await this.prisma.$queryRaw<IdentityRow[]>`
+            WITH found AS (SELECT i.* FROM idrepo_identity i JOIN idrepo_identity_registration r ON r."identityId" = i.id WHERE r."registrationId" = ${lookup.rid}),
+                 audit AS (INSERT INTO idrepo_read_audit (id, "identityId", "readBy", roles, parts, lookup, "readAt")
+                           SELECT ${audit.id}, id, ${audit.readBy}, ${audit.roles}::text[], ${audit.parts}::text[], 'RID', ${audit.at}::timestamp(3) FROM found)
+            SELECT * FROM found`;
+    const row = rows[0];
+    if (!row) throw idrepoErrors.noRecord('uin' in lookup ? 'no identity has this UIN' : 'no identity has this RID');
+    return row;
   }
 
   async audit(caller: Caller, identityId: string, parts: string[], lookup: string): Promise<void> {
