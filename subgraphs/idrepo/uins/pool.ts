@@ -7,6 +7,8 @@ import { idrepoErrors } from '../errors.js';
 import { generateNumber, type NumberRules } from '../numbers.js';
 
 const BATCH = 1_000;
+/** Numbers made between two turns of the event loop: well under a millisecond of work. */
+const YIELD_EVERY = 20;
 const contextOf = (uinHash: string) => `uin-pool/${uinHash}`;
 
 export interface PoolSize {
@@ -80,32 +82,32 @@ export class UinPool {
     return this.fill();
   }
 
-  /** Fills up to the size, a batch per transaction under a lock, so instances filling together do not overshoot. */
+  /**
+   * Fills up to the size. Numbers are made outside any transaction, a few at
+   * a time between turns of the event loop (a request waiting in a socket is
+   * read at once, even while the pool fills); each batch is then inserted
+   * under a lock, so instances filling together do not overshoot.
+   */
   fill(): Promise<void> {
     this.filling ??= (async () => {
       try {
         let added = 0;
         while (!this.stopped) {
+          const rows = await this.makeBatch();
           const batch = await underLock(this.prisma, 'idrepo_uin_pool', async (tx) => {
             const missing = this.pool.size - (await tx.uinPool.count());
             if (missing <= 0) return null;
-            const now = this.clock.now();
-            const rows = Array.from({ length: Math.min(BATCH, missing) }, () => {
-              const uin = generateNumber(this.rules);
-              const uinHash = this.cipher.lookup(uin);
-              return { uinHash, uinEncrypted: this.cipher.encrypt(Buffer.from(uin, 'utf8'), contextOf(uinHash)), createdAt: now };
-            });
+            const wanted = rows.slice(0, missing);
             // A number an identity already holds never goes (back) into the pool; one in the pool is skipped.
             const held = new Set(
-              (await tx.identity.findMany({ where: { uinHash: { in: rows.map((row) => row.uinHash) } }, select: { uinHash: true } })).map((row) => row.uinHash),
+              (await tx.identity.findMany({ where: { uinHash: { in: wanted.map((row) => row.uinHash) } }, select: { uinHash: true } })).map(
+                (row) => row.uinHash,
+              ),
             );
-            const inserted = await tx.uinPool.createMany({ data: rows.filter((row) => !held.has(row.uinHash)), skipDuplicates: true });
-            return inserted.count;
+            return (await tx.uinPool.createMany({ data: wanted.filter((row) => !held.has(row.uinHash)), skipDuplicates: true })).count;
           });
           if (batch === null) break;
           added += batch;
-          // Let requests through between batches.
-          await new Promise((resolve) => setImmediate(resolve));
         }
         if (added) this.logger.info({ added }, 'UIN pool filled');
       } finally {
@@ -113,6 +115,18 @@ export class UinPool {
       }
     })();
     return this.filling;
+  }
+
+  private async makeBatch(): Promise<{ uinHash: string; uinEncrypted: string; createdAt: Date }[]> {
+    const rows = [];
+    const now = this.clock.now();
+    for (let made = 0; made < BATCH && !this.stopped; made++) {
+      const uin = generateNumber(this.rules);
+      const uinHash = this.cipher.lookup(uin);
+      rows.push({ uinHash, uinEncrypted: this.cipher.encrypt(Buffer.from(uin, 'utf8'), contextOf(uinHash)), createdAt: now });
+      if (made % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return rows;
   }
 
   /** Stops filling after the current batch (shutdown). */
