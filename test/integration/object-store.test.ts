@@ -144,31 +144,33 @@ describe.each(['files', 's3'] as const)('object store: %s', (kind) => {
   });
 
   // S3 makes one PUT atomic on its side; s3rver truncates its file in place, so only the files store is raced here.
-  it.runIf(kind === 'files')('never shows a reader part of an object while it is overwritten', async () => {
-    const first = Buffer.alloc(2 * 1024 * 1024, 1);
-    const second = Buffer.alloc(3 * 1024 * 1024, 2);
-    await store.put('atomic/doc', first);
-    let writing = true;
-    const writer = (async () => {
+  // (defined for the files store only, not skipped for the other)
+  if (kind === 'files')
+    it('never shows a reader part of an object while it is overwritten', async () => {
+      const first = Buffer.alloc(2 * 1024 * 1024, 1);
+      const second = Buffer.alloc(3 * 1024 * 1024, 2);
+      await store.put('atomic/doc', first);
+      let writing = true;
+      const writer = (async () => {
+        try {
+          for (let i = 0; i < 6; i++) await store.put('atomic/doc', i % 2 ? first : second);
+        } finally {
+          writing = false;
+        }
+      })();
+      const lengths = new Set<number>();
       try {
-        for (let i = 0; i < 6; i++) await store.put('atomic/doc', i % 2 ? first : second);
+        while (writing) {
+          const read = (await store.get('atomic/doc'))!;
+          lengths.add(read.length);
+          expect(read.equals(first) || read.equals(second)).toBe(true);
+        }
       } finally {
-        writing = false;
+        await writer;
       }
-    })();
-    const lengths = new Set<number>();
-    try {
-      while (writing) {
-        const read = (await store.get('atomic/doc'))!;
-        lengths.add(read.length);
-        expect(read.equals(first) || read.equals(second)).toBe(true);
-      }
-    } finally {
-      await writer;
-    }
-    expect(lengths.size).toBeGreaterThan(0);
-    expect(await store.list('atomic/')).toEqual(['atomic/doc']);
-  });
+      expect(lengths.size).toBeGreaterThan(0);
+      expect(await store.list('atomic/')).toEqual(['atomic/doc']);
+    });
 
   it('answers null for a missing key', async () => {
     expect(await store.get('missing/nothing-here')).toBeNull();
