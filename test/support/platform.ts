@@ -161,8 +161,9 @@ export async function startTestPlatform(
     },
     snapshot: async () => {
       // Throttle counters are bookkeeping of attempts, not state a request changes: a refused attempt counts too.
+      // The UIN pool fills in the background after a start, whatever the requests.
       const rows = await database.prisma.$queryRawUnsafe<{ relname: string }[]>(
-        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = 'public' AND c.relname <> 'auth_throttle' ORDER BY 1",
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = 'public' AND c.relname NOT IN ('auth_throttle', 'idrepo_uin_pool') ORDER BY 1",
       );
       const counts: Record<string, number> = {};
       for (const { relname } of rows) {
