@@ -8,7 +8,8 @@ import type { MasterKey } from './master-key.js';
 import type { RevocationList } from './revocations.js';
 import type { Clock } from './time.js';
 
-export type SubjectType = 'user' | 'client';
+/** A user or client of the auth manager, or a resident signed in by UIN or VID (subject: the identity's opaque id). */
+export type SubjectType = 'user' | 'client' | 'resident';
 
 /** A user's profile, carried in the token so that validation needs no look-up (as Keycloak's tokens carry it). */
 export interface Profile {

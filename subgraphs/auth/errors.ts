@@ -12,11 +12,6 @@ export const authErrors = {
   channelInvalid: (channel: string) => new PlatformError('KER-AUTH-CHANNEL_INVALID', `Channel ${channel} is not supported: use email or phone`),
   multipleChannels: () => new PlatformError('AUTH_ERR_MULTIPLE_CHANNELS', 'This application supports a single channel'),
   userNotFound: () => new PlatformError('AUTH_ERR_USER_NOT_FOUND', 'User not found'),
-  uinNotResolvable: () =>
-    new PlatformError(
-      'AUTH_ERR_USER_NOT_FOUND',
-      'User not found: users identified by UIN are resolved through the ID repository, which this platform does not run yet',
-    ),
   channelPathNotFound: (channel: string) =>
     new PlatformError(
       'AUTH_ERR_CHANNELPATH_NOT_FOUND',

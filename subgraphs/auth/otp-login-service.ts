@@ -1,6 +1,7 @@
 import type { PrismaClient, User } from '../../generated/prisma/client.js';
-import type { PlatformDeps } from '../../lib/deps.js';
-import type { TokenService } from '../../lib/tokens.js';
+import type { PlatformDeps, PlatformServices } from '../../lib/deps.js';
+import type { Subject, TokenService } from '../../lib/tokens.js';
+import { RESIDENT_SUBJECT, type ResidentContact } from '../idrepo/residents/service.js';
 import { NotificationService, type Channel } from '../notify/service.js';
 import type { OtpService } from '../otp/service.js';
 import { authErrors } from './errors.js';
@@ -24,20 +25,30 @@ export interface OtpLoginInput {
 }
 
 const PRE_REGISTRATION = 'preregistration';
+/** The realm residents sign in to by UIN or VID (MOSIP's resident services). */
+const RESIDENT = 'resident';
 const CHANNELS: Record<string, Channel> = { email: 'email', phone: 'sms', mobile: 'sms', sms: 'sms' };
 const PHONE = /^\+?\d{6,15}$/;
+
+/** Who a login OTP goes to: a user of the store, or a resident found in the ID repository. */
+type Recipient = { user: User | null; resident?: undefined } | { user?: undefined; resident: ResidentContact };
 
 /**
  * OTP login: sendotp sends a login OTP to the user's address, useridOTP
  * exchanges it for a token. Login OTPs live in their own namespace.
  * Pre-registration users are their e-mail address or mobile number and are
  * created on their first successful login, as MOSIP's pre-registration does.
+ * Residents (`useridtype` UIN, realm `resident`) name themselves by UIN or
+ * VID: the ID repository gives their identity's e-mail and phone, and their
+ * token speaks for the identity by its opaque id.
  */
 export class OtpLoginService {
   private readonly prisma: PrismaClient;
   private readonly tokens: TokenService;
   private readonly otp: OtpService;
   private readonly notifications: NotificationService;
+  /** read when called: the ID repository's services are made after the auth manager's */
+  private readonly services: PlatformServices;
 
   constructor(
     deps: PlatformDeps,
@@ -47,10 +58,20 @@ export class OtpLoginService {
     this.tokens = deps.tokens;
     this.otp = deps.services.otp;
     this.notifications = deps.services.notify;
+    this.services = deps.services;
   }
 
-  private static key(appId: string, userId: string) {
-    return `${appId}:${userId.trim().toLowerCase()}`;
+  /**
+   * The OTP and throttle key of a login. A resident's number is keyed by its
+   * look-up HMAC ('#' never occurs in a user id), so no row holds it in clear.
+   */
+  private key(appId: string, userId: string, resident: boolean) {
+    return resident ? `${appId}:#${this.services.residents.keyOf(userId)}` : `${appId}:${userId.trim().toLowerCase()}`;
+  }
+
+  /** A resident's login: the resident realm, and a user id that follows the UIN or VID rules. */
+  private isResidentLogin(appId: string, userId: string): boolean {
+    return appId === RESIDENT && this.services.residents.idTypeOf(userId) !== undefined;
   }
 
   private parseChannels(requested: string[]): Channel[] {
@@ -66,8 +87,8 @@ export class OtpLoginService {
     ];
   }
 
-  /** Where each channel's OTP goes: the user's own addresses, or the pre-registration user id itself. */
-  private async recipients(input: SendOtpInput, channels: Channel[]): Promise<{ user: User | null; addresses: [Channel, string][] }> {
+  /** Where each channel's OTP goes: the user's own addresses, the pre-registration user id itself, or the resident's identity's. */
+  private async recipients(input: SendOtpInput, channels: Channel[], resident: boolean): Promise<Recipient & { addresses: [Channel, string][] }> {
     const userId = input.userId.trim();
     if (input.appId === PRE_REGISTRATION) {
       if (channels.length > 1) throw authErrors.multipleChannels();
@@ -77,38 +98,51 @@ export class OtpLoginService {
       const user = await this.prisma.user.findUnique({ where: { userId: userId.toLowerCase() } });
       return { user, addresses: [[channel, userId]] };
     }
+    if (resident) {
+      const contact = await this.services.residents.contact(userId);
+      if (!contact) throw authErrors.userNotFound();
+      return { resident: contact, addresses: channels.map((channel) => addressOf(channel, contact.email, contact.phone)) };
+    }
     const user = await this.prisma.user.findUnique({ where: { userId } });
     if (!user || user.isLocked || !user.appIds.includes(input.appId)) throw authErrors.userNotFound();
-    const addresses = channels.map((channel): [Channel, string] => {
-      const address = channel === 'email' ? user.mail : user.mobile;
-      if (!address) throw authErrors.channelPathNotFound(channel === 'email' ? 'email' : 'phone');
-      return [channel, address];
-    });
-    return { user, addresses };
+    return { user, addresses: channels.map((channel) => addressOf(channel, user.mail, user.mobile)) };
+  }
+
+  /**
+   * `useridtype` USERID names a user of the store; UIN names a resident by UIN
+   * or VID, in the resident realm only (MOSIP resolves it through the ID
+   * repository). Anything else is a user not found.
+   */
+  private isResidentSend(input: SendOtpInput): boolean {
+    const idType = input.useridtype.trim().toUpperCase();
+    if (!input.userId.trim()) throw authErrors.userNotFound();
+    if (idType === 'USERID') return false;
+    if (idType !== 'UIN' || !this.isResidentLogin(input.appId, input.userId)) throw authErrors.userNotFound();
+    return true;
   }
 
   async sendOtp(input: SendOtpInput, clientAddress: string): Promise<{ status: string; message: string }> {
     if (!isAppId(input.appId)) throw authErrors.unknownRealm(input.appId);
     const channels = this.parseChannels(input.otpChannel);
-    const idType = input.useridtype.trim().toUpperCase();
-    if (idType === 'UIN') throw authErrors.uinNotResolvable();
-    if (idType !== 'USERID' || !input.userId.trim()) throw authErrors.userNotFound();
+    const resident = this.isResidentSend(input);
     // Counted before any look-up: past the limit every answer is the same, so sendotp cannot list accounts.
-    const key = OtpLoginService.key(input.appId, input.userId);
+    const key = this.key(input.appId, input.userId, resident);
     if (!(await this.throttle.reserve(`otp-send:${key}`, clientAddress))) throw authErrors.sendThrottled();
-    const { user, addresses } = await this.recipients(input, channels);
+    const recipient = await this.recipients(input, channels, resident);
     const generated = await this.otp.generate('login', key);
     if (!generated.otp) throw authErrors.otpFrozen();
     const variables: Record<string, string> = {};
     for (const [name, value] of Object.entries(input.templateVariables ?? {})) if (/^\w{1,40}$/.test(name)) variables[name] = String(value);
+    const { name, langCode } = recipient.resident ?? recipient.user ?? {};
     Object.assign(variables, {
       otp: generated.otp,
-      user: user?.name ?? input.userId.trim(),
+      // A resident's number is never written into a message: their name, or "resident".
+      user: name ?? (resident ? 'resident' : input.userId.trim()),
       validMinutes: String(Math.max(1, Math.round(this.otp.settings.expirySeconds / 60))),
     });
     const template = input.context === 'auth-login-otp' ? 'auth-login-otp' : 'auth-otp';
-    for (const [channel, address] of addresses) {
-      await this.notifications.sendTemplate(channel, address, template, user?.langCode ?? 'eng', variables);
+    for (const [channel, address] of recipient.addresses) {
+      await this.notifications.sendTemplate(channel, address, template, langCode ?? 'eng', variables);
     }
     return { status: 'success', message: 'OTP has been sent successfully' };
   }
@@ -117,17 +151,39 @@ export class OtpLoginService {
     if (!isAppId(input.appId)) throw authErrors.unknownRealm(input.appId);
     const userId = input.userId.trim();
     if (!userId) throw authErrors.missingUser();
-    const key = OtpLoginService.key(input.appId, userId);
+    const resident = this.isResidentLogin(input.appId, userId);
+    const key = this.key(input.appId, userId, resident);
     if (!(await this.throttle.reserve(`otp-login:${key}`, clientAddress))) throw authErrors.otpThrottled();
+    // A resident no longer named by the number (blocked, VID revoked) is refused before the OTP is spent.
+    const residentSubject = resident ? await this.residentSubject(userId) : undefined;
     const result = /^\d+$/.test(input.otp) ? await this.otp.check('login', key, input.otp) : 'INVALID';
     if (result === 'VALID') await this.throttle.succeeded(`otp-login:${key}`);
     if (result === 'EXPIRED') throw authErrors.expiredOtp();
     if (result === 'BLOCKED') throw authErrors.otpFrozen();
     if (result !== 'VALID') throw authErrors.invalidOtp();
-    const user = input.appId === PRE_REGISTRATION ? await this.preRegistrationUser(userId) : await this.prisma.user.findUnique({ where: { userId } });
-    if (!user || user.isLocked || !user.appIds.includes(input.appId)) throw authErrors.userNotFound();
-    const issued = await this.tokens.issue(userSubject(user, input.appId), { clientAddress });
-    return { token: issued.token, expiryTime: issued.expiresIn, userId: user.userId, status: 'success', message: 'OTP validated successfully' };
+    const subject = residentSubject ?? (await this.userSubject(input.appId, userId));
+    const issued = await this.tokens.issue(subject, { clientAddress });
+    // A resident's answer names the number they gave; their token, the identity.
+    return {
+      token: issued.token,
+      expiryTime: issued.expiresIn,
+      userId: resident ? userId : subject.id,
+      status: 'success',
+      message: 'OTP validated successfully',
+    };
+  }
+
+  private async userSubject(appId: string, userId: string): Promise<Subject> {
+    const user = appId === PRE_REGISTRATION ? await this.preRegistrationUser(userId) : await this.prisma.user.findUnique({ where: { userId } });
+    if (!user || user.isLocked || !user.appIds.includes(appId)) throw authErrors.userNotFound();
+    return userSubject(user, appId);
+  }
+
+  /** The resident's identity, still ACTIVATED and still named by the number (a VID revoked since the OTP was sent no longer is). */
+  private async residentSubject(number: string): Promise<Subject> {
+    const found = await this.services.residents.find(number);
+    if (!found) throw authErrors.userNotFound();
+    return { id: found.identity.id, type: RESIDENT_SUBJECT, appId: RESIDENT, roles: ['RESIDENT'] };
   }
 
   /** The pre-registration applicant: found, or created on first login with role INDIVIDUAL. */
@@ -140,4 +196,11 @@ export class OtpLoginService {
       update: {},
     });
   }
+}
+
+/** A channel's address, AUTH_ERR_CHANNELPATH_NOT_FOUND when none is registered. */
+function addressOf(channel: Channel, mail: string | null, mobile: string | null): [Channel, string] {
+  const address = channel === 'email' ? mail : mobile;
+  if (!address) throw authErrors.channelPathNotFound(channel === 'email' ? 'email' : 'phone');
+  return [channel, address];
 }

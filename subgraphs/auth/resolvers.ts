@@ -61,7 +61,7 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
     },
     Session: {
       __resolveReference: (ref, context) => sessionRef(context)(ref.id),
-      subjectType: (session) => (session.subjectType === 'client' ? 'CLIENT' : 'USER'),
+      subjectType: (session) => session.subjectType.toUpperCase() as 'USER' | 'CLIENT' | 'RESIDENT',
       status: (session) => sessions.statusOf(session),
       user: (session, _, context) => (session.subjectType === 'user' ? userRef(context)(session.subject) : null),
       client: (session, _, context) => (session.subjectType === 'client' ? clientRef(context)(session.subject) : null),

@@ -74,24 +74,12 @@ export class AuthService {
     if (!isAppId(appId)) throw authErrors.unknownRealm(appId);
   }
 
-  /** One login attempt: reserved against the limits first, then checked; refused with the caller's errors. */
-  private async attempt(
-    account: string,
-    clientAddress: string,
-    refuse: { throttled: () => Error; denied: () => Error },
-    check: () => Promise<boolean>,
-  ): Promise<void> {
-    if (!(await this.throttle.reserve(account, clientAddress))) throw refuse.throttled();
-    if (!(await check())) throw refuse.denied();
-    await this.throttle.succeeded(account);
-  }
-
   async loginWithPassword(input: PasswordLoginInput, clientAddress: string) {
     this.requireRealm(input.appId);
     const userName = input.userName.trim();
     if (!userName) throw authErrors.missingUser();
     let user: User | null = null;
-    await this.attempt(
+    await this.throttle.attempt(
       `user:${userName.toLowerCase()}`,
       clientAddress,
       { throttled: authErrors.throttled, denied: authErrors.invalidCredentials },
@@ -117,7 +105,7 @@ export class AuthService {
   async loginWithClientSecret(input: ClientLoginInput, clientAddress: string) {
     this.requireRealm(input.appId);
     let client: LoginClient | null = null;
-    await this.attempt(
+    await this.throttle.attempt(
       `client:${input.clientId}`,
       clientAddress,
       { throttled: authErrors.clientThrottled, denied: authErrors.clientUnauthorized },

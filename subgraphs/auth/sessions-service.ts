@@ -9,7 +9,7 @@ export type SessionStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
 
 export interface SessionFilter {
   subject?: string | null;
-  subjectType?: 'USER' | 'CLIENT' | null;
+  subjectType?: 'USER' | 'CLIENT' | 'RESIDENT' | null;
   appId?: string | null;
   status?: SessionStatus | null;
 }

@@ -43,6 +43,13 @@ export class LoginThrottle {
     return accountCount <= this.limits.account && addressCount <= this.limits.address;
   }
 
+  /** One attempt: reserved against the limits first, then checked; refused with the caller's errors, cleared on success. */
+  async attempt(account: string, address: string, refuse: { throttled: () => Error; denied: () => Error }, check: () => Promise<boolean>): Promise<void> {
+    if (!(await this.reserve(account, address))) throw refuse.throttled();
+    if (!(await check())) throw refuse.denied();
+    await this.succeeded(account);
+  }
+
   /** A successful login wipes the account's failures. */
   async succeeded(account: string): Promise<void> {
     if (this.limits.account) await this.prisma.throttleCounter.deleteMany({ where: { bucket: `account:${account}` } });

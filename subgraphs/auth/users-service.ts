@@ -193,13 +193,12 @@ export class UsersService {
     if (caller.subjectType !== 'user') throw authErrors.invalidInput('only a user has a password to change');
     this.checkProfile({ password: newPassword });
     if (newPassword === currentPassword) throw authErrors.invalidInput('the new password is the current one');
-    const account = `user:${caller.subject.toLowerCase()}`;
-    if (!(await this.passwords.throttle.reserve(account, clientAddress))) throw authErrors.throttled();
-    const user = await this.prisma.user.findUnique({ where: { userId: caller.subject } });
-    if (!(await verifyPassword(currentPassword, user?.passwordHash)) || !user) throw authErrors.invalidCredentials();
-    await this.passwords.throttle.succeeded(account);
-    await this.prisma.user.update({ where: { userId: user.userId }, data: await this.passwordColumns(newPassword) });
-    await this.tokens.revokeSubject(user.userId);
+    const refuse = { throttled: authErrors.throttled, denied: authErrors.invalidCredentials };
+    await this.passwords.throttle.attempt(`user:${caller.subject.toLowerCase()}`, clientAddress, refuse, async () =>
+      verifyPassword(currentPassword, (await this.prisma.user.findUnique({ where: { userId: caller.subject } }))?.passwordHash),
+    );
+    await this.prisma.user.update({ where: { userId: caller.subject }, data: await this.passwordColumns(newPassword) });
+    await this.tokens.revokeSubject(caller.subject);
     return true;
   }
 

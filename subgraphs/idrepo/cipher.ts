@@ -35,15 +35,19 @@ export class IdrepoCipher {
 
   /** Opens the keys, creating each missing one (under a lock, so instances starting together agree). */
   async start(): Promise<void> {
-    // Sealed before the lock: the key store works on its own connections, which a transaction must not wait for.
-    const candidates = await Promise.all(PURPOSES.map(async (purpose) => ({ purpose, sealedKey: await this.keys.seal(SEALING_KEY, randomBytes(32)) })));
-    await underLock(this.prisma, 'idrepo_key', async (tx) => {
-      for (const { purpose, sealedKey } of candidates) {
-        if (await tx.idrepoKey.findFirst({ where: { purpose, active: true }, select: { id: true } })) continue;
-        await tx.idrepoKey.create({ data: { id: randomUUID(), purpose, sealedKey, active: true, createdAt: this.clock.now() } });
-      }
-    });
-    const rows = await this.prisma.idrepoKey.findMany({ where: { active: true } });
+    let rows = await this.prisma.idrepoKey.findMany({ where: { active: true } });
+    const missing = PURPOSES.filter((purpose) => !rows.some((row) => row.purpose === purpose));
+    if (missing.length) {
+      // Sealed before the lock: the key store works on its own connections, which a transaction must not wait for.
+      const candidates = await Promise.all(missing.map(async (purpose) => ({ purpose, sealedKey: await this.keys.seal(SEALING_KEY, randomBytes(32)) })));
+      await underLock(this.prisma, 'idrepo_key', async (tx) => {
+        for (const { purpose, sealedKey } of candidates) {
+          if (await tx.idrepoKey.findFirst({ where: { purpose, active: true }, select: { id: true } })) continue;
+          await tx.idrepoKey.create({ data: { id: randomUUID(), purpose, sealedKey, active: true, createdAt: this.clock.now() } });
+        }
+      });
+      rows = await this.prisma.idrepoKey.findMany({ where: { active: true } });
+    }
     for (const row of rows) {
       const key = await this.keys.open(SEALING_KEY, row.sealedKey);
       if (row.purpose === 'DATA') {

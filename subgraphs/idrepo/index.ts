@@ -14,7 +14,8 @@ import { uinsArea } from './uins/index.js';
 import { vidsArea } from './vids/index.js';
 import { IdentityFiles } from './identities/records.js';
 import { IdentityService } from './identities/service.js';
-import { uinRules } from './numbers.js';
+import { uinRules, vidRules } from './numbers.js';
+import { ResidentDirectory } from './residents/service.js';
 
 declare module '../../lib/deps.js' {
   interface PlatformServices {
@@ -26,6 +27,8 @@ declare module '../../lib/deps.js' {
     identities: IdentityService;
     /** UINs generated ahead for the registration processor */
     uinPool: UinPool;
+    /** residents by UIN or VID, for OTP login (the authentication manager's `useridtype` UIN) */
+    residents: ResidentDirectory;
   }
 }
 
@@ -60,7 +63,9 @@ export const idrepo = defineComponent({
     // The areas build on these: each offers its services in turn.
     const own = { objectStore, idrepoCipher: cipher, identities, uinPool };
     Object.assign(deps.services, own);
-    return { ...own, ...assembled.services(deps, settings) };
+    const areas = assembled.services(deps, settings);
+    const residents = new ResidentDirectory(deps.prisma, cipher, identities, deps.services.vids, { uin: rules, vid: vidRules(global) });
+    return { ...own, ...areas, residents };
   },
   // The pool fills in the background: the platform serves at once.
   start: (deps) => {

@@ -7,7 +7,7 @@ import { openDatabase } from '../../lib/db/client.js';
 import { MasterKey } from '../../lib/master-key.js';
 import { systemClock } from '../../lib/time.js';
 import { IdrepoCipher } from '../../subgraphs/idrepo/cipher.js';
-import { contextOf } from '../../subgraphs/idrepo/identities/records.js';
+import { sealedIdentity, sealedUin } from '../../subgraphs/idrepo/identities/records.js';
 import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
 import { loadSyncConfiguration } from '../../subgraphs/syncdata/config-files.js';
 import { DEFAULT_KEY_POLICY } from '../../subgraphs/keys/policy.js';
@@ -38,21 +38,16 @@ export async function seedIdentities(url: string, passphrase: string, count: num
         batch.push({ uin, id: randomUUID(), rid: newRid() });
       }
       await prisma.identity.createMany({
-        data: batch.map(({ uin, id, rid }) => {
-          const json = Buffer.from(JSON.stringify(identityOf(uin)), 'utf8');
-          return {
-            id,
-            uinHash: cipher.lookup(uin),
-            uinEncrypted: cipher.encrypt(Buffer.from(uin, 'utf8'), contextOf.uin(id)),
-            registrationId: rid,
-            status: 'ACTIVATED',
-            identityData: cipher.encrypt(json, contextOf.identity(id)),
-            identityHash: cipher.hash(json, contextOf.identity(id)),
-            schemaVersion: 1,
-            createdBy: 'bench',
-            createdAt: now,
-          };
-        }),
+        data: batch.map(({ uin, id, rid }) => ({
+          id,
+          ...sealedUin(cipher, id, uin),
+          registrationId: rid,
+          status: 'ACTIVATED',
+          ...sealedIdentity(cipher, id, identityOf(uin)),
+          schemaVersion: 1,
+          createdBy: 'bench',
+          createdAt: now,
+        })),
       });
       await prisma.identityRegistration.createMany({ data: batch.map(({ id, rid }) => ({ registrationId: rid, identityId: id, createdAt: now })) });
       uins.push(...batch.map(({ uin }) => uin));

@@ -4,7 +4,8 @@ import { generateNumber, vidRules } from '../../subgraphs/idrepo/numbers.js';
 import { TIMESTAMP } from '../support/assertions.js';
 import { idrepoCalls, newRid } from '../support/identities.js';
 import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
-import { type Login, userLogin } from '../support/users.js';
+import { residentEmail, residentLogin, sendResidentOtp } from '../support/residents.js';
+import type { Login } from '../support/users.js';
 
 let t: TestPlatform;
 useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
@@ -30,12 +31,13 @@ beforeAll(async () => {
 
 const prisma = () => t.platform.deps.prisma;
 
-/** A stored identity and its resident, logged in with their UIN as user id. */
-async function resident(): Promise<{ uin: string; identityId: string; login: Login }> {
+/** A stored identity and its resident, signed in by OTP with their UIN. */
+async function resident(): Promise<{ uin: string; email: string; identityId: string; login: Login }> {
   const uin = newUin();
-  await ok(create(processor, uin));
+  const email = residentEmail();
+  await ok(create(processor, uin, newRid(), { email }));
   const identityId = (await t.platform.deps.services.identities.find({ uin })).id;
-  return { uin, identityId, login: await userLogin(t, uin, ['RESIDENT'], 'resident') };
+  return { uin, email, identityId, login: await residentLogin(t, uin, email) };
 }
 
 /** A VID of the identity, stored as the VID area stores them (HMAC + ciphertext). */
@@ -174,7 +176,7 @@ describe('authentication-type locks: lock, unlock, read', () => {
   });
 
   it('by VID: a resident locks through one of their VIDs, reads by UIN; a resident logged in with a VID reaches their identity too', async () => {
-    const { uin, identityId, login } = await resident();
+    const { uin, email, identityId, login } = await resident();
     const vid = await addVid(identityId);
     expectAccepted((await update(login.cookie, bodyOf(vid, [{ authType: 'demo', isLocked: true }], { individualIdType: 'VID' }))).json, UPDATE_ID);
     expect(expectAccepted((await read(login.cookie, 'UIN', uin)).json, READ_ID).authTypes).toEqual([{ authType: 'demo', isLocked: true }]);
@@ -184,8 +186,8 @@ describe('authentication-type locks: lock, unlock, read', () => {
     const { individualIdType: _omitted, ...withoutType } = bodyOf(vid, [{ authType: 'bio', isLocked: true }]);
     expectAccepted((await update(login.cookie, withoutType)).json, UPDATE_ID);
 
-    // The resident portal's user id may be the VID itself.
-    const vidLogin = await userLogin(t, vid, ['RESIDENT'], 'resident');
+    // The resident may sign in with the VID itself.
+    const vidLogin = await residentLogin(t, vid, email);
     expectAccepted((await update(vidLogin.cookie, bodyOf(uin, [{ authType: 'bio', isLocked: false }]))).json, UPDATE_ID);
     expect(expectAccepted((await read(vidLogin.cookie, 'UIN', uin)).json, READ_ID).authTypes).toEqual([
       { authType: 'bio', isLocked: false },
@@ -202,9 +204,8 @@ describe('authentication-type locks: lock, unlock, read', () => {
         /^VID not available in database$/,
       );
     }
-    // and a token whose subject is a revoked VID speaks for no identity
-    const revokedLogin = await userLogin(t, revoked, ['RESIDENT'], 'resident');
-    await expectRefused(() => update(revokedLogin.cookie, bodyOf(uin)), 'IDA-MLC-018');
+    // and a revoked VID signs nobody in
+    expect((await sendResidentOtp(t, revoked)).json.errors).toEqual([expect.objectContaining({ errorCode: 'AUTH_ERR_USER_NOT_FOUND' })]);
   });
 });
 

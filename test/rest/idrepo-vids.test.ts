@@ -2,12 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { uinRules, vidRules, violations } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber, uinRules, vidRules, violations } from '../../subgraphs/idrepo/numbers.js';
 import { DEFAULT_VID_POLICY, loadVidPolicy, VidPolicies } from '../../subgraphs/idrepo/vids/policy.js';
 import { VidService } from '../../subgraphs/idrepo/vids/service.js';
 import { expectError, expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { idrepoCalls, newRid } from '../support/identities.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { residentEmail, residentLogin } from '../support/residents.js';
 import { type Login, userLogin } from '../support/users.js';
 
 let t: TestPlatform;
@@ -42,10 +43,10 @@ const ok = async (call: Promise<{ json: any }>) => {
   return json.response;
 };
 
-/** A new ACTIVATED identity; its UIN. */
-async function newIdentity(): Promise<string> {
+/** A new ACTIVATED identity (with this e-mail, for its resident's login); its UIN. */
+async function newIdentity(email?: string): Promise<string> {
   const uin = identity.newUin();
-  await identity.ok(identity.create(processor, uin));
+  await identity.ok(identity.create(processor, uin, newRid(), email ? { email } : {}));
   return uin;
 }
 /** A second apart: lists are ordered by creation time, and the test clock stands still otherwise. */
@@ -60,6 +61,7 @@ const regenerate = (vid: string, headers = processor) => vidCall(headers, 'POST'
 const list = (uin: string, headers = processor) => vidCall(headers, 'GET', `/uin/${uin}`);
 const vidRows = () => t.platform.deps.prisma.vid.findMany();
 const rulesOfVids = () => vidRules(t.platform.deps.services.syncdata.globalConfiguration());
+const generateVid = () => generateNumber(rulesOfVids());
 
 describe('ID repository VIDs', () => {
   it('creates perpetual and temporary VIDs, resolves them to the UIN and lists them as MOSIP does', async () => {
@@ -237,9 +239,10 @@ describe('ID repository VIDs', () => {
   });
 
   it('lets a resident act on its own VIDs only, and each role do what MOSIP lets it', async () => {
-    const uin = await newIdentity();
+    const email = residentEmail();
+    const uin = await newIdentity(email);
     const otherUin = await newIdentity();
-    const resident = (await userLogin(t, uin, ['RESIDENT'], 'resident')).cookie;
+    const resident = (await residentLogin(t, uin, email)).cookie;
     const mine = await newVid(uin, 'Temporary', resident);
     const perpetual = await newVid(uin, 'Perpetual');
     expect((await ok(list(uin, resident))).map((info: any) => info.vid)).toEqual([mine, perpetual]);
@@ -261,8 +264,8 @@ describe('ID repository VIDs', () => {
     const regenerated = (await ok(regenerate(mine, resident))).VID as string;
     expect((await ok(patch(regenerated, 'REVOKED', resident))).vidStatus).toBe('REVOKED');
     const restored = (await ok(patch(perpetual, 'REVOKED', resident))).restoredVid.VID as string;
-    // A resident logged in with one of its VIDs acts for its UIN too.
-    const byVid = (await userLogin(t, restored, ['RESIDENT'], 'resident')).cookie;
+    // A resident signed in with one of its VIDs acts for its UIN too.
+    const byVid = (await residentLogin(t, restored, email)).cookie;
     expect((await ok(list(uin, byVid))).map((info: any) => info.vid)).toEqual([restored]);
     await expectRejected(t, () => list(otherUin, byVid), 'IDR-IDC-011');
 
@@ -374,6 +377,20 @@ describe('ID repository VIDs', () => {
       t.clock.advance(-31 * MINUTE);
     }
 
+    // An admin finds the identity by any of its VIDs, used ones too; an unknown VID finds nothing.
+    const byVid = 'query($v: String, $u: String) { identity(vid: $v, uin: $u) { id status } }';
+    for (const vid of [perpetual, used]) {
+      expect((await t.graphql(byVid, { v: vid }, admin.bearer)).data.identity).toEqual({ id: seen.data.identity.id, status: 'ACTIVATED' });
+    }
+    const unknownVid = generateVid();
+    expect((await t.graphql(byVid, { v: unknownVid }, admin.bearer)).data.identity).toBeNull();
+    const malformed = await t.graphql(byVid, { v: '12' }, admin.bearer);
+    expect(malformed.errors[0].extensions.code).toBe('IDR-IDC-002');
+    const both = await t.graphql(byVid, { v: perpetual, u: uin }, admin.bearer);
+    expect(both.errors[0]).toMatchObject({ extensions: { code: 'IDR-IDC-002' }, message: expect.stringMatching(/exactly one of uin, rid and vid/) });
+    const none = await t.graphql(byVid, {}, admin.bearer);
+    expect(none.errors[0].extensions.code).toBe('IDR-IDC-002');
+
     const numbers = `query($u: String!) { identity(uin: $u) { vids(filter: { type: "Perpetual" }) { edges { node { vid } } } } }`;
     const refused = await t.graphql(numbers, { u: uin }, admin.bearer);
     expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
@@ -383,8 +400,9 @@ describe('ID repository VIDs', () => {
   });
 
   it('keeps no VID or UIN in clear in idrepo_vid, and refuses a row whose number was swapped', async () => {
-    const uin = await newIdentity();
-    const resident = (await userLogin(t, uin, ['RESIDENT'], 'resident')).cookie;
+    const email = residentEmail();
+    const uin = await newIdentity(email);
+    const resident = (await residentLogin(t, uin, email)).cookie;
     const vids = [await newVid(uin, 'Perpetual'), await newVid(uin, 'Temporary', resident)];
     const restored = (await ok(patch(vids[0]!, 'REVOKED', resident))).restoredVid.VID as string;
     vids.push(restored);
@@ -441,7 +459,7 @@ describe('the VID policy', () => {
       vid: vidRules(global),
       uin: uinRules(global),
     });
-    const caller = { subject: 'policy-test', roles: ['ID_REPOSITORY'] };
+    const caller = { subject: 'policy-test', subjectType: 'client' as const, roles: ['ID_REPOSITORY'] };
     const uin = await newIdentity();
     const first = await service.create(caller, { vidType: 'onetimeuse', uin });
     t.clock.advance(1000);

@@ -30,7 +30,9 @@ export const identitiesSchemas = {
   updateIdentity: z.object({ ...stored, status: z.string().pipe(z.enum(IDENTITY_STATUSES)).nullish() }),
   identityByUin: z.object({ uin: id, type: readType }),
   identityByRid: z.object({ rid: id, type: readType }),
-  identity: z.object({ uin: id.nullish(), rid: id.nullish() }),
+  identity: z
+    .object({ uin: id.nullish(), rid: id.nullish(), vid: id.nullish() })
+    .refine((by) => [by.uin, by.rid, by.vid].filter(Boolean).length === 1, { message: 'give exactly one of uin, rid and vid', path: ['uin'] }),
 };
 
 /** Identities: the processor writes, ID authentication reads (MOSIP's roles); admins see status and audit trail. */

@@ -24,6 +24,17 @@ export const contextOf = {
   file: (identityId: string, category: string) => `file/${identityId}/${category}`,
 };
 
+/** The stored columns of an identity's attributes: the JSON encrypted, and the HMAC its reads check. */
+export function sealedIdentity(cipher: IdrepoCipher, identityId: string, identity: Record<string, unknown>) {
+  const json = Buffer.from(JSON.stringify(identity), 'utf8');
+  return { identityData: cipher.encrypt(json, contextOf.identity(identityId)), identityHash: cipher.hash(json, contextOf.identity(identityId)) };
+}
+
+/** The stored columns of an identity's UIN: its look-up HMAC and its ciphertext. */
+export function sealedUin(cipher: IdrepoCipher, identityId: string, uin: string) {
+  return { uinHash: cipher.lookup(uin), uinEncrypted: cipher.encrypt(Buffer.from(uin, 'utf8'), contextOf.uin(identityId)) };
+}
+
 /**
  * The encrypted files of identities in the object store. Writes are all or
  * nothing: a failure removes what was written before it; the caller removes

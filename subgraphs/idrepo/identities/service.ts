@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Identity as IdentityRow, IdentityFile, IdentityReadAudit, PrismaClient } from '../../../generated/prisma/client.js';
+import { Prisma, type Identity as IdentityRow, type IdentityFile, type IdentityReadAudit, type PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
 import { underLock } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
@@ -10,7 +10,7 @@ import { fieldsOf, type IdSchemaService } from '../../masterdata/idschema/servic
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors } from '../errors.js';
 import { violations, type NumberRules } from '../numbers.js';
-import { contextOf, type IdentityFiles, type PlainFile, type WrittenFile } from './records.js';
+import { contextOf, sealedIdentity, sealedUin, type IdentityFiles, type PlainFile } from './records.js';
 
 export type { IdentityRow };
 
@@ -37,6 +37,9 @@ export interface IdentityRecord {
 
 type Caller = Pick<Principal, 'subject' | 'roles'>;
 type Lookup = { uin: string } | { rid: string };
+
+/** How often an update is worked out again when other updates of the identity keep winning the race. */
+const UPDATE_ATTEMPTS = 5;
 
 /** Status changes MOSIP allows through an update: a deactivated identity stays so. */
 const NEXT_STATUSES: Record<IdentityStatus, readonly IdentityStatus[]> = {
@@ -116,7 +119,6 @@ export class IdentityService {
     const uinHash = this.cipher.lookup(uin);
     await this.refuseTaken(uinHash, input.registrationId);
     const id = randomUUID();
-    const identityJson = Buffer.from(JSON.stringify(input.identity), 'utf8');
     const written = await this.files.write(id, files);
     const now = this.clock.now();
     try {
@@ -124,13 +126,11 @@ export class IdentityService {
         const created = await tx.identity.create({
           data: {
             id,
-            uinHash,
-            uinEncrypted: this.cipher.encrypt(Buffer.from(uin, 'utf8'), contextOf.uin(id)),
+            ...sealedUin(this.cipher, id, uin),
             registrationId: input.registrationId,
             biometricReferenceId: input.biometricReferenceId ?? null,
             status: 'ACTIVATED',
-            identityData: this.cipher.encrypt(identityJson, contextOf.identity(id)),
-            identityHash: this.cipher.hash(identityJson, contextOf.identity(id)),
+            ...sealedIdentity(this.cipher, id, input.identity),
             schemaVersion,
             createdBy: caller.subject,
             createdAt: now,
@@ -194,20 +194,15 @@ export class IdentityService {
    * even when what is stored then fails its checks.
    */
   private async findAudited(caller: Caller, lookup: Lookup, parts: string[]): Promise<IdentityRow> {
-    const audit = { id: randomUUID(), readBy: caller.subject, roles: caller.roles, parts, at: this.clock.now() };
-    const rows =
+    const found =
       'uin' in lookup
-        ? await this.prisma.$queryRaw<IdentityRow[]>`
-            WITH found AS (SELECT * FROM idrepo_identity WHERE "uinHash" = ${this.cipher.lookup(lookup.uin)}),
-                 audit AS (INSERT INTO idrepo_read_audit (id, "identityId", "readBy", roles, parts, lookup, "readAt")
-                           SELECT ${audit.id}, id, ${audit.readBy}, ${audit.roles}::text[], ${audit.parts}::text[], 'UIN', ${audit.at}::timestamp(3) FROM found)
-            SELECT * FROM found`
-        : await this.prisma.$queryRaw<IdentityRow[]>`
-            WITH found AS (SELECT i.* FROM idrepo_identity i JOIN idrepo_identity_registration r ON r."identityId" = i.id WHERE r."registrationId" = ${lookup.rid}),
-                 audit AS (INSERT INTO idrepo_read_audit (id, "identityId", "readBy", roles, parts, lookup, "readAt")
-                           SELECT ${audit.id}, id, ${audit.readBy}, ${audit.roles}::text[], ${audit.parts}::text[], 'RID', ${audit.at}::timestamp(3) FROM found)
-            SELECT * FROM found`;
-    const row = rows[0];
+        ? Prisma.sql`SELECT * FROM idrepo_identity WHERE "uinHash" = ${this.cipher.lookup(lookup.uin)}`
+        : Prisma.sql`SELECT i.* FROM idrepo_identity i JOIN idrepo_identity_registration r ON r."identityId" = i.id WHERE r."registrationId" = ${lookup.rid}`;
+    const [row] = await this.prisma.$queryRaw<IdentityRow[]>`
+      WITH found AS (${found}),
+           audit AS (INSERT INTO idrepo_read_audit (id, "identityId", "readBy", roles, parts, lookup, "readAt")
+                     SELECT ${randomUUID()}, id, ${caller.subject}, ${caller.roles}::text[], ${parts}::text[], ${'uin' in lookup ? 'UIN' : 'RID'}, ${this.clock.now()}::timestamp(3) FROM found)
+      SELECT * FROM found`;
     if (!row) throw idrepoErrors.noRecord('uin' in lookup ? 'no identity has this UIN' : 'no identity has this RID');
     return row;
   }
@@ -221,11 +216,21 @@ export class IdentityService {
   /**
    * A later registration's changes: attributes merged into the stored
    * identity, documents and biometrics replaced by category, the status moved
-   * as NEXT_STATUSES allows. One update of an identity at a time.
+   * as NEXT_STATUSES allows. The write applies only to the identity as it
+   * was read: an update that raced another is worked out again on the
+   * other's result, so neither is lost and no rule is checked on stale state.
    */
   async update(caller: Caller, input: IdentityInput): Promise<{ status: string; uin: string; identity: IdentityRow }> {
     const uin = this.uinOf(input.identity);
-    const current = await this.find({ uin });
+    for (let attempt = 1; ; attempt++) {
+      const written = await this.tryUpdate(caller, input, await this.find({ uin }));
+      if (written) return { status: written.status, uin, identity: written };
+      if (attempt === UPDATE_ATTEMPTS) throw idrepoErrors.database();
+    }
+  }
+
+  /** One update of the identity as read; null when another update changed it first. */
+  private async tryUpdate(caller: Caller, input: IdentityInput, current: IdentityRow): Promise<IdentityRow | null> {
     if (await this.prisma.identityRegistration.findUnique({ where: { registrationId: input.registrationId } })) throw idrepoErrors.exists('RID');
     if (current.status === 'DEACTIVATED') throw idrepoErrors.invalidRequest('the identity is DEACTIVATED: it changes no more');
     const status = (input.status ?? current.status) as IdentityStatus;
@@ -233,35 +238,35 @@ export class IdentityService {
       throw idrepoErrors.invalidRequest(`an identity ${current.status} cannot become ${status}`);
     const stored = await this.identityOf(current);
     const merged = { ...stored, ...input.identity, UIN: stored.UIN };
-    const { files, schemaVersion } = await this.check(merged, await this.documentsAfter(current, input.documents ?? []));
-    const replaced = new Set((input.documents ?? []).map((document) => document.category));
-    const fresh = files.filter((file) => replaced.has(file.category));
-    const written = await this.files.write(current.id, fresh);
-    const identityJson = Buffer.from(JSON.stringify(merged), 'utf8');
+    // The stored files stay valid for the merged identity (it keeps every field they belong to): only the new ones are checked.
+    const { files, schemaVersion } = await this.check(merged, input.documents ?? []);
+    const written = await this.files.write(current.id, files);
     const now = this.clock.now();
     let stale: IdentityFile[] = [];
     try {
+      // Under the identity's lock, which the VID service takes too: a VID is never issued beside a status change.
       const row = await underLock(this.prisma, `idrepo_identity:${current.id}`, async (tx) => {
-        stale = await tx.identityFile.findMany({ where: { identityId: current.id, category: { in: [...replaced] } } });
-        await tx.identityFile.deleteMany({ where: { id: { in: stale.map((file) => file.id) } } });
-        if (written.length) await tx.identityFile.createMany({ data: written.map((file: WrittenFile) => ({ ...file.row, createdAt: now })) });
-        await tx.identityRegistration.create({ data: { registrationId: input.registrationId, identityId: current.id, createdAt: now } });
-        return tx.identity.update({
-          where: { id: current.id },
+        const changed = await tx.identity.updateMany({
+          where: { id: current.id, identityData: current.identityData, status: current.status },
           data: {
             status,
             registrationId: input.registrationId,
             biometricReferenceId: input.biometricReferenceId ?? current.biometricReferenceId,
-            identityData: this.cipher.encrypt(identityJson, contextOf.identity(current.id)),
-            identityHash: this.cipher.hash(identityJson, contextOf.identity(current.id)),
+            ...sealedIdentity(this.cipher, current.id, merged),
             schemaVersion,
             updatedBy: caller.subject,
             updatedAt: now,
           },
         });
+        if (changed.count !== 1) return null;
+        stale = await tx.identityFile.findMany({ where: { identityId: current.id, category: { in: files.map((file) => file.category) } } });
+        await tx.identityFile.deleteMany({ where: { id: { in: stale.map((file) => file.id) } } });
+        if (written.length) await tx.identityFile.createMany({ data: written.map((file) => ({ ...file.row, createdAt: now })) });
+        await tx.identityRegistration.create({ data: { registrationId: input.registrationId, identityId: current.id, createdAt: now } });
+        return tx.identity.findUniqueOrThrow({ where: { id: current.id } });
       });
-      await this.files.remove(stale.map((file) => file.objectKey));
-      return { status: row.status, uin, identity: row };
+      await this.files.remove((row ? stale : written.map((file) => file.row)).map((file) => file.objectKey));
+      return row;
     } catch (error) {
       await this.files.remove(written.map((file) => file.row.objectKey));
       if (isUniqueViolation(error)) throw idrepoErrors.exists('RID');
@@ -269,19 +274,10 @@ export class IdentityService {
     }
   }
 
-  /** The documents the identity will hold: the new ones, and the stored ones of other categories (checked, not rewritten). */
-  private async documentsAfter(current: IdentityRow, documents: readonly { category: string; value: string }[]) {
-    const replaced = new Set(documents.map((document) => document.category));
-    const kept = await this.prisma.identityFile.findMany({ where: { identityId: current.id, category: { notIn: [...replaced] } } });
-    // Kept files are only named for the field check; their content is not read again.
-    return [...documents, ...kept.map((file) => ({ category: file.category, value: 'AA==' }))];
-  }
-
   // --- the portal graph
 
   /** An identity by UIN or RID, for admins: the row only (status, times); reading its attributes is audited apart. */
   async lookup(by: { uin?: string | null; rid?: string | null }): Promise<IdentityRow | null> {
-    if (!by.uin === !by.rid) throw idrepoErrors.invalidRequest('give exactly one of uin and rid');
     try {
       return await this.find(by.uin ? { uin: by.uin } : { rid: by.rid! });
     } catch (error) {

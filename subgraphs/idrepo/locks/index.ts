@@ -69,7 +69,13 @@ export const locksArea = defineArea({
   schemas: locksSchemas,
   codeFor: lockCodeFor,
   services: (deps) => ({
-    authTypeLocks: new AuthTypeLockService(deps.prisma, deps.clock, deps.services.idrepoCipher, lockSettings(deps.services.syncdata.globalConfiguration())),
+    authTypeLocks: new AuthTypeLockService(
+      deps.prisma,
+      deps.clock,
+      deps.services.idrepoCipher,
+      deps.services.vids,
+      lockSettings(deps.services.syncdata.globalConfiguration()),
+    ),
   }),
   resolvers: (deps) => locksResolvers(deps),
 });

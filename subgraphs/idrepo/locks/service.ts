@@ -1,9 +1,11 @@
-import type { Identity as IdentityRow, PrismaClient, Vid } from '../../../generated/prisma/client.js';
+import type { Identity as IdentityRow, PrismaClient } from '../../../generated/prisma/client.js';
 import { PlatformError } from '../../../lib/errors.js';
 import { parseInstant, type Clock } from '../../../lib/time.js';
 import type { Principal } from '../../../lib/tokens.js';
 import type { IdrepoCipher } from '../cipher.js';
 import { uinRules, vidRules, violations, type NumberRules } from '../numbers.js';
+import { ResidentDirectory } from '../residents/service.js';
+import type { VidService } from '../vids/service.js';
 
 /** What can be locked: MOSIP's authentication types, biometrics as a whole or by modality. */
 export const AUTH_TYPES = ['otp', 'demo', 'bio'] as const;
@@ -39,7 +41,7 @@ export interface LockRequest {
   authTypes: readonly AuthTypeChange[];
 }
 
-type Caller = Pick<Principal, 'subject' | 'roles'>;
+type Caller = Pick<Principal, 'subject' | 'subjectType' | 'roles'>;
 
 /** The ID repository's IDA-MLC-* codes (spec Document 1), with MOSIP's messages. */
 export const lockErrors = {
@@ -113,8 +115,8 @@ const describeSeconds = (seconds: number) =>
  * Authentication-type locks: a resident locks or unlocks otp, demo or bio
  * (whole or by modality) authentication of their own identity, named by UIN
  * or VID; ID authentication reads the state and refuses locked types. A
- * resident reaches only the identity their token speaks for (its subject is
- * their UIN or one of their VIDs); another's is answered exactly as an
+ * resident reaches only the identity their token speaks for (signed in by
+ * UIN or VID, residents/service.ts); another's is answered exactly as an
  * unknown number (IDA-MLC-018), so nothing tells whether it exists.
  */
 export class AuthTypeLockService {
@@ -122,6 +124,7 @@ export class AuthTypeLockService {
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly cipher: Pick<IdrepoCipher, 'lookup'>,
+    private readonly vids: Pick<VidService, 'activeIdentityId'>,
     private readonly settings: LockSettings,
   ) {}
 
@@ -143,10 +146,6 @@ export class AuthTypeLockService {
     return allowed;
   }
 
-  private activeVid(vid: Vid | null): vid is Vid {
-    return Boolean(vid && vid.status === 'ACTIVE' && (!vid.expiresAt || vid.expiresAt > this.clock.now()));
-  }
-
   /** The identity a number names: IDA-MLC-002 or 009 for a malformed number, IDA-MLC-018 for an unknown one or an inactive VID. */
   private async resolve(individualId: string, type: IndividualIdType): Promise<IdentityRow> {
     const number = individualId.trim();
@@ -157,19 +156,10 @@ export class AuthTypeLockService {
       return row;
     }
     if (violations(number, this.settings.vidRules).length) throw lockErrors.invalid('individualId', 'not a valid VID');
-    const vid = await this.prisma.vid.findUnique({ where: { vidHash: this.cipher.lookup(number) } });
-    const row = this.activeVid(vid) ? await this.prisma.identity.findUnique({ where: { id: vid.identityId } }) : null;
+    const identityId = await this.vids.activeIdentityId(number);
+    const row = identityId ? await this.prisma.identity.findUnique({ where: { id: identityId } }) : null;
     if (!row) throw lockErrors.notFound('VID');
     return row;
-  }
-
-  /** The identity a resident's token speaks for: its subject is the UIN, or one of the identity's active VIDs. */
-  private async ownIdentityId(subject: string): Promise<string | null> {
-    const hash = this.cipher.lookup(subject);
-    const byUin = await this.prisma.identity.findUnique({ where: { uinHash: hash }, select: { id: true } });
-    if (byUin) return byUin.id;
-    const vid = await this.prisma.vid.findUnique({ where: { vidHash: hash } });
-    return this.activeVid(vid) ? vid.identityId : null;
   }
 
   /** The identity the caller may reach through this number: its own only, unless it reads and may read any. */
@@ -177,7 +167,7 @@ export class AuthTypeLockService {
     const row = await this.resolve(individualId, type);
     if (purpose === 'read' && caller.roles.some((role) => READ_ANY.has(role))) return row;
     // Another's identity is answered as an unknown number.
-    if (!caller.roles.includes('RESIDENT') || (await this.ownIdentityId(caller.subject)) !== row.id) throw lockErrors.notFound(type);
+    if (ResidentDirectory.identityIdOf(caller) !== row.id) throw lockErrors.notFound(type);
     return row;
   }
 
@@ -198,7 +188,7 @@ export class AuthTypeLockService {
     const row = await this.target(caller, request.individualId, type, 'write');
     if (row.status !== 'ACTIVATED') throw lockErrors.inactive(row.status);
     const now = this.clock.now();
-    // The resident's user id is their UIN or VID: never stored in clear, so the row names the role.
+    // The resident's subject is the identity itself: the row names the role.
     const updatedBy = 'RESIDENT';
     await this.prisma.$transaction(
       [...changes].map(([authType, locked]) =>

@@ -29,6 +29,13 @@ export interface PoolSize {
 export class UinPool {
   private filling: Promise<void> | undefined;
   private stopped = false;
+  /**
+   * How many unused UINs this process believes the pool holds: counted at a
+   * fill, less its own draws since. A draw compares it with the threshold
+   * instead of counting the whole table; another instance's draws are its
+   * own to notice, and a fill counts again under its lock.
+   */
+  private believed: number | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -54,6 +61,7 @@ export class UinPool {
    */
   async draw(): Promise<string> {
     const [row] = await this.take();
+    if (row && this.believed !== undefined) this.believed--;
     if (!this.filling) void this.refillIfLow().catch((error: unknown) => this.logger.error({ err: error }, 'UIN pool refill failed'));
     if (!row) return this.fresh();
     return (await this.cipher.decrypt(row.uinEncrypted, contextOf(row.uinHash))).toString('utf8');
@@ -78,7 +86,8 @@ export class UinPool {
   /** Fills the pool up to its size in the background when it is below its threshold; one fill at a time per process. */
   async refillIfLow(): Promise<void> {
     if (this.filling || this.stopped) return this.filling;
-    if ((await this.unused()) >= this.pool.threshold) return;
+    this.believed ??= await this.unused();
+    if (this.believed >= this.pool.threshold) return;
     return this.fill();
   }
 
@@ -95,7 +104,7 @@ export class UinPool {
         while (!this.stopped) {
           const rows = await this.makeBatch();
           const batch = await underLock(this.prisma, 'idrepo_uin_pool', async (tx) => {
-            const missing = this.pool.size - (await tx.uinPool.count());
+            const missing = this.pool.size - (this.believed = await tx.uinPool.count());
             if (missing <= 0) return null;
             const wanted = rows.slice(0, missing);
             // A number an identity already holds never goes (back) into the pool; one in the pool is skipped.

@@ -8,7 +8,8 @@ import type { Clock } from '../../../lib/time.js';
 import type { Principal } from '../../../lib/tokens.js';
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors } from '../errors.js';
-import type { IdentityService } from '../identities/service.js';
+import type { IdentityRow, IdentityService } from '../identities/service.js';
+import { ResidentDirectory } from '../residents/service.js';
 import { generateNumber, violations, type NumberRules } from '../numbers.js';
 import type { VidPolicies, VidTypePolicy } from './policy.js';
 
@@ -35,7 +36,7 @@ const MAX_DRAWS = 10;
 /** Whole attempts when a concurrent insert took the drawn number first (unique index on vidHash). */
 const MAX_ATTEMPTS = 3;
 
-type Caller = Pick<Principal, 'subject' | 'roles'>;
+type Caller = Pick<Principal, 'subject' | 'subjectType' | 'roles'>;
 
 export interface IssuedVid {
   vid: string;
@@ -327,24 +328,28 @@ export class VidService {
     return caller.roles.some((role) => ANY_SCOPE.includes(role));
   }
 
-  /** Who changed a VID: the caller's id, or "resident" (a resident's id is its UIN or a VID, never stored in clear). */
+  /** Who changed a VID: the caller's id, or "resident" (a resident's subject is their identity's id: the trail names the role). */
   private actor(caller: Caller): string {
     return this.actsForAll(caller) ? caller.subject : 'resident';
   }
 
-  /** The identity a resident speaks for: its subject is its UIN, or one of its usable VIDs. */
-  private async residentIdentityId(caller: Caller): Promise<string | undefined> {
-    const hash = this.cipher.lookup(caller.subject);
-    const identity = await this.prisma.identity.findUnique({ where: { uinHash: hash }, select: { id: true } });
-    if (identity) return identity.id;
-    const vid = await this.prisma.vid.findUnique({ where: { vidHash: hash } });
-    return vid && this.statusOf(vid) === 'ACTIVE' ? vid.identityId : undefined;
+  /** The identity of an ACTIVE, unexpired VID; undefined for any other number. */
+  async activeIdentityId(vid: string): Promise<string | undefined> {
+    const row = await this.prisma.vid.findUnique({ where: { vidHash: this.cipher.lookup(vid) } });
+    return row && this.statusOf(row) === 'ACTIVE' ? row.identityId : undefined;
+  }
+
+  /** The identity a VID of any status names, for the repository's operators (an admin finds an identity by VID); null for none. */
+  async identityOfVid(vid: string): Promise<IdentityRow | null> {
+    this.checkVid(vid);
+    const row = await this.prisma.vid.findUnique({ where: { vidHash: this.cipher.lookup(vid) }, select: { identityId: true } });
+    return row ? this.prisma.identity.findUnique({ where: { id: row.identityId } }) : null;
   }
 
   /** The identity of a UIN: IDR-IDC-007 when none; for a resident, IDR-IDC-011 unless it is its own (whether or not it exists). */
   private async identityInScope(caller: Caller, uin: string) {
     if (this.actsForAll(caller)) return this.identities.find({ uin });
-    const own = await this.residentIdentityId(caller);
+    const own = ResidentDirectory.identityIdOf(caller);
     const target = await this.prisma.identity.findUnique({ where: { uinHash: this.cipher.lookup(uin) } });
     if (!own || target?.id !== own) throw idrepoErrors.notAllowed('a resident acts on its own UIN only');
     return target;
@@ -355,7 +360,7 @@ export class VidService {
     this.checkVid(vid);
     const row = await this.prisma.vid.findUnique({ where: { vidHash: this.cipher.lookup(vid) } });
     if (!this.actsForAll(caller)) {
-      const own = await this.residentIdentityId(caller);
+      const own = ResidentDirectory.identityIdOf(caller);
       if (!own || row?.identityId !== own) throw idrepoErrors.notAllowed('a resident acts on its own VIDs only');
     }
     if (!row) throw idrepoErrors.noRecord('no VID has this number');
