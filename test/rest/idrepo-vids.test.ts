@@ -471,4 +471,40 @@ describe('the VID policy', () => {
     await expectRejected(t, () => uinOf(first.vid), 'IDR-VID-001', /VID is USED/);
     await expect(service.create(caller, { vidType: 'Temporary', uin })).rejects.toMatchObject({ code: 'IDR-IDC-002' });
   });
+
+  it('answers IDR-VID-002 when no free number can be drawn, and stores nothing for it', async () => {
+    const { deps } = t.platform;
+    const global = deps.services.syncdata.globalConfiguration();
+    // Two digits, the second a check digit: nine VIDs at most (none starts with 0).
+    const tiny = { length: 2, notStartWith: ['0'], restrictedNumbers: [], sequenceLimit: 0, repeatingLimit: 0, repeatingBlockLimit: 0 };
+    const policies = new VidPolicies({
+      vidPolicies: [
+        {
+          vidType: 'Perpetual',
+          vidPolicy: { validForInMinutes: null, transactionsAllowed: null, instancesAllowed: 100, autoRestoreAllowed: false, restoreOnAction: 'REVOKED' },
+        },
+      ],
+    });
+    const service = new VidService(deps.prisma, deps.clock, deps.services.idrepoCipher, deps.services.identities, policies, {
+      vid: tiny,
+      uin: uinRules(global),
+    });
+    const caller = { subject: 'generation-test', subjectType: 'client' as const, roles: ['ID_REPOSITORY'] };
+    const uin = await newIdentity();
+    const issued: string[] = [];
+    let refusal: unknown;
+    for (let made = 0; made <= 9 && refusal === undefined; made++) {
+      try {
+        issued.push((await service.create(caller, { vidType: 'Perpetual', uin })).vid);
+      } catch (error) {
+        refusal = error;
+      }
+    }
+    expect(refusal).toMatchObject({ code: 'IDR-VID-002', message: 'Failed to generate VID' });
+    expect(new Set(issued).size).toBe(issued.length);
+    expect(issued.length).toBeLessThanOrEqual(9);
+    // The refused call left no row: the identity holds exactly the VIDs issued.
+    const identityId = (await deps.services.identities.find({ uin })).id;
+    expect(await deps.prisma.vid.count({ where: { identityId } })).toBe(issued.length);
+  });
 });
