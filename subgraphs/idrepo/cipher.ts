@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { underLock } from '../../lib/db/lock.js';
 import type { Clock } from '../../lib/time.js';
@@ -22,10 +22,11 @@ const TAG_BYTES = 16;
  * a value moved to another row or field does not decrypt.
  */
 export class IdrepoCipher {
-  private readonly dataKeys = new Map<string, Buffer>();
-  private active: { id: string; key: Buffer } | undefined;
-  private lookupKey: Buffer | undefined;
-  private hashKey: Buffer | undefined;
+  // KeyObjects made once: a raw Buffer key is turned into one on every cipher or HMAC call.
+  private readonly dataKeys = new Map<string, KeyObject>();
+  private active: { id: string; key: KeyObject } | undefined;
+  private lookupKey: KeyObject | undefined;
+  private hashKey: KeyObject | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -49,7 +50,7 @@ export class IdrepoCipher {
       rows = await this.prisma.idrepoKey.findMany({ where: { active: true } });
     }
     for (const row of rows) {
-      const key = await this.keys.open(SEALING_KEY, row.sealedKey);
+      const key = createSecretKey(await this.keys.open(SEALING_KEY, row.sealedKey));
       if (row.purpose === 'DATA') {
         this.dataKeys.set(row.id, key);
         this.active = { id: row.id, key };
@@ -89,12 +90,12 @@ export class IdrepoCipher {
   }
 
   /** A DATA key by id: one made by another instance since this one started is opened on first use. */
-  private async dataKey(id: string): Promise<Buffer> {
+  private async dataKey(id: string): Promise<KeyObject> {
     const known = this.dataKeys.get(id);
     if (known) return known;
     const row = await this.prisma.idrepoKey.findUnique({ where: { id } });
     if (row?.purpose !== 'DATA') throw idrepoErrors.crypto('stored data names no key of the ID repository');
-    const key = await this.keys.open(SEALING_KEY, row.sealedKey);
+    const key = createSecretKey(await this.keys.open(SEALING_KEY, row.sealedKey));
     this.dataKeys.set(id, key);
     return key;
   }

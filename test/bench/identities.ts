@@ -17,8 +17,8 @@ import { identityOf, newRid } from '../support/identity-data.js';
 
 const BATCH = 1_000;
 
-/** Adds `count` identities; answers their UINs. */
-export async function seedIdentities(url: string, passphrase: string, count: number): Promise<string[]> {
+/** Adds `count` identities whose UINs are not among `taken` (those seeded before); answers their UINs. */
+export async function seedIdentities(url: string, passphrase: string, count: number, taken: readonly string[] = []): Promise<string[]> {
   const database = await openDatabase({ url, migrate: false, poolSize: 4 });
   try {
     const prisma = database.prisma;
@@ -27,7 +27,7 @@ export async function seedIdentities(url: string, passphrase: string, count: num
     await cipher.start();
     const rules = uinRules(loadSyncConfiguration({}).globalConfiguration);
     const uins: string[] = [];
-    const seen = new Set<string>();
+    const seen = new Set<string>(taken);
     while (uins.length < count) {
       const now = new Date();
       const batch: { uin: string; id: string; rid: string }[] = [];
