@@ -87,6 +87,24 @@ describe('ID repository identities', () => {
     await expectRejected(t, () => send(processor, 'PATCH', '/', { registrationId: newRid(), identity: { UIN: newUin() } }), 'IDR-IDC-007');
   });
 
+  it('loses no change when updates of one identity race: each is applied on the others’ result', async () => {
+    const uin = newUin();
+    await ok(create(processor, uin));
+    const changes = [
+      { addressLine2: [{ language: 'eng', value: 'Block 4' }] },
+      { email: 'racing@example.org' },
+      { city: [{ language: 'eng', value: 'Rabat' }] },
+      { postalCode: '10000' },
+    ];
+    const answers = await Promise.all(changes.map((over) => send(processor, 'PATCH', '/', { registrationId: newRid(), identity: { UIN: uin, ...over } })));
+    for (const { json } of answers) expect(json.errors, JSON.stringify(json.errors)).toBeOneOf([null, []]);
+    const read = await ok(send(ida, 'GET', `/uin/${uin}`));
+    expect(read.identity).toEqual(identityOf(uin, Object.assign({}, ...changes)));
+    // Each update's registration is recorded against the identity.
+    const identityId = (await t.platform.deps.services.identities.find({ uin })).id;
+    expect(await t.platform.deps.prisma.identityRegistration.count({ where: { identityId } })).toBe(1 + changes.length);
+  });
+
   it('refuses callers outside their roles', async () => {
     const uin = newUin();
     await ok(create(processor, uin));

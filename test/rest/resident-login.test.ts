@@ -169,6 +169,17 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     expect((await residentOtpLogin(t, first.uin, otp)).json.errors).toBeNull();
   });
 
+  it('lets one of parallel logins with the same OTP through', async () => {
+    const email = residentEmail();
+    const { uin } = await identityWith({ email });
+    await sendResidentOtp(t, uin);
+    const otp = otpIn((await lastMessage(t, email))!.body);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => residentOtpLogin(t, uin, otp)));
+    const codes = answers.map(({ json }) => (json.errors?.length ? json.errors[0].errorCode : 'OK'));
+    expect(codes.filter((code) => code === 'OK')).toHaveLength(1);
+    expect(codes.filter((code) => code !== 'OK').every((code) => code === 'AUTH_ERR_INVALIDOTP')).toBe(true);
+  });
+
   it('gives a user or client named like a UIN, with the RESIDENT role, no reach into that identity', async () => {
     const { uin } = await identityWith({ email: residentEmail() });
     const namedLikeUin = await userLogin(t, uin, ['RESIDENT'], 'resident');
