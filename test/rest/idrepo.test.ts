@@ -80,6 +80,14 @@ describe('ID repository identities', () => {
       { category: 'individualBiometrics', value: BIOMETRICS.toString('base64') },
       { category: 'proofOfAddress', value: newAddress.toString('base64') },
     ]);
+    // A document field emptied takes its file with it, row and object.
+    const objects = () => t.platform.deps.services.objectStore.list('idrepo/', 1000);
+    const before = (await objects()).length;
+    await ok(update({ proofOfAddress: null }));
+    const emptied = await ok(send(ida, 'GET', `/uin/${uin}?type=all`));
+    expect(emptied.identity.proofOfAddress).toBeNull();
+    expect(emptied.documents).toEqual([{ category: 'individualBiometrics', value: BIOMETRICS.toString('base64') }]);
+    expect((await objects()).length).toBe(before - 1);
     expect((await ok(update({}, undefined, 'BLOCKED'))).status).toBe('BLOCKED');
     expect((await ok(update({}, undefined, 'DEACTIVATED'))).status).toBe('DEACTIVATED');
     await expectRejected(t, () => update({}, undefined, 'ACTIVATED'), 'IDR-IDC-003', /DEACTIVATED/);

@@ -238,9 +238,11 @@ export class IdentityService {
       throw idrepoErrors.invalidRequest(`an identity ${current.status} cannot become ${status}`);
     const stored = await this.identityOf(current);
     const merged = { ...stored, ...input.identity, UIN: stored.UIN };
-    // The stored files stay valid for the merged identity (it keeps every field they belong to): only the new ones are checked.
+    // The stored files stay valid for the merged identity (it keeps every field they belong to, but those it empties): only the new ones are checked.
     const { files, schemaVersion } = await this.check(merged, input.documents ?? []);
     const written = await this.files.write(current.id, files);
+    // Replaced files go, and so does the file of a document or biometric field the update empties (null).
+    const leaving = [...files.map((file) => file.category), ...Object.keys(input.identity).filter((field) => input.identity[field] === null)];
     const now = this.clock.now();
     let stale: IdentityFile[] = [];
     try {
@@ -259,7 +261,7 @@ export class IdentityService {
           },
         });
         if (changed.count !== 1) return null;
-        stale = await tx.identityFile.findMany({ where: { identityId: current.id, category: { in: files.map((file) => file.category) } } });
+        stale = await tx.identityFile.findMany({ where: { identityId: current.id, category: { in: leaving } } });
         await tx.identityFile.deleteMany({ where: { id: { in: stale.map((file) => file.id) } } });
         if (written.length) await tx.identityFile.createMany({ data: written.map((file) => ({ ...file.row, createdAt: now })) });
         await tx.identityRegistration.create({ data: { registrationId: input.registrationId, identityId: current.id, createdAt: now } });
