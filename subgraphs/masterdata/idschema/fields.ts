@@ -144,15 +144,34 @@ export function jsonSchemaOf(title: string, description: string, fields: readonl
   });
 }
 
+/** Compiled validators by pattern: every identity stored is checked against them, and schemas change seldom. */
+const compiled = new Map<string, RegExp>();
+const COMPILED_LIMIT = 1_000;
+
+function regexOf(pattern: string): RegExp {
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    if (compiled.size >= COMPILED_LIMIT) compiled.clear();
+    regex = new RegExp(pattern);
+    compiled.set(pattern, regex);
+  }
+  return regex;
+}
+
+/** The first regex validator of the field a text fails, or null. */
+function validatorProblem(field: SchemaField, text: string): string | null {
+  for (const rule of field.validators ?? []) {
+    if (rule.type.toLowerCase() === 'regex' && !regexOf(rule.validator).test(text)) return `does not match ${rule.validator}`;
+  }
+  return null;
+}
+
 /** What is wrong with one value of a field, or null. */
 function problemOf(field: SchemaField, value: unknown): string | null {
   switch (field.type) {
     case 'string':
       if (typeof value !== 'string') return 'must be a string';
-      for (const rule of field.validators ?? []) {
-        if (rule.type.toLowerCase() === 'regex' && !new RegExp(rule.validator).test(value)) return `does not match ${rule.validator}`;
-      }
-      return null;
+      return validatorProblem(field, value);
     case 'number':
     case 'integer':
       if (typeof value !== 'number' || (field.type === 'integer' && !Number.isInteger(value)))
@@ -166,9 +185,8 @@ function problemOf(field: SchemaField, value: unknown): string | null {
       for (const entry of value as unknown[]) {
         const item = entry as { language?: unknown; value?: unknown } | null;
         if (!item || typeof item.language !== 'string' || typeof item.value !== 'string') return 'must be a list of {language, value}';
-        for (const rule of field.validators ?? []) {
-          if (rule.type.toLowerCase() === 'regex' && !new RegExp(rule.validator).test(item.value)) return `does not match ${rule.validator}`;
-        }
+        const problem = validatorProblem(field, item.value);
+        if (problem) return problem;
       }
       return null;
     }
