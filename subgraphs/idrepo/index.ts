@@ -58,15 +58,7 @@ export const idrepo = defineComponent({
     await cipher.start();
     const global = deps.services.syncdata.globalConfiguration();
     const rules = uinRules(global);
-    const identities = new IdentityService(
-      deps.prisma,
-      deps.clock,
-      cipher,
-      new IdentityFiles(objectStore, cipher),
-      deps.services.idSchemas,
-      rules,
-      deps.tokens,
-    );
+    const identities = new IdentityService(deps.prisma, deps.clock, cipher, new IdentityFiles(objectStore, cipher), deps.services.idSchemas, rules);
     const uinPool = new UinPool(deps.prisma, deps.clock, cipher, rules, poolSize(settings, global), deps.logger.child({ component: 'uin-pool' }));
     // The areas build on these: each offers its services in turn.
     const own = { objectStore, idrepoCipher: cipher, identities, uinPool };

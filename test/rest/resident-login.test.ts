@@ -169,19 +169,6 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     expect((await residentOtpLogin(t, first.uin, otp)).json.errors).toBeNull();
   });
 
-  it('signs the resident out at once when their identity is blocked', async () => {
-    const email = residentEmail();
-    const { uin } = await identityWith({ email });
-    const login = await residentLogin(t, uin, email);
-    const other = await residentLogin(t, (await identityWith({ email: 'other-' + email })).uin, 'other-' + email);
-    expect((await lock(login.cookie, uin)).json.errors).toBeNull();
-    await ok(send(processor, 'PATCH', '/', { registrationId: newRid(), identity: { UIN: uin }, status: 'BLOCKED' }));
-    expect((await lock(login.cookie, uin)).json.errors).toEqual([expect.objectContaining({ errorCode: 'KER-ATH-008' })]);
-    // Another resident's session stands.
-    const validated = await t.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: other.cookie });
-    expect(validated.json.errors).toBeNull();
-  });
-
   it('lets one of parallel logins with the same OTP through', async () => {
     const email = residentEmail();
     const { uin } = await identityWith({ email });

@@ -5,7 +5,7 @@ import { underLock } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { PlatformError } from '../../../lib/errors.js';
 import type { Clock } from '../../../lib/time.js';
-import type { Principal, TokenService } from '../../../lib/tokens.js';
+import type { Principal } from '../../../lib/tokens.js';
 import { fieldsOf, type IdSchemaService } from '../../masterdata/idschema/service.js';
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors } from '../errors.js';
@@ -63,8 +63,6 @@ export class IdentityService {
     private readonly files: IdentityFiles,
     private readonly idSchemas: Pick<IdSchemaService, 'validateIdentity'>,
     private readonly uinRules: NumberRules,
-    /** a resident's sessions speak for their identity by its id: they end when it leaves ACTIVATED */
-    private readonly sessions: Pick<TokenService, 'revokeSubject'>,
   ) {}
 
   private uinOf(identity: Record<string, unknown>): string {
@@ -225,13 +223,8 @@ export class IdentityService {
   async update(caller: Caller, input: IdentityInput): Promise<{ status: string; uin: string; identity: IdentityRow }> {
     const uin = this.uinOf(input.identity);
     for (let attempt = 1; ; attempt++) {
-      const current = await this.find({ uin });
-      const written = await this.tryUpdate(caller, input, current);
-      if (written) {
-        // A blocked or deactivated identity's resident is signed out at once, not when their token expires.
-        if (current.status === 'ACTIVATED' && written.status !== 'ACTIVATED') await this.sessions.revokeSubject(written.id);
-        return { status: written.status, uin, identity: written };
-      }
+      const written = await this.tryUpdate(caller, input, await this.find({ uin }));
+      if (written) return { status: written.status, uin, identity: written };
       if (attempt === UPDATE_ATTEMPTS) throw idrepoErrors.database();
     }
   }
