@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
+import { lastMessage, otpIn } from '../support/outbox.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 const SEND = '/v1/authmanager/authenticate/sendotp';
@@ -28,13 +29,6 @@ afterAll(async () => {
 const sendOtp = (request: Record<string, unknown>) => t.request('POST', SEND, { body: envelopeOf({ context: 'auth-otp', ...request }) });
 const otpLogin = (request: Record<string, unknown>) => t.request('POST', LOGIN, { body: envelopeOf(request) });
 
-/** The newest message to an address, read from the outbox as an admin would. */
-async function lastMessage(to: string) {
-  const result = await t.graphql('query($to: String) { outbox(to: $to, limit: 1) { channel to subject body status } }', { to }, admin);
-  return result.data.outbox[0] as { channel: string; to: string; subject: string | null; body: string; status: string };
-}
-const otpIn = (body: string) => /\b(\d{6})\b/.exec(body)?.[1] ?? '';
-
 describe('OTP login end to end', () => {
   it('sendotp → OTP from the outbox → useridOTP → cookie → validateToken; the pre-registration user is created on first login', async () => {
     const email = 'applicant@example.org';
@@ -45,7 +39,7 @@ describe('OTP login end to end', () => {
     expect(sent.json.response.status).toBe('success');
     // sending creates no user yet
     expect(await t.platform.deps.prisma.user.findUnique({ where: { userId: email } })).toBeNull();
-    const message = await lastMessage(email);
+    const message = await lastMessage(t, email);
     expect(message).toMatchObject({ channel: 'email', to: email, status: 'OUTBOX' });
     const otp = otpIn(message.body);
     expect(otp).toMatch(/^\d{6}$/);
@@ -63,7 +57,7 @@ describe('OTP login end to end', () => {
 
   it('logs an existing user in by phone, with the spec spelling `userid` accepted', async () => {
     await sendOtp({ userId: 'officer7', otpChannel: ['phone'], useridtype: 'USERID', appId: 'registrationclient' });
-    const sms = await lastMessage('9876543210');
+    const sms = await lastMessage(t, '9876543210');
     expect(sms.channel).toBe('sms');
     expect(sms.body).toContain('Ada Officer');
     const login = await otpLogin({ userid: 'officer7', otp: otpIn(sms.body), appId: 'registrationclient' });
@@ -82,13 +76,13 @@ describe('OTP login end to end', () => {
   it('sends to both channels of an existing user', async () => {
     const sent = await sendOtp({ userId: 'officer7', otpChannel: ['email', 'phone'], useridtype: 'USERID', appId: 'registrationclient' });
     expect(sent.json.response.status).toBe('success');
-    const [mail, sms] = [await lastMessage('ada@example.org'), await lastMessage('9876543210')];
+    const [mail, sms] = [await lastMessage(t, 'ada@example.org'), await lastMessage(t, '9876543210')];
     expect(otpIn(mail.body)).toBe(otpIn(sms.body));
   });
 
   it('renders the template in the user language, with $user and custom template variables', async () => {
     await sendOtp({ userId: 'francoise', otpChannel: ['email'], useridtype: 'USERID', appId: 'resident' });
-    const french = await lastMessage('francoise@example.org');
+    const french = await lastMessage(t, 'francoise@example.org');
     expect(french.subject).toBe('Votre mot de passe à usage unique');
     expect(french.body).toContain('Bonjour Françoise');
     const saved = await t.graphql(
@@ -98,7 +92,7 @@ describe('OTP login end to end', () => {
     );
     expect(saved.errors).toBeUndefined();
     await sendOtp({ userId: 'mailonly', otpChannel: ['email'], useridtype: 'USERID', appId: 'resident', templateVariables: { centre: 'Rabat centre' } });
-    const custom = await lastMessage('mailonly@example.org');
+    const custom = await lastMessage(t, 'mailonly@example.org');
     expect(custom.subject).toBe('Code for mailonly');
     expect(custom.body).toMatch(/^Hello mailonly from Rabat centre: \d{6}$/);
   });
@@ -111,7 +105,7 @@ describe('OTP login end to end', () => {
 
   it('answers an expired OTP with AUTH_ERR_EXPIREDOTP', async () => {
     await sendOtp({ userId: 'mailonly', otpChannel: ['email'], useridtype: 'USERID', appId: 'resident' });
-    const otp = otpIn((await lastMessage('mailonly@example.org')).body);
+    const otp = otpIn((await lastMessage(t, 'mailonly@example.org')).body);
     t.clock.advance(181_000);
     expect((await otpLogin({ userId: 'mailonly', otp, appId: 'resident' })).json.errors[0].errorCode).toBe('AUTH_ERR_EXPIREDOTP');
   });
@@ -163,7 +157,7 @@ describe('OTP login errors', () => {
     const send = await t.graphql('mutation { sendOtp(userId: "officer7", otpChannel: ["fax"], useridtype: "USERID", appId: "registrationclient") { status } }');
     expect(send.errors[0].extensions.code).toBe('KER-AUTH-CHANNEL_INVALID');
     await t.graphql('mutation { sendOtp(userId: "mailonly", otpChannel: ["email"], useridtype: "USERID", appId: "resident") { status } }');
-    const otp = otpIn((await lastMessage('mailonly@example.org')).body);
+    const otp = otpIn((await lastMessage(t, 'mailonly@example.org')).body);
     const login = await t.graphql('mutation($otp: String!) { loginWithOtp(userId: "mailonly", otp: $otp, appId: "resident") { token userId } }', { otp });
     expect(login.data.loginWithOtp.userId).toBe('mailonly');
     const identity = await t.graphql('{ validateToken { userId role } }', {}, bearer(login.data.loginWithOtp.token));

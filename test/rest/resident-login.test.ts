@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectRejected } from '../support/assertions.js';
 import { idrepoCalls, NAME, newRid } from '../support/identities.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
-import { lastMessage, otpIn, residentEmail, residentLogin, residentOtpLogin, sendResidentOtp } from '../support/residents.js';
+import { lastMessage, otpIn } from '../support/outbox.js';
+import { residentEmail, residentLogin, residentOtpLogin, sendResidentOtp } from '../support/residents.js';
 import { userLogin } from '../support/users.js';
 
 let t: TestPlatform;
@@ -55,7 +56,7 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     const { uin, identityId } = await identityWith({ email });
     const sent = await sendResidentOtp(t, uin);
     expect(sent.json.response).toEqual({ status: 'success', message: 'OTP has been sent successfully' });
-    const message = (await lastMessage(t, email))!;
+    const message = await lastMessage(t, email);
     expect(message.channel).toBe('email');
     // The message greets the resident by name and never repeats the number.
     expect(message.body).toContain(NAME);
@@ -94,13 +95,13 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     expect((await lock(byVid.cookie, vid, 'VID')).json.errors).toBeNull();
 
     expect((await sendResidentOtp(t, uin, { otpChannel: ['phone'] })).json.errors).toBeNull();
-    const sms = (await lastMessage(t, phone))!;
+    const sms = await lastMessage(t, phone);
     expect(sms.channel).toBe('sms');
     const { json } = await residentOtpLogin(t, uin, otpIn(sms.body));
     expect(json.errors).toBeNull();
 
     expect((await sendResidentOtp(t, uin, { otpChannel: ['email', 'phone'] })).json.errors).toBeNull();
-    expect(otpIn((await lastMessage(t, email))!.body)).toBe(otpIn((await lastMessage(t, phone))!.body));
+    expect(otpIn((await lastMessage(t, email)).body)).toBe(otpIn((await lastMessage(t, phone)).body));
   });
 
   it('works through GraphQL too: sendOtp and loginWithOtp', async () => {
@@ -112,7 +113,7 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     expect(sent.errors).toBeUndefined();
     const login = await t.graphql('mutation($u: String!, $o: String!) { loginWithOtp(userId: $u, otp: $o, appId: "resident") { token userId } }', {
       u: uin,
-      o: otpIn((await lastMessage(t, email))!.body),
+      o: otpIn((await lastMessage(t, email)).body),
     });
     expect(login.errors).toBeUndefined();
     expect(login.data.loginWithOtp.userId).toBe(uin);
@@ -149,7 +150,7 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
 
     // A BLOCKED identity signs nobody in, even with an OTP sent before the block.
     await sendResidentOtp(t, uin);
-    const otp = otpIn((await lastMessage(t, email))!.body);
+    const otp = otpIn((await lastMessage(t, email)).body);
     await ok(send(processor, 'PATCH', '/', { registrationId: newRid(), identity: { UIN: uin }, status: 'BLOCKED' }));
     await expectRejected(t, () => residentOtpLogin(t, uin, otp), 'AUTH_ERR_USER_NOT_FOUND');
     await expectRejected(t, () => sendResidentOtp(t, uin), 'AUTH_ERR_USER_NOT_FOUND');
@@ -161,7 +162,7 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     const second = await identityWith({ email: residentEmail() });
     const vid = await vidOf(first.uin);
     await sendResidentOtp(t, first.uin);
-    const otp = otpIn((await lastMessage(t, a))!.body);
+    const otp = otpIn((await lastMessage(t, a)).body);
     expectError((await residentOtpLogin(t, second.uin, otp)).json, 'AUTH_ERR_INVALIDOTP');
     expectError((await residentOtpLogin(t, vid, otp)).json, 'AUTH_ERR_INVALIDOTP');
     // ... nor in another realm, where the number is no resident's
@@ -173,7 +174,7 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     const email = residentEmail();
     const { uin } = await identityWith({ email });
     await sendResidentOtp(t, uin);
-    const otp = otpIn((await lastMessage(t, email))!.body);
+    const otp = otpIn((await lastMessage(t, email)).body);
     const answers = await Promise.all(Array.from({ length: 6 }, () => residentOtpLogin(t, uin, otp)));
     const codes = answers.map(({ json }) => (json.errors?.length ? json.errors[0].errorCode : 'OK'));
     expect(codes.filter((code) => code === 'OK')).toHaveLength(1);

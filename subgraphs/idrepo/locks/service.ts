@@ -124,7 +124,7 @@ export class AuthTypeLockService {
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly cipher: Pick<IdrepoCipher, 'lookup'>,
-    private readonly vids: Pick<VidService, 'activeIdentityId'>,
+    private readonly vids: Pick<VidService, 'identityOfVid'>,
     private readonly settings: LockSettings,
   ) {}
 
@@ -156,8 +156,7 @@ export class AuthTypeLockService {
       return row;
     }
     if (violations(number, this.settings.vidRules).length) throw lockErrors.invalid('individualId', 'not a valid VID');
-    const identityId = await this.vids.activeIdentityId(number);
-    const row = identityId ? await this.prisma.identity.findUnique({ where: { id: identityId } }) : null;
+    const row = await this.vids.identityOfVid(number, 'usable');
     if (!row) throw lockErrors.notFound('VID');
     return row;
   }

@@ -48,7 +48,7 @@ export class ResidentDirectory {
     private readonly prisma: PrismaClient,
     private readonly cipher: Pick<IdrepoCipher, 'lookup'>,
     private readonly identities: Pick<IdentityService, 'identityOf' | 'audit'>,
-    private readonly vids: Pick<VidService, 'activeIdentityId'>,
+    private readonly vids: Pick<VidService, 'identityOfVid'>,
     private readonly rules: { uin: NumberRules; vid: NumberRules },
   ) {}
 
@@ -72,12 +72,8 @@ export class ResidentDirectory {
     const identity =
       via === 'UIN'
         ? await this.prisma.identity.findUnique({ where: { uinHash: this.keyOf(number) } })
-        : await this.byId(await this.vids.activeIdentityId(number.trim()));
+        : await this.vids.identityOfVid(number.trim(), 'usable');
     return identity?.status === 'ACTIVATED' ? { identity, via } : undefined;
-  }
-
-  private async byId(identityId: string | undefined): Promise<IdentityRow | null> {
-    return identityId ? this.prisma.identity.findUnique({ where: { id: identityId } }) : null;
   }
 
   /** The contact details of the resident a number names, the read audited; undefined when it names none. */

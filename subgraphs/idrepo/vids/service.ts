@@ -333,17 +333,17 @@ export class VidService {
     return this.actsForAll(caller) ? caller.subject : 'resident';
   }
 
-  /** The identity of an ACTIVE, unexpired VID; undefined for any other number. */
-  async activeIdentityId(vid: string): Promise<string | undefined> {
-    const row = await this.prisma.vid.findUnique({ where: { vidHash: this.cipher.lookup(vid) } });
-    return row && this.statusOf(row) === 'ACTIVE' ? row.identityId : undefined;
-  }
-
-  /** The identity a VID of any status names, for the repository's operators (an admin finds an identity by VID); null for none. */
-  async identityOfVid(vid: string): Promise<IdentityRow | null> {
+  /**
+   * The identity a VID names (IDR-IDC-002 for a malformed number); null for
+   * none. Any status for the repository's operators (an admin finds an
+   * identity by VID); `usable` for those who act through it (a resident's
+   * login, a lock request): ACTIVE and unexpired only.
+   */
+  async identityOfVid(vid: string, which: 'any' | 'usable' = 'any'): Promise<IdentityRow | null> {
     this.checkVid(vid);
-    const row = await this.prisma.vid.findUnique({ where: { vidHash: this.cipher.lookup(vid) }, select: { identityId: true } });
-    return row ? this.prisma.identity.findUnique({ where: { id: row.identityId } }) : null;
+    const row = await this.prisma.vid.findUnique({ where: { vidHash: this.cipher.lookup(vid) } });
+    if (!row || (which === 'usable' && this.statusOf(row) !== 'ACTIVE')) return null;
+    return this.prisma.identity.findUnique({ where: { id: row.identityId } });
   }
 
   /** The identity of a UIN: IDR-IDC-007 when none; for a resident, IDR-IDC-011 unless it is its own (whether or not it exists). */
