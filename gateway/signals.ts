@@ -11,7 +11,12 @@ const EXIT_WAIT_MS = 1000;
 export function stopOnSignals(logger: Logger, close: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
+    // A signal to the process group reaches node twice (from the terminal or
+    // supervisor, and forwarded by npm): the repeat must not end the drain.
+    if (stopping) {
+      logger.info({ signal }, 'already shutting down: signal ignored');
+      return;
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down: draining requests');
     close().then(
@@ -29,6 +34,7 @@ export function stopOnSignals(logger: Logger, close: () => Promise<void>): void 
       },
     );
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // `on`, not `once`: without a listener a second signal would kill the process mid-drain.
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }

@@ -14,17 +14,25 @@ const loginBody = () =>
   JSON.stringify({ id: 'x', version: '1.0', requesttime: new Date().toISOString(), request: { userName: 'admin', password: PASSWORD, appId: 'admin' } });
 
 /** `npm start` with a fresh data folder (and database); `env` adds to or overrides the defaults. */
-async function startPlatform(env: Record<string, string> = {}, dataDir = mkdtempSync(path.join(tmpdir(), 'platform-lifecycle-'))) {
+async function startPlatform(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(path.join(tmpdir(), 'platform-lifecycle-')),
+  options: { group?: boolean } = {},
+) {
   const port = await freePort();
-  const child = runNpmScript(['start'], {
-    PORT: String(port),
-    PLATFORM_DATA_DIR: dataDir,
-    PLATFORM_ADMIN_PASSWORD: PASSWORD,
-    LOG_LEVEL: 'info',
-    DATABASE_URL: '',
-    STOMP_URL: '',
-    ...env,
-  });
+  const child = runNpmScript(
+    ['start'],
+    {
+      PORT: String(port),
+      PLATFORM_DATA_DIR: dataDir,
+      PLATFORM_ADMIN_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      STOMP_URL: '',
+      ...env,
+    },
+    options,
+  );
   await child.waitForOutput('identity platform listening', 'start-up');
   return { child, port, dataDir, url: `http://127.0.0.1:${port}` };
 }
@@ -85,37 +93,78 @@ describe('npm start as a process', () => {
   });
 
   it('under load, answers every request in flight on SIGTERM, then exits 0 by itself', async () => {
-    const body = loginBody();
-    // Eight logins are in flight when the signal arrives: headers and half a body sent on connections of their own.
-    const inFlight = await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        const socket = net.connect(platform.port, '127.0.0.1');
-        let answer = '';
-        socket.on('data', (chunk) => {
-          answer += chunk.toString();
-        });
-        await new Promise((resolve) => socket.once('connect', resolve));
-        socket.write(
-          `POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
-        );
-        return { socket, answer: () => answer, closed: new Promise((resolve) => socket.once('close', resolve)) };
-      }),
-    );
-    await new Promise((r) => setTimeout(r, 200));
+    const inFlight = await loginsInFlight(platform.port, 8);
     platform.child.child.kill('SIGTERM');
     await platform.child.waitForOutput('shutting down', 'shutdown to begin');
     // The rest of each body arrives after the drain has begun: eight scrypt checks at once.
-    for (const request of inFlight) request.socket.write(body.slice(20));
+    inFlight.finish();
     expect(await platform.child.exited).toBe(0);
-    for (const request of inFlight) {
-      await request.closed;
-      expect(request.answer()).toMatch(/^HTTP\/1.1 200/);
-      expect(request.answer()).toContain('Connection: close');
-      expect(request.answer()).toContain('"status":"success"');
-    }
+    await inFlight.expectAnswered();
     expect(platform.child.output()).toContain('"msg":"stopped"');
     expect(platform.child.output()).not.toContain('forced exit');
   });
+});
+
+/**
+ * Logins in flight: headers and half a body sent on connections of their own;
+ * `finish` sends the rest, `expectAnswered` checks that each got its answer.
+ */
+async function loginsInFlight(port: number, count: number) {
+  const body = loginBody();
+  const requests = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const socket = net.connect(port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk.toString();
+      });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
+      );
+      return { socket, answer: () => answer, closed: new Promise((resolve) => socket.once('close', resolve)) };
+    }),
+  );
+  await new Promise((r) => setTimeout(r, 200));
+  return {
+    finish: () => {
+      for (const request of requests) request.socket.write(body.slice(20));
+    },
+    expectAnswered: async () => {
+      for (const request of requests) {
+        await request.closed;
+        expect(request.answer()).toMatch(/^HTTP\/1.1 200/);
+        expect(request.answer()).toContain('Connection: close');
+        expect(request.answer()).toContain('"status":"success"');
+      }
+    },
+  };
+}
+
+// Ctrl-C in a terminal, systemd's default KillMode and `docker stop` with npm as PID 1 signal
+// npm and node together; npm forwards the signal too, so node hears it twice.
+describe.each(['pglite', 'postgresql'])('npm start in its own process group on %s, the group signalled', (database) => {
+  it('answers the request in flight, ignores the repeated signals, logs stopped and exits 0', async () => {
+    const server = database === 'postgresql' ? await createTestDatabase() : undefined;
+    const platform = await startPlatform(server ? { DATABASE_URL: server.url } : {}, undefined, { group: true });
+    try {
+      const inFlight = await loginsInFlight(platform.port, 2);
+      platform.child.signalGroup('SIGTERM');
+      await platform.child.waitForOutput('shutting down', 'shutdown to begin');
+      platform.child.signalGroup('SIGINT');
+      platform.child.signalGroup('SIGTERM');
+      inFlight.finish();
+      expect(await platform.child.exited).toBe(0);
+      await inFlight.expectAnswered();
+      expect(platform.child.output()).toContain('"msg":"stopped"');
+      expect(platform.child.output()).toContain('already shutting down: signal ignored');
+      expect(platform.child.output()).not.toContain('forced exit');
+    } finally {
+      await platform.child.stop('SIGKILL');
+      rmSync(platform.dataDir, { recursive: true, force: true });
+      await server?.drop();
+    }
+  }, 120_000);
 });
 
 describe.each([

@@ -16,14 +16,17 @@ export interface PlatformProcess {
   exited: Promise<number | null>;
   /** sends the signal and waits for the exit code */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** sends the signal to the whole process group (npm and node alike), as a terminal's Ctrl-C or `docker stop` does; needs `group` */
+  signalGroup(signal: NodeJS.Signals): void;
 }
 
 /**
  * An npm script run as operators run it (`npm start`, `npm run subgraph -- auth`):
  * npm in between, so a signal takes the same path as in production.
  */
-export function runNpmScript(args: string[], env: Record<string, string>): PlatformProcess {
-  const child = spawn('npm', ['--silent', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+export function runNpmScript(args: string[], env: Record<string, string>, options: { group?: boolean } = {}): PlatformProcess {
+  // `group`: npm leads a process group of its own, so the group can be signalled without reaching the test runner.
+  const child = spawn('npm', ['--silent', ...args], { cwd: ROOT, env: { ...process.env, ...env }, detached: options.group ?? false });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -31,6 +34,13 @@ export function runNpmScript(args: string[], env: Record<string, string>): Platf
   child.stderr.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  };
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let exitCode: number | null | undefined;
   void exited.then((code) => {
@@ -56,8 +66,14 @@ export function runNpmScript(args: string[], env: Record<string, string>): Platf
     },
     exited,
     stop: async (signal = 'SIGTERM') => {
-      if (exitCode === undefined) child.kill(signal);
+      // A group may outlive its leader (node after npm): it is signalled whatever npm did.
+      if (options.group) signalGroup(signal);
+      else if (exitCode === undefined) child.kill(signal);
       return exited;
+    },
+    signalGroup: (signal) => {
+      if (!options.group) throw new Error('signalGroup needs a process started with { group: true }');
+      signalGroup(signal);
     },
   };
 }
