@@ -88,6 +88,16 @@ async function readForm(
   return { input: fields, files, version: undefined };
 }
 
+/**
+ * The envelope `id` a route requires, as MOSIP's request validators check it
+ * (the ID repository's IdRequestValidator: "Missing Input Parameter - id",
+ * "Invalid Input Parameter - id"), with the route's own codes.
+ */
+function checkRequestId(route: RestRoute, expected: string, id: unknown): void {
+  if (id === undefined || id === null || id === '') throw new EdgeError({ errorCode: route.codeFor('id', true), message: 'Missing Input Parameter - id' });
+  if (id !== expected) throw new EdgeError({ errorCode: route.codeFor('id', false), message: `Invalid Input Parameter - id: expected ${expected}` });
+}
+
 async function readInput(
   route: RestRoute,
   req: Request,
@@ -117,7 +127,8 @@ async function readInput(
     throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
   }
   if (input.from === 'body') return { input: validate(route, input.schema, body), version: (body as Record<string, unknown>).version };
-  const { request, requesttime, version } = body as Record<string, unknown>;
+  const { id, request, requesttime, version } = body as Record<string, unknown>;
+  if (input.requestId !== undefined) checkRequestId(route, input.requestId, id);
   if (requesttime === undefined ? input.requestTime === 'required' : typeof requesttime !== 'string' || !parseTimestamp(requesttime)) {
     throw new EdgeError({ errorCode: route.codeFor('requesttime', requesttime === undefined), message: "requesttime must be yyyy-MM-dd'T'HH:mm:ss.SSS'Z'" });
   }

@@ -8,8 +8,12 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Where a route's input comes from, and its shape (validated at the edge, and documented). */
 export type RouteInput<Input = unknown> =
-  /** `bodyOptional`: a request without any body reads as an empty `request` (the refresh token may come as a cookie) */
-  | { from: 'envelope'; schema: z.ZodType<Input>; requestTime?: 'required' | 'optional'; bodyOptional?: boolean }
+  /**
+   * `bodyOptional`: a request without any body reads as an empty `request` (the refresh token may come as a cookie).
+   * `requestId`: the envelope `id` the spec names for the call (`platform.id.create`); a request without it is refused
+   * with the route's code for `id` missing, one with another id with its code for `id` invalid, before anything runs.
+   */
+  | { from: 'envelope'; schema: z.ZodType<Input>; requestTime?: 'required' | 'optional'; bodyOptional?: boolean; requestId?: string }
   | { from: 'query'; schema: z.ZodType<Input> }
   /** the whole JSON body, for a spec variant with fields beside `request` (`schema` checks `id`, `version`, times and `request` itself) */
   | { from: 'body'; schema: z.ZodType<Input> }

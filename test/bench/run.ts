@@ -316,12 +316,11 @@ async function main(): Promise<void> {
           Array.from({ length: connections }, async () => {
             while (Date.now() < until) {
               const rid = newRid();
-              const body = envelope({
-                registrationId: rid,
-                biometricReferenceId: `bio-${rid}`,
-                identity: identityOf(freeUin()),
-                documents: DOCUMENTS,
-              });
+              const body = {
+                ...envelope({ registrationId: rid, biometricReferenceId: `bio-${rid}`, identity: identityOf(freeUin()), documents: DOCUMENTS }),
+                // the id the repository requires of a create
+                id: 'platform.id.create',
+              };
               const answer = await call('POST', '/idrepository/v1/identity/', body, regproc.cookie);
               if (answer.json.response?.status !== 'ACTIVATED') throw new Error(`identity create: ${JSON.stringify(answer.json.errors)}`);
               created++;

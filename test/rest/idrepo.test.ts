@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
-import { ADDRESS_DOCUMENT, BIOMETRICS, identityOf, idrepoCalls, NAME, newRid } from '../support/identities.js';
-import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { ADDRESS_DOCUMENT, BIOMETRICS, DOCUMENTS, identityOf, idrepoCalls, NAME, newRid } from '../support/identities.js';
+import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { type Login, userLogin } from '../support/users.js';
 
 let t: TestPlatform;
@@ -52,7 +52,7 @@ describe('ID repository identities', () => {
     await expectRejected(t, () => create(processor, uin), 'IDR-IDC-012', /UIN/);
     await expectRejected(t, () => create(processor, newUin(), rid), 'IDR-IDC-012', /RID/);
     await expectRejected(t, () => create(processor, newUin(), newRid(), { fullName: undefined }), 'IDR-IDS-005', /fullName/);
-    await expectRejected(t, () => create(processor, newUin(), newRid(), { postalCode: 'ABCDE' }), 'IDR-IDS-005', /postalCode/);
+    await expectRejected(t, () => create(processor, newUin(), newRid(), { postalCode: 'AB-12' }), 'IDR-IDS-005', /postalCode/);
     await expectRejected(
       t,
       () => create(processor, newUin(), newRid(), {}, [{ category: 'fullName', value: 'AAAA' }]),
@@ -64,6 +64,31 @@ describe('ID repository identities', () => {
     await expectRejected(t, () => create(processor, ''), 'IDR-IDC-001', /UIN/);
     await expectRejected(t, () => send(processor, 'POST', '/', { identity: identityOf(newUin()) }), 'IDR-IDC-001', /registrationId/);
     await expectRejected(t, () => send(processor, 'POST', '/', { registrationId: 'bad rid!', identity: identityOf(newUin()) }), 'IDR-IDC-002');
+  });
+
+  it('refuses a create or update whose envelope id is not the operation’s (IDR-IDC-002) or is missing (IDR-IDC-001), changing nothing', async () => {
+    const uin = newUin();
+    await ok(create(processor, uin));
+    /** A call with exactly this envelope. */
+    const raw = (method: string, body: Record<string, unknown>) => t.request(method, '/idrepository/v1/identity/', { body, headers: processor });
+    const rid = newRid();
+    const fresh = { registrationId: rid, biometricReferenceId: `bio-${rid}`, identity: identityOf(newUin()), documents: DOCUMENTS };
+    const change = { registrationId: newRid(), identity: { UIN: uin, city: [{ language: 'eng', value: 'Rabat' }] } };
+    const { id: _dropped, ...withoutId } = envelopeOf(fresh);
+
+    await expectRejected(t, () => raw('POST', envelopeOf(fresh, { id: 'platform.id.update' })), 'IDR-IDC-002', /^Invalid Input Parameter - id\b/);
+    await expectRejected(t, () => raw('POST', envelopeOf(fresh, { id: 'platform.test' })), 'IDR-IDC-002', /^Invalid Input Parameter - id\b/);
+    await expectRejected(t, () => raw('POST', envelopeOf(fresh, { id: 42 })), 'IDR-IDC-002', /^Invalid Input Parameter - id\b/);
+    await expectRejected(t, () => raw('POST', withoutId), 'IDR-IDC-001', /^Missing Input Parameter - id$/);
+    await expectRejected(t, () => raw('POST', envelopeOf(fresh, { id: null })), 'IDR-IDC-001', /^Missing Input Parameter - id$/);
+    await expectRejected(t, () => raw('PATCH', envelopeOf(change, { id: 'platform.id.create' })), 'IDR-IDC-002', /^Invalid Input Parameter - id\b/);
+    await expectRejected(t, () => raw('PATCH', envelopeOf(change, { id: '' })), 'IDR-IDC-001', /^Missing Input Parameter - id$/);
+
+    // The stored identity is as created; the same requests with the operation's id go through.
+    expect((await ok(send(ida, 'GET', `/uin/${uin}`))).identity).toEqual(identityOf(uin));
+    expect(await ok(raw('POST', envelopeOf(fresh, { id: 'platform.id.create' })))).toMatchObject({ status: 'ACTIVATED' });
+    await ok(raw('PATCH', envelopeOf(change, { id: 'platform.id.update' })));
+    expect((await ok(send(ida, 'GET', `/uin/${uin}`))).identity.city).toEqual([{ language: 'eng', value: 'Rabat' }]);
   });
 
   it('updates: attributes merged, documents replaced, status moved as MOSIP allows', async () => {

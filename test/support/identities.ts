@@ -8,8 +8,13 @@ import { DOCUMENTS, identityOf, newRid } from './identity-data.js';
 /** The ID repository's REST calls on one platform. */
 export function idrepoCalls(platform: () => TestPlatform) {
   type Credentials = Record<string, string>;
+  /** The envelope `id` the repository requires of a create or an update (MOSIP's IdRequestValidator). */
+  const requestIds: Record<string, string> = { POST: 'platform.id.create', PATCH: 'platform.id.update' };
   const send = (headers: Credentials, method: string, urlPath: string, body?: unknown) =>
-    platform().request(method, '/idrepository/v1/identity' + urlPath, { body: body === undefined ? undefined : envelopeOf(body), headers });
+    platform().request(method, '/idrepository/v1/identity' + urlPath, {
+      body: body === undefined ? undefined : envelopeOf(body, urlPath === '/' && requestIds[method] ? { id: requestIds[method] } : {}),
+      headers,
+    });
   const ok = async (call: Promise<{ json: any }>) => {
     const { json } = await call;
     expect(json.errors, JSON.stringify(json.errors)).toBeOneOf([null, []]);

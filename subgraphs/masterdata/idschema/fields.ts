@@ -122,7 +122,8 @@ function propertyOf(field: SchemaField): Record<string, unknown> {
 
 /** The identity's JSON Schema (draft 07) as MOSIP generates it from the fields: what schemaJson holds. */
 export function jsonSchemaOf(title: string, description: string, fields: readonly SchemaField[]): string {
-  const required = ['IDSchemaVersion', ...fields.filter((field) => field.required).map((field) => field.id)];
+  // IDSchemaVersion is always required; a schema may declare it as a field too (MOSIP's does), listed once.
+  const required = [...new Set(['IDSchemaVersion', ...fields.filter((field) => field.required).map((field) => field.id)])];
   return JSON.stringify({
     $schema: 'http://json-schema.org/draft-07/schema#',
     description,
@@ -177,7 +178,8 @@ function problemOf(field: SchemaField, value: unknown): string | null {
       if (typeof value !== 'number' || (field.type === 'integer' && !Number.isInteger(value)))
         return `must be ${field.type === 'integer' ? 'an integer' : 'a number'}`;
       if ((field.minimum ?? -Infinity) > value || (field.maximum ?? Infinity) < value) return 'is out of range';
-      return null;
+      // A number's regex validators apply to its decimal text, as MOSIP's pattern validator reads values (an age of 0 to 150).
+      return validatorProblem(field, String(value));
     case 'boolean':
       return typeof value === 'boolean' ? null : 'must be true or false';
     case 'simpleType': {
