@@ -1,6 +1,6 @@
 import { PlatformError } from '../../lib/errors.js';
 
-/** Key manager (KER-KMS), crypto manager (KER-CRY) and signature (KER-CSS) codes of the spec. */
+/** Key manager (KER-KMS), crypto manager (KER-CRY), sync data machine key (KER-SNC) and signature (KER-CSS) codes of the spec. */
 export const keyErrors = {
   unknownApplication: (applicationId: string) => new PlatformError('KER-KMS-002', `ApplicationId not found in Key Policy: ${applicationId}`),
   noUniqueAlias: (what: string) => new PlatformError('KER-KMS-003', `No unique alias is found: ${what}`),
@@ -23,6 +23,8 @@ export const keyErrors = {
   emptyInput: (field: string) => new PlatformError('KER-CRY-004', `${field} should not be null or empty`),
   keyManager: (reason: string) => new PlatformError('KER-CRY-006', `Key manager service replied with an error: ${reason}`),
   badTimestamp: () => new PlatformError('KER-CRY-007', "timestamp must be ISO 8601 (yyyy-MM-dd'T'HH:mm:ss.SSS'Z')"),
+  // sync data's machine keys (MOSIP's kernel-syncdata-service MasterDataErrorCode.MACHINE_NOT_FOUND)
+  machineNotFound: (machineName: string) => new PlatformError('KER-SNC-155', `Machine not found: no public key is mapped to machine ${machineName}`),
   // signature
   signatureInput: (reason: string) => new PlatformError('KER-CSS-999', `Invalid request input: ${reason}`),
   signatureInvalid: () => new PlatformError('KER-CSS-101', 'Validation Unsuccessful'),

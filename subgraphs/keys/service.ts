@@ -292,10 +292,16 @@ export class KeysService {
     return { machineName, keyIndex, verified: null };
   }
 
+  /**
+   * Whether a public key is the one mapped to a machine. A machine without a
+   * mapped key is unknown here: KER-SNC-155, as MOSIP's sync data answers a
+   * machine it does not find (validateKeyMachineMapping).
+   */
   async verifyMachinePublicKey(machineName: string, publicKey: string) {
     if (!machineName?.trim()) throw keyErrors.emptyInput('machineName');
     const { keyIndex } = this.machineKey(publicKey);
     const mapped = await this.prisma.machinePublicKey.findUnique({ where: { machineName } });
-    return { machineName, keyIndex, verified: mapped?.keyIndex === keyIndex };
+    if (!mapped) throw keyErrors.machineNotFound(machineName);
+    return { machineName, keyIndex, verified: mapped.keyIndex === keyIndex };
   }
 }

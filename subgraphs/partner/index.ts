@@ -1,6 +1,7 @@
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import { partnerRoutes } from '../../rest-compat/partner/routes.js';
 import { assembleAreas } from '../areas.js';
+import { ADMIN_USER } from '../auth/service.js';
 import { defineComponent } from '../component.js';
 import type { PartnerArea } from './area.js';
 import { admitAtDesks, PartnerCallers } from './callers.js';
@@ -29,17 +30,23 @@ export const partner = defineComponent({
   inputs: assembled.inputs,
   routes: partnerRoutes,
   settings: partnerSettings,
-  services: (deps, settings) => ({ partnerCallers: new PartnerCallers(deps.services.users, deps.clock), ...assembled.services(deps, settings) }),
+  services: (deps, settings) => {
+    const offered = { partnerCallers: new PartnerCallers(deps.services.users, deps.clock), ...assembled.services(deps, settings) };
+    // With the sample country, the bootstrap admin manages the default group at once, as the sample maps it to zone MOR and centre
+    // 10001: heard in whichever process master data loads the country (every process builds every component's services), and
+    // written to this component's own tables.
+    deps.services.sampleCountry.onLoaded('partner', async ({ by }) => {
+      if (await deps.services.policyGroups.mapSampleManager(by, ADMIN_USER)) {
+        deps.logger.info({ userId: ADMIN_USER }, 'sample country: the admin manages the default policy group');
+      }
+    });
+    return offered;
+  },
   // The policy group a newcomer creates policies in at once (README, "Sample data").
   start: async (deps) => {
     await deps.services.partnerValidation.start(deps.database);
     deps.onClose(() => deps.services.partnerValidation.stop());
-    const now = deps.clock.now();
-    await deps.prisma.policyGroup.upsert({
-      where: { id: 'default' },
-      create: { id: 'default', name: 'default', description: 'The default policy group', createdBy: 'system', createdAt: now },
-      update: {},
-    });
+    await deps.services.policyGroups.ensureDefault();
   },
   resolvers: (deps) =>
     admitAtDesks(

@@ -334,7 +334,27 @@ describe('sync data keys', () => {
     expect(mapped.json.id).toBe('platform.kernel.sync.publickeytomachine');
     expect(mapped.json.response.keyIndex).toBe(createHash('sha256').update(der).digest('hex'));
     expect((await call('POST', '/v1/syncdata/tpm/publickey/verify', { machineName: 'machine-10002', publicKey })).json.response.verified).toBe(true);
-    expect((await call('POST', '/v1/syncdata/tpm/publickey/verify', { machineName: 'machine-other', publicKey })).json.response.verified).toBe(false);
+    // Another key of a known machine is not verified; a machine without a mapped key is not found (MOSIP's KER-SNC-155).
+    openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'other.key');
+    const stranger = execFileSync('openssl', ['pkey', '-in', 'other.key', '-pubout', '-outform', 'DER'], { cwd: dir }).toString('base64');
+    expect((await call('POST', '/v1/syncdata/tpm/publickey/verify', { machineName: 'machine-10002', publicKey: stranger })).json.response).toMatchObject({
+      machineName: 'machine-10002',
+      verified: false,
+    });
+    await expectRejected(
+      t,
+      () => call('POST', '/v1/syncdata/tpm/publickey/verify', { machineName: 'machine-other', publicKey }),
+      'KER-SNC-155',
+      /Machine not found/,
+    );
+    const verify = 'mutation($m: String!, $k: String!) { verifyMachinePublicKey(machineName: $m, publicKey: $k) { machineName keyIndex verified } }';
+    const admin = bearer(await t.adminToken());
+    const before = await t.snapshot();
+    const unknown = await t.graphql(verify, { m: 'machine-other', k: publicKey }, admin);
+    expect(unknown.errors?.[0]?.extensions?.code).toBe('KER-SNC-155');
+    expect(unknown.data).toBeNull();
+    expect(await t.snapshot()).toEqual(before);
+    expect((await t.graphql(verify, { m: 'machine-10002', k: publicKey }, admin)).data.verifyMachinePublicKey.verified).toBe(true);
     await expectRejected(t, () => call('POST', '/v1/syncdata/tpm/publickey', { machineName: 'machine-x', publicKey: 'bm90IGEga2V5' }), 'KER-CRY-002');
     await expectRejected(t, () => call('POST', '/v1/syncdata/tpm/publickey', { machineName: 'machine-x' }), 'KER-CRY-004');
     await expectRejected(t, () => call('POST', '/v1/syncdata/tpm/publickey', { machineName: 'machine-y', publicKey }), 'KER-CRY-002');

@@ -490,7 +490,8 @@ describe('devices', () => {
     await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-1' })), 'KER-MSD-069');
     await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-2', deviceSpecId: 'NOPE' })), 'KER-MSD-069');
     await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-1', langCode: 'fra', zoneCode: 'SAL' })), 'KER-MSD-069');
-    await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-2', zoneCode: 'NOPE' })), 'KER-MSD-392');
+    // A zone that does not exist is no admin's: KER-MSD-439, as MOSIP answers it (Invalid_Device_Zone_notPresentInDB).
+    await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-2', zoneCode: 'NOPE' })), 'KER-MSD-439');
     await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-2', langCode: 'deu' })), 'KER-MSD-999');
     await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-2', macAddress: undefined })), 'KER-MSD-999');
     await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-2', ipAddress: '999.1.1.1' })), 'KER-MSD-999');
@@ -505,7 +506,23 @@ describe('devices', () => {
     await expectRejected(t, () => send('PUT', '/devices', device({ id: 'NOPE' })), 'KER-MSD-010');
     await expectRejected(t, () => send('PUT', '/devices', device({ id: 'BAD-1', langCode: 'fra' })), 'KER-MSD-010');
     await expectRejected(t, () => send('PUT', '/devices', device({ id: 'BAD-1', deviceSpecId: 'NOPE' })), 'KER-MSD-083');
-    await expectRejected(t, () => send('PUT', '/devices', device({ id: 'BAD-1', zoneCode: 'NOPE' })), 'KER-MSD-392');
+    await expectRejected(t, () => send('PUT', '/devices', device({ id: 'BAD-1', zoneCode: 'NOPE' })), 'KER-MSD-439');
+    await expectRejected(t, () => send('PUT', '/devices', device({ id: 'BAD-1', zoneCode: 'NOPE' }), as.rsk), 'KER-MSD-439');
+    const adminBearer = bearer(await t.adminToken());
+    const before = await t.snapshot();
+    for (const [mutation, id] of [
+      ['createDevice', 'BAD-2'],
+      ['updateDevice', 'BAD-1'],
+    ]) {
+      const answer = await gql(
+        `mutation($input: DeviceInput!) { ${mutation}(input: $input) { id zoneCode } }`,
+        { input: device({ id, zoneCode: 'NOPE' }) },
+        adminBearer,
+      );
+      expect(codeOf(answer), mutation).toBe('KER-MSD-439');
+    }
+    expect(await t.snapshot()).toEqual(before);
+    expect((await t.platform.deps.prisma.device.findMany({ where: { id: 'BAD-1' }, select: { zoneCode: true } })).map((row) => row.zoneCode)).toEqual(['RSK']);
     await expectRejected(t, () => send('PUT', '/devices/decommission/NOPE'), 'KER-MSD-010');
     await expectRejected(t, () => send('DELETE', '/devices/NOPE'), 'KER-MSD-010');
     await expectRejected(t, () => send('GET', '/devices/deu'), 'KER-MSD-010');

@@ -64,9 +64,10 @@ const sharedFields = (input: DeviceInput, validityDateTime: Date) => ({
 /**
  * Devices, each in a zone. Every caller acts in its own scope: writes need
  * the device's zone (and the new zone) to be one of the caller's
- * (KER-MSD-439); reads, searches and lists show only the caller's zones.
- * Zone, specification and status belong to the device, so its languages
- * share them; deletion and decommissioning take every language.
+ * (KER-MSD-439, as for a zone that does not exist); reads, searches and
+ * lists show only the caller's zones. Zone, specification and status
+ * belong to the device, so its languages share them; deletion and
+ * decommissioning take every language.
  */
 export class DeviceService {
   constructor(
@@ -79,7 +80,7 @@ export class DeviceService {
   async create(by: string, input: DeviceInput): Promise<DeviceRow> {
     await requireLanguage(this.prisma, input.langCode);
     const validity = this.validity(input.validityDateTime);
-    await this.zones.requireCovered(await this.zones.scopeOf(by), input.zoneCode);
+    await this.requireWritable(await this.zones.scopeOf(by), input.zoneCode);
     if (!(await this.catalogue.specificationExists(input.deviceSpecId))) {
       throw masterdataErrors.deviceInsert(`device specification ${input.deviceSpecId} not found`);
     }
@@ -103,7 +104,7 @@ export class DeviceService {
     if (!row) throw masterdataErrors.deviceNotFound(input.id);
     const scope = await this.zones.scopeOf(by);
     await this.requireWritable(scope, row.zoneCode);
-    if (input.zoneCode !== row.zoneCode) await this.zones.requireCovered(scope, input.zoneCode);
+    if (input.zoneCode !== row.zoneCode) await this.requireWritable(scope, input.zoneCode);
     const validity = this.validity(input.validityDateTime);
     if (!(await this.catalogue.specificationExists(input.deviceSpecId))) {
       throw masterdataErrors.deviceUpdate(`device specification ${input.deviceSpecId} not found`);
@@ -136,7 +137,12 @@ export class DeviceService {
     return id;
   }
 
-  /** A device's current zone must be the caller's; a zone since deleted is no one's. */
+  /**
+   * A device's zone, current or new, must be the caller's: KER-MSD-439 for
+   * another admin's zone and for one that does not exist (MOSIP answers a
+   * zone not in the database so: Invalid_Device_Zone_notPresentInDB); a
+   * zone since deleted is no one's.
+   */
   private async requireWritable(scope: ZoneScope, zoneCode: string): Promise<void> {
     if ((await this.zones.coverage(scope, zoneCode)) !== 'covered') throw masterdataErrors.zoneNotAuthorized();
   }

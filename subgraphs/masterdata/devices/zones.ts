@@ -91,13 +91,6 @@ export class ZoneService {
     return scope.covers(path) ? 'covered' : 'outside';
   }
 
-  /** A zone the caller may write in: KER-MSD-392 when there is none, KER-MSD-439 when it is another admin's. */
-  async requireCovered(scope: ZoneScope, code: string): Promise<void> {
-    const coverage = await this.coverage(scope, code);
-    if (coverage === 'unknown') throw masterdataErrors.zoneNotFound(code);
-    if (coverage === 'outside') throw masterdataErrors.zoneNotAuthorized();
-  }
-
   /** The codes of the zones covered, or of those at and below `under` (a covered zone). */
   async coveredCodes(scope: ZoneScope, under?: string): Promise<string[]> {
     const where: Prisma.ZoneWhereInput = under ? { OR: [{ path: under }, { path: { startsWith: `${under}/` } }] } : scope.zoneWhere();

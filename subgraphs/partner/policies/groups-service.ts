@@ -8,6 +8,9 @@ import { groupsIn, type Scope } from './scope.js';
 
 export type { PolicyGroupRow };
 
+/** The policy group every platform starts with, where a newcomer creates policies at once (README, "Sample country"). */
+export const DEFAULT_GROUP = 'default';
+
 /** The roles a user needs to manage a policy group. */
 const MANAGER_ROLES: readonly string[] = ['POLICYMANAGER', 'PARTNERMANAGER'];
 
@@ -44,6 +47,32 @@ export class PolicyGroupService {
       if (isUniqueViolation(error)) throw partnerErrors.invalid('name', `a policy group named ${input.name} exists`);
       throw error;
     }
+  }
+
+  /** The `default` group, made on a first start (and by the sample country, whichever comes first). */
+  async ensureDefault(): Promise<void> {
+    await this.prisma.policyGroup.upsert({
+      where: { id: DEFAULT_GROUP },
+      create: { id: DEFAULT_GROUP, name: DEFAULT_GROUP, description: 'The default policy group', createdBy: 'system', createdAt: this.clock.now() },
+      update: {},
+    });
+  }
+
+  /**
+   * The sample country's manager of the `default` group: the bootstrap admin
+   * becomes its policy manager and partner manager (one PolicyGroupManager
+   * row), when it exists and holds a manager role. False when it does not:
+   * nothing is mapped, as an operator's own admins are not.
+   */
+  async mapSampleManager(by: string, userId: string): Promise<boolean> {
+    await this.ensureDefault();
+    const user = (await this.users().usersById([userId])).get(userId);
+    if (!user?.roles.some((role) => MANAGER_ROLES.includes(role))) return false;
+    await this.prisma.policyGroupManager.createMany({
+      data: [{ policyGroupId: DEFAULT_GROUP, userId, createdBy: by, createdAt: this.clock.now() }],
+      skipDuplicates: true,
+    });
+    return true;
   }
 
   private async mustExist(groupId: string): Promise<PolicyGroupRow> {
