@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -23,16 +24,43 @@ const project = (name: string, include: string[], test: TestProjectInlineConfigu
 /** Migrates one template database per kind, once per run, for the projects that need a database. */
 const withTemplates = { globalSetup: ['test/support/global-setup.ts'] };
 
-// `unit` needs nothing; `integration` needs PostgreSQL, ActiveMQ and a JDK; the REST
-// suites run twice, on embedded PGlite and on the local PostgreSQL server
-// (test/support/platform.ts reads PLATFORM_TEST_DB).
+/**
+ * The REST files that also run on embedded PGlite: one per component (its
+ * widest), and every file whose behaviour is embedded-specific (the sample
+ * country a fresh embedded start loads, PGlite's data folder at rest, its
+ * in-process LISTEN, trigram search, races on its one connection). The whole
+ * REST suite runs on PostgreSQL.
+ */
+export const PGLITE_SMOKE = [
+  'auth', // logins, tokens, sessions
+  'edge', // revocation through PGlite's in-process LISTEN
+  'gateway', // health and the database's kind
+  'otp',
+  'keys',
+  'license',
+  'notify-at-rest', // the outbox sealed in PGlite's data folder
+  'masterdata-sample', // the sample country a fresh embedded start loads
+  'masterdata-holidays', // pg_trgm search on PGlite
+  'syncdata',
+  'partner-validation', // the whole partner life cycle
+  'partner-certificates', // racing uploads under an advisory lock on one connection
+  'idrepo',
+  'sample-identity', // the spec's identity on a fresh embedded start
+  'sample-admin', // the bootstrap admin's partner management on a fresh embedded start
+].map((name) => `test/rest/${name}.test.ts`);
+
+// `unit` needs nothing; `integration` needs PostgreSQL, ActiveMQ and a JDK; the REST suite
+// runs whole on the local PostgreSQL server and in part (PGLITE_SMOKE) on embedded PGlite
+// (test/support/platform.ts reads PLATFORM_TEST_DB). Test files are mostly waiting on the
+// database and on HTTP: one worker per core, and at least two, keep the cores busy.
 export default defineConfig({
   test: {
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       project('unit', ['test/unit/**/*.test.ts']),
       project('integration', ['test/integration/**/*.test.ts'], withTemplates),
-      project('pglite', ['test/rest/**/*.test.ts'], { ...withTemplates, env: { PLATFORM_TEST_DB: 'pglite' } }),
       project('postgres', ['test/rest/**/*.test.ts'], { ...withTemplates, env: { PLATFORM_TEST_DB: 'postgres' } }),
+      project('pglite', PGLITE_SMOKE, { ...withTemplates, env: { PLATFORM_TEST_DB: 'pglite' } }),
     ],
   },
 });

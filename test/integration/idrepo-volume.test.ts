@@ -1,4 +1,4 @@
-// One run (the integration project, on embedded PGlite, the newcomer's database): the REST suites run on both databases, and this one is long.
+// One run, on PostgreSQL (the production database; half the time of PGlite here): the REST suites cover both databases, and this one is long.
 import { describe, expect, it } from 'vitest';
 import { BIOMETRICS, ADDRESS_DOCUMENT, DOCUMENTS, identityOf, idrepoCalls, newRid } from '../support/identities.js';
 import { cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
@@ -6,9 +6,13 @@ import { cookieHeader, type TestPlatform, useTestPlatform } from '../support/pla
 const COUNT = 10_000;
 const TYPES = [undefined, 'bio', 'demo', 'all'] as const;
 let t: TestPlatform;
-useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
-  t = platform;
-});
+useTestPlatform(
+  { PLATFORM_SAMPLE_DATA: 'true' },
+  (platform) => {
+    t = platform;
+  },
+  { database: 'postgres' },
+);
 const { send, newUin } = idrepoCalls(() => t);
 
 /** Runs `work` over the items, `width` at a time. */

@@ -26,13 +26,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+export type TestDatabaseKind = 'pglite' | 'postgres';
+
 /**
- * A fresh database of the kind PLATFORM_TEST_DB names: an in-memory PGlite, or
- * a new database on the local PostgreSQL; both copied from the run's migrated
- * template (test/support/global-setup.ts).
+ * A fresh database of the kind asked for, else the kind PLATFORM_TEST_DB names:
+ * an in-memory PGlite, or a new database on the local PostgreSQL; both copied
+ * from the run's migrated template (test/support/global-setup.ts).
  */
-export async function freshDatabase(options: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
-  if (process.env.PLATFORM_TEST_DB === 'postgres') {
+export async function freshDatabase(options: { onQuery?: (sql: string) => void; kind?: TestDatabaseKind } = {}): Promise<TestDatabase> {
+  if ((options.kind ?? process.env.PLATFORM_TEST_DB) === 'postgres') {
     const server = await createTestDatabase(inject('postgresTemplate'));
     const database = await openDatabase({ url: server.url, migrate: false, onQuery: options.onQuery });
     return {
@@ -87,7 +89,7 @@ export interface TestPlatform {
 export async function startTestPlatform(
   env: Record<string, string> = {},
   shared?: { database: Database },
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; database?: TestDatabaseKind } = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-test-'));
   const config = loadConfig({
@@ -101,7 +103,7 @@ export async function startTestPlatform(
     PLATFORM_MASTER_KEY: TEST_MASTER_KEY,
     ...env,
   });
-  const owned = shared ? undefined : await freshDatabase();
+  const owned = shared ? undefined : await freshDatabase({ kind: options.database });
   const database = shared?.database ?? owned!.database;
   const clock = new ManualClock();
   liveClocks.add(clock);
@@ -196,10 +198,14 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
  * One platform for a test file: started before its tests (handing over the
  * platform and an admin cookie), closed after them.
  */
-export function useTestPlatform(env: Record<string, string>, ready: (t: TestPlatform, adminCookie: Record<string, string>) => void): void {
+export function useTestPlatform(
+  env: Record<string, string>,
+  ready: (t: TestPlatform, adminCookie: Record<string, string>) => void,
+  options: { database?: TestDatabaseKind } = {},
+): void {
   let platform: TestPlatform | undefined;
   beforeAll(async () => {
-    platform = await startTestPlatform(env);
+    platform = await startTestPlatform(env, undefined, options);
     ready(platform, cookieHeader(await platform.adminToken()));
   });
   afterAll(async () => {
