@@ -14,8 +14,9 @@ const project = (name: string, include: string[], test: TestProjectInlineConfigu
   test: {
     name,
     include,
-    testTimeout: 30000,
-    hookTimeout: 60000,
+    // A bound against a hung test, not a speed check: generous, since CI shares two cores with other work.
+    testTimeout: 60000,
+    hookTimeout: 120000,
     ...test,
     env: { LOG_LEVEL: 'silent', APOLLO_TELEMETRY_DISABLED: '1', ...test.env },
   },
