@@ -26,7 +26,8 @@ export const encodeCursor = (key: string): string => Buffer.from(key, 'utf8').to
 
 function decodeCursor(cursor: string): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!key || encodeCursor(key) !== cursor) throw new PlatformError('BAD_USER_INPUT', 'after: not a cursor of this list');
+  // No key of a row holds NUL (PostgreSQL cannot store it): a cursor that decodes to one is forged.
+  if (!key || key.includes('\u0000') || encodeCursor(key) !== cursor) throw new PlatformError('BAD_USER_INPUT', 'after: not a cursor of this list');
   return key;
 }
 

@@ -30,7 +30,8 @@ export const keysAccess = {
   'Mutation.generateMasterKey': roles('GLOBAL_ADMIN', 'KEY_MAKER'),
   'Mutation.generateCsr': specOpen('GLOBAL_ADMIN', 'KEY_MAKER'),
   'Mutation.uploadCertificate': specOpen('GLOBAL_ADMIN', 'KEY_MAKER'),
-  'Mutation.uploadOtherDomainCertificate': specOpen('GLOBAL_ADMIN', 'KEY_MAKER', 'PARTNER_ADMIN', 'PARTNERMANAGER'),
+  // The key store's admins only: partners' certificates change through partner management's upload, with its scope (partner-access.ts).
+  'Mutation.uploadOtherDomainCertificate': specOpen('GLOBAL_ADMIN', 'KEY_MAKER'),
   'Mutation.encrypt': roles(...CRYPTO_USERS),
   'Mutation.decrypt': roles(...CRYPTO_USERS),
   'Mutation.sign': roles(
@@ -52,6 +53,6 @@ export const keysAccess = {
   'Key.__resolveReference': roles('GLOBAL_ADMIN', 'KEY_MAKER'),
   'Certificate.__resolveReference': roles(...KEY_READERS),
   'MachineKey.__resolveReference': roles(...REGISTRATION_STAFF),
-  // a partner's certificate is public (data is encrypted towards it); the partner subgraph decides which partners a caller reaches
+  // a partner's certificate, to whom partner management lets reach the partner (partner-access.ts), on every path
   'Partner.__resolveReference': roles('GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER', 'PARTNER'),
 };

@@ -5,6 +5,7 @@ import { keysAccess } from './access.js';
 import { keysInputs } from './inputs.js';
 import { KeyInventory } from './inventory.js';
 import { KeyStore } from './key-store.js';
+import { PartnerCertificateAccess } from './partner-access.js';
 import { PartnerCertificates } from './partner-certificates.js';
 import { keysResolvers } from './resolvers.js';
 import { KeysService } from './service.js';
@@ -18,6 +19,8 @@ declare module '../../lib/deps.js' {
     keyInventory: KeyInventory;
     /** partners' certificates: checked, kept, certified by partner management's key */
     partnerCertificates: PartnerCertificates;
+    /** who reads and replaces partners' certificates, by any door */
+    partnerCertificateAccess: PartnerCertificateAccess;
   }
 }
 
@@ -30,10 +33,23 @@ export const keys = defineComponent({
   settings: keysSettings,
   async services(deps: PlatformDeps, settings) {
     const store = new KeyStore(deps.prisma, deps.masterKey, deps.clock, settings.policy);
-    const keys = new KeysService(deps.prisma, store, deps.clock);
+    const partnerCertificates = new PartnerCertificates(deps.prisma, store, deps.clock);
+    // Partner management, built after the key store, says which partners a caller reaches.
+    const partnerAccess = new PartnerCertificateAccess(() => deps.services.partnerReach);
+    // Master data, built after the key store, says which machines a caller may map a key to.
+    const keys = new KeysService(deps.prisma, store, deps.clock, partnerCertificates, partnerAccess, (caller, name) =>
+      deps.services.machines.requireMappable(caller, name),
+    );
     // The platform's own keys exist before the first request that needs them.
     await keys.ensurePlatformKeys();
-    return { keys, keyInventory: new KeyInventory(deps.prisma, deps.clock), partnerCertificates: new PartnerCertificates(deps.prisma, store, deps.clock) };
+    return { keys, keyInventory: new KeyInventory(deps.prisma, deps.clock), partnerCertificates, partnerCertificateAccess: partnerAccess };
   },
-  resolvers: (deps) => keysResolvers(deps.services.keys, deps.services.keyInventory, deps.services.partnerCertificates),
+  resolvers: (deps) =>
+    keysResolvers(
+      deps.services.keys,
+      deps.services.keyInventory,
+      deps.services.partnerCertificates,
+      deps.services.partnerCertificateAccess,
+      deps.config.specOpenEndpoints,
+    ),
 });

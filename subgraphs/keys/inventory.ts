@@ -66,9 +66,10 @@ export class KeyInventory {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
-  async certificatesByThumbprint(thumbprints: readonly string[]): Promise<Map<string, CertificateView>> {
+  /** The entry of each certificate (whose it is decides who may see it), in one query. */
+  async certificateEntriesByThumbprint(thumbprints: readonly string[]): Promise<Map<string, KeyStoreEntry>> {
     const rows = await this.prisma.keyStoreEntry.findMany({ where: { thumbprint: { in: [...thumbprints] } }, distinct: ['thumbprint'] });
-    return new Map(rows.map((row) => [row.thumbprint, certificateView(row)]));
+    return new Map(rows.map((row) => [row.thumbprint, row]));
   }
 
   machineKeys(page: PageArgs): Promise<Connection<MachinePublicKey>> {

@@ -47,8 +47,8 @@ export class PartnerCertificates {
     private readonly clock: Clock,
   ) {}
 
-  private check(certificateData: string, partnerDomain: string): X509Certificate {
-    if (!(PARTNER_DOMAINS as readonly string[]).includes(partnerDomain)) throw keyErrors.partnerDomainInvalid(partnerDomain);
+  /** The partner certificate manager's checks of the certificate itself: X.509, RSA of 2048 bits or more, in force now. */
+  private check(certificateData: string): X509Certificate {
     const certificate = parseCertificate(certificateData);
     if (!certificate) throw keyErrors.partnerCertificateInvalid('certificateData is not an X.509 certificate');
     const details = certificate.publicKey.asymmetricKeyDetails;
@@ -60,8 +60,20 @@ export class PartnerCertificates {
     return certificate;
   }
 
+  /** Partner management's upload (its caller's scope checked there): the domain, then the certificate. */
   async upload(partnerId: string, certificateData: string, partnerDomain: string): Promise<PartnerCertificateUpload> {
-    const checked = this.check(certificateData, partnerDomain);
+    if (!(PARTNER_DOMAINS as readonly string[]).includes(partnerDomain)) throw keyErrors.partnerDomainInvalid(partnerDomain);
+    return this.replace(partnerId, certificateData);
+  }
+
+  /**
+   * Puts a partner's certificate in force after the same checks, whichever
+   * door it came through (partner management's upload, or a key store
+   * admin's uploadOtherDomainCertificate under PARTNER): no door takes a
+   * weaker certificate than another.
+   */
+  async replace(partnerId: string, certificateData: string): Promise<PartnerCertificateUpload> {
+    const checked = this.check(certificateData);
     const entry = await this.store.uploadOtherDomainCertificate(PARTNER_APPLICATION, partnerId, checked.toString(), (certificate) =>
       this.certify(certificate, partnerId),
     );
@@ -92,6 +104,11 @@ export class PartnerCertificates {
       certificateId: entry.thumbprint,
       signedCertificateData: entry.signedCertificate ?? (await this.certify(this.store.certificateOf(entry), partnerId)),
     };
+  }
+
+  /** Whether the key store keeps, or kept, a certificate under PARTNER/<partnerId> (another domain's, such as the ABIS partner's). */
+  async held(partnerId: string): Promise<boolean> {
+    return (await this.prisma.keyStoreEntry.count({ where: { applicationId: PARTNER_APPLICATION, referenceId: partnerId } })) > 0;
   }
 
   /** The certificates in force of these partners, in one query (the batch behind Partner.certificate). */

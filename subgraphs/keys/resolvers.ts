@@ -2,15 +2,45 @@ import type { Resolvers } from '../../generated/graphql/keys.js';
 import type { RequestContext } from '../../lib/context.js';
 import { loader } from '../../lib/graph/loader.js';
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
-import { certificateView, type KeyInventory } from './inventory.js';
+import { certificateView, type CertificateView, type KeyInventory } from './inventory.js';
+import { isPartnerCertificate, type KeyCaller, type PartnerCertificateAccess } from './partner-access.js';
 import type { PartnerCertificates } from './partner-certificates.js';
 import type { KeysService } from './service.js';
 
-export function keysResolvers(service: KeysService, inventory: KeyInventory, partnerCertificates: PartnerCertificates): Resolvers {
+/**
+ * The caller of an endpoint the spec flags open: nobody when the deployment
+ * opened it (PLATFORM_SPEC_OPEN_ENDPOINTS) and no token came; a token, when
+ * present, is always verified.
+ */
+async function openCaller(context: RequestContext, specOpen: boolean): Promise<KeyCaller> {
+  if (specOpen && !context.credentials.token) return null;
+  return context.principal();
+}
+
+export function keysResolvers(
+  service: KeysService,
+  inventory: KeyInventory,
+  partnerCertificates: PartnerCertificates,
+  partnerAccess: PartnerCertificateAccess,
+  specOpen: boolean,
+): Resolvers {
   const keyRef = (context: RequestContext) => loader(context, 'keys.key', (ids: readonly string[]) => inventory.byIds(ids));
-  const certificateRef = (context: RequestContext) => loader(context, 'keys.certificate', (ids: readonly string[]) => inventory.certificatesByThumbprint(ids));
+  // Partners' certificates by any path only to whom may read them (partner-access.ts): the others resolve to nothing.
+  const certificateRef = (context: RequestContext) =>
+    loader(context, 'keys.certificate', async (ids: readonly string[]) => {
+      const found = await inventory.certificateEntriesByThumbprint(ids);
+      const partnerIds = [...found.values()].filter((entry) => isPartnerCertificate(entry.applicationId, entry.referenceId)).map((entry) => entry.referenceId);
+      const readable = partnerIds.length ? await partnerAccess.readable(await context.principal(), partnerIds) : new Set<string>();
+      const views = new Map<string, CertificateView>();
+      for (const [thumbprint, entry] of found) {
+        if (!isPartnerCertificate(entry.applicationId, entry.referenceId) || readable.has(entry.referenceId)) views.set(thumbprint, certificateView(entry));
+      }
+      return views;
+    });
   const partnerCertificate = (context: RequestContext) =>
-    loader(context, 'keys.partnerCertificate', (ids: readonly string[]) => partnerCertificates.inForce(ids));
+    loader(context, 'keys.partnerCertificate', async (ids: readonly string[]) =>
+      partnerCertificates.inForce([...(await partnerAccess.readable(await context.principal(), ids))]),
+    );
   const machineRef = (context: RequestContext) => loader(context, 'keys.machine', (names: readonly string[]) => inventory.machineKeysByName(names));
   return {
     DateTime: DateTimeScalar,
@@ -18,14 +48,15 @@ export function keysResolvers(service: KeysService, inventory: KeyInventory, par
       keys: (_, args) => inventory.keys(args, args.filter),
       key: async (_, args, context) => (await keyRef(context)(args.id)) ?? null,
       machineKeys: (_, args) => inventory.machineKeys(args),
-      certificate: (_, args) => service.certificate(args.applicationId, args.referenceId),
-      syncPublicKey: (_, args) => service.syncPublicKey(args.applicationId, args.referenceId, args.timeStamp),
+      certificate: async (_, args, context) => service.certificate(await context.principal(), args.applicationId, args.referenceId),
+      syncPublicKey: async (_, args, context) => service.syncPublicKey(await context.principal(), args.applicationId, args.referenceId, args.timeStamp),
     },
     Mutation: {
       generateMasterKey: (_, args) => service.generateMasterKey(args.objectType, args.applicationId, args.referenceId, args.force, args.subject),
       generateCsr: (_, args) => service.generateCsr(args.applicationId, args.referenceId, args.subject),
       uploadCertificate: (_, args) => service.uploadCertificate(args.applicationId, args.referenceId, args.certificateData),
-      uploadOtherDomainCertificate: (_, args) => service.uploadOtherDomainCertificate(args.applicationId, args.referenceId, args.certificateData),
+      uploadOtherDomainCertificate: async (_, args, context) =>
+        service.uploadOtherDomainCertificate(await openCaller(context, specOpen), args.applicationId, args.referenceId, args.certificateData),
       encrypt: async (_, args, context) => service.encrypt(await context.principal(), args),
       decrypt: async (_, args, context) => service.decrypt(await context.principal(), args),
       sign: (_, args) => service.sign(args.data),

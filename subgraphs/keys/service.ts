@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, createSign, createVerify, X509Certificate } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import type { Subject } from '../../lib/crypto/certificates.js';
+import { parseCertificate, type Subject } from '../../lib/crypto/certificates.js';
 import {
   CryptoFormatError,
   decodeBase64Any,
@@ -16,6 +16,8 @@ import { parseInstant, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { keyErrors } from './errors.js';
 import type { KeyStore } from './key-store.js';
+import { PartnerCertificateAccess, type KeyCaller } from './partner-access.js';
+import { PARTNER_APPLICATION, PartnerCertificates } from './partner-certificates.js';
 import { NOTIFICATION_KEY, PLATFORM_APPLICATION, RESPONSE_SIGNING_KEY } from './policy.js';
 
 export interface CryptoInput {
@@ -50,14 +52,30 @@ export class KeysService {
     private readonly prisma: PrismaClient,
     readonly store: KeyStore,
     private readonly clock: Clock,
+    private readonly partnerCertificates: Pick<PartnerCertificates, 'replace'> = new PartnerCertificates(prisma, store, clock),
+    /** without partner management (a tool using the key store alone), partners' certificates are the key store admins' only */
+    private readonly partnerAccess: PartnerCertificateAccess = new PartnerCertificateAccess(() => undefined),
+    /** whether a caller may map a key to a machine: master data's rule (the machine's centre staff, the admins of its zone); alone, a GLOBAL_ADMIN only */
+    private readonly mayMapMachine: (caller: Caller, machineName: string) => Promise<void> = (caller) =>
+      caller.roles.includes('GLOBAL_ADMIN')
+        ? Promise.resolve()
+        : Promise.reject(new PlatformError('KER-ATH-403', 'Forbidden: only a GLOBAL_ADMIN maps machine keys here')),
   ) {}
 
   private uploaded() {
     return { status: 'success', timestamp: this.clock.now().toISOString() };
   }
 
-  async certificate(applicationId: string, referenceId?: string | null) {
-    return this.store.record(await this.store.current(applicationId, referenceId));
+  /** The certificate in force of a pair; a partner's only to whom partner management lets reach the partner, or a key store admin. */
+  async certificate(caller: Principal, applicationId: string, referenceId?: string | null) {
+    const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);
+    await this.partnerAccess.mustRead(caller, applicationId, ref);
+    return this.store.record(await this.store.current(applicationId, ref));
+  }
+
+  /** The certificate of an application's master key, for the platform's own use (partner management's certificate for partners). */
+  async masterCertificate(applicationId: string) {
+    return this.store.record(await this.store.current(applicationId, ''));
   }
 
   async generateMasterKey(objectType: string, applicationId: string, referenceId: string | null | undefined, force: boolean, subject?: Subject | null) {
@@ -80,8 +98,19 @@ export class KeysService {
     return this.uploaded();
   }
 
-  async uploadOtherDomainCertificate(applicationId: string, referenceId: string | null | undefined, certificateData: string) {
-    await this.store.uploadOtherDomainCertificate(applicationId, referenceId, certificateData);
+  /**
+   * Another domain's certificate. A partner's (PARTNER/<partnerId>) is a key
+   * store admin's to replace here, after the partner certificate manager's
+   * checks (RSA of 2048 bits or more, in force now), as partner management's
+   * upload makes them; everyone else goes through partner management.
+   */
+  async uploadOtherDomainCertificate(caller: KeyCaller, applicationId: string, referenceId: string | null | undefined, certificateData: string) {
+    const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);
+    this.partnerAccess.mustReplace(caller, applicationId, ref);
+    // What is no certificate at all keeps the key manager's own code (KER-KMS-013); the rest is the partner certificate manager's (KER-PCM).
+    if (!parseCertificate(certificateData)) throw keyErrors.certificateParsing('certificateData is not an X.509 certificate');
+    if (applicationId === PARTNER_APPLICATION && ref) await this.partnerCertificates.replace(ref, certificateData);
+    else await this.store.uploadOtherDomainCertificate(applicationId, ref, certificateData);
     return this.uploaded();
   }
 
@@ -248,10 +277,11 @@ export class KeysService {
   }
 
   /** Sync data: the public key of an application (or reference) in force at a time. */
-  async syncPublicKey(applicationId: string, referenceId: string | null | undefined, timeStamp: string) {
+  async syncPublicKey(caller: Principal, applicationId: string, referenceId: string | null | undefined, timeStamp: string) {
     const at = parseInstant(timeStamp);
     if (!at) throw keyErrors.badTimestamp();
     const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);
+    await this.partnerAccess.mustRead(caller, applicationId, ref);
     const entry =
       at <= this.clock.now()
         ? ((await this.store.find(applicationId, ref, at)) ?? (await this.store.current(applicationId, ref)))
@@ -280,6 +310,7 @@ export class KeysService {
   async uploadMachinePublicKey(caller: Caller, machineName: string, publicKey: string) {
     if (!machineName?.trim()) throw keyErrors.emptyInput('machineName');
     const { der, keyIndex } = this.machineKey(publicKey);
+    await this.mayMapMachine(caller, machineName);
     const other = await this.prisma.machinePublicKey.findUnique({ where: { keyIndex } });
     if (other && other.machineName !== machineName) throw keyErrors.badPublicKey(`the key is already mapped to machine ${other.machineName}`);
     const mapped = await this.prisma.machinePublicKey.findUnique({ where: { machineName } });

@@ -7,7 +7,7 @@ const keyQuery = z.object({ licenseKey: text, MISPId: text });
 
 /** A missing or malformed field gets the code of what it is. */
 const FIELD_CODES: [test: (field: string) => boolean, code: string][] = [
-  [(field) => field === 'MISPId', 'KER-LKM-001'],
+  [(field) => field === 'MISPId' || field === 'filter.MISPId', 'KER-LKM-001'],
   [(field) => field.startsWith('permissions'), 'KER-LKM-007'],
   [(field) => field === 'licenseExpiryTime', 'KER-LKM-011'],
   [(field) => field === 'status', 'KER-LKM-010'],
@@ -21,6 +21,12 @@ export const licenseInputs = fieldInputs(
     mapLicensePermissions: keyQuery.extend({ permissions: z.array(z.string().max(128)).min(1).max(64) }),
     licensePermissions: keyQuery,
     updateLicenseStatus: z.object({ licenseKey: text, status: text }),
+    // The portal's list: a MISP id with a control character (NUL, which PostgreSQL refuses) is the caller's mistake.
+    licenseKeys: z.object({
+      first: z.number().int().nullish(),
+      after: identifier(512).nullish(),
+      filter: z.object({ MISPId: text.nullish(), status: z.string().nullish() }).nullish(),
+    }),
   },
   licenseCodeFor,
 );

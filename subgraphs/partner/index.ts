@@ -5,6 +5,7 @@ import { ADMIN_USER } from '../auth/service.js';
 import { defineComponent } from '../component.js';
 import type { PartnerArea } from './area.js';
 import { admitAtDesks, PartnerCallers } from './callers.js';
+import { refusingNul } from './inputs.js';
 import { mispsArea } from './misps/index.js';
 import { partnersArea } from './partners/index.js';
 import { policiesArea } from './policies/index.js';
@@ -15,6 +16,8 @@ import { partnerSettings } from './settings.js';
 const AREAS: readonly PartnerArea[] = [mispsArea, policiesArea, partnersArea, validationArea];
 
 const assembled = assembleAreas(AREAS, 'PMS_COR_002');
+/** Every root field's arguments, with no NUL character in any string (PMS_COR_002): one rule for every area. */
+const inputs = { ...assembled.inputs, schemas: refusingNul(assembled.inputs.schemas) };
 
 declare module '../../lib/deps.js' {
   interface PlatformServices {
@@ -27,14 +30,14 @@ declare module '../../lib/deps.js' {
 export const partner = defineComponent({
   name: 'partner',
   access: assembled.access,
-  inputs: assembled.inputs,
+  inputs,
   routes: partnerRoutes,
   settings: partnerSettings,
   services: (deps, settings) => {
     const offered = { partnerCallers: new PartnerCallers(deps.services.users, deps.clock), ...assembled.services(deps, settings) };
-    // With the sample country, the bootstrap admin manages the default group at once, as the sample maps it to zone MOR and centre
-    // 10001: heard in whichever process master data loads the country (every process builds every component's services), and
-    // written to this component's own tables.
+    // With the sample country, the bootstrap admin manages the default group at once, as the sample maps it to zone MOR: heard in
+    // whichever process master data loads the country (every process builds every component's services), and written to this
+    // component's own tables.
     deps.services.sampleCountry.onLoaded('partner', async ({ by }) => {
       if (await deps.services.policyGroups.mapSampleManager(by, ADMIN_USER)) {
         deps.logger.info({ userId: ADMIN_USER }, 'sample country: the admin manages the default policy group');

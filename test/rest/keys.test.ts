@@ -123,6 +123,8 @@ describe('key manager', () => {
   it('stores another domain certificate and encrypts towards it with its thumbprint', async () => {
     openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'abis.key', '-out', 'abis.pem', '-subj', '/CN=ABIS partner', '-days', '30');
     const pem = readFileSync(path.join(dir, 'abis.pem'), 'utf8');
+    // The certificate is valid from the second openssl made it, which the platform's clock (set when the test began) may not have reached.
+    t.clock.set(new Date());
     const uploaded = await call('POST', '/v1/keymanager/uploadOtherDomainCertificate', {
       applicationId: 'PARTNER',
       referenceId: 'partner-default-abis',

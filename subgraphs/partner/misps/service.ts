@@ -5,6 +5,8 @@ import { isUniqueViolation } from '../../../lib/db/unique.js';
 import type { Clock } from '../../../lib/time.js';
 import type { LicenseService } from '../../license/service.js';
 import { partnerErrors } from '../errors.js';
+import { containing } from '../inputs.js';
+import { mispName, mispNameKey } from './names.js';
 import type { PartnerSettings } from '../settings.js';
 
 export type { MispRow };
@@ -53,14 +55,22 @@ export class MispService {
     }
   }
 
+  /** A name as kept, with its key: one MISP per key, which the unique index keeps however requests race (names.ts). */
+  private named(name: string): { organizationName: string; nameKey: string } {
+    const organizationName = mispName(name);
+    if (!organizationName) throw partnerErrors.invalid('organizationName', 'a name with visible characters');
+    return { organizationName, nameKey: mispNameKey(organizationName) };
+  }
+
   async create(by: string, input: MispInput): Promise<MispRow> {
-    const organizationName = input.organizationName.trim();
-    if (await this.prisma.misp.findUnique({ where: { organizationName }, select: { id: true } })) throw partnerErrors.mispNameTaken(organizationName);
+    const { organizationName, nameKey } = this.named(input.organizationName);
+    if (await this.prisma.misp.findUnique({ where: { nameKey }, select: { id: true } })) throw partnerErrors.mispNameTaken(organizationName);
     try {
       return await this.prisma.misp.create({
         data: {
           id: await this.newId(),
           organizationName,
+          nameKey,
           contactNumber: input.contactNumber ?? null,
           emailId: input.emailId,
           address: input.address,
@@ -112,13 +122,19 @@ export class MispService {
   }
 
   async update(by: string, id: string, input: { [K in keyof MispInput]?: MispInput[K] | null }): Promise<MispRow> {
-    const data = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== null));
+    const { organizationName, ...rest } = input;
+    const name = organizationName != null ? this.named(organizationName) : undefined;
+    const data: Prisma.MispUpdateInput = {
+      ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined && value !== null)),
+      ...name,
+    };
     if (!Object.keys(data).length) throw partnerErrors.mispNothingToUpdate();
     await this.get(id);
     try {
       return await this.prisma.misp.update({ where: { id }, data: { ...data, updatedBy: by, updatedAt: this.clock.now() } });
     } catch (error) {
-      if (isUniqueViolation(error)) throw partnerErrors.mispNameTaken(String(data.organizationName));
+      // Another MISP's name, or one that differs from it only in case, width, spacing or invisible characters.
+      if (isUniqueViolation(error)) throw partnerErrors.mispNameTaken(name?.organizationName ?? '');
       throw error;
     }
   }
@@ -150,14 +166,14 @@ export class MispService {
 
   /** MISPs whose name contains the text (GET /misps/name/{name}). */
   byName(name: string): Promise<MispRow[]> {
-    return this.prisma.misp.findMany({ where: { organizationName: { contains: name, mode: 'insensitive' } }, orderBy: { organizationName: 'asc' }, take: 100 });
+    return this.prisma.misp.findMany({ where: { organizationName: containing(mispName(name), 'name') }, orderBy: { organizationName: 'asc' }, take: 100 });
   }
 
   list(page: PageArgs, filter?: MispFilter | null): Promise<Connection<MispRow>> {
     const where: Prisma.MispWhereInput = {
       ...(filter?.status ? { status: filter.status } : {}),
       ...(filter?.isActive !== null && filter?.isActive !== undefined ? { isActive: filter.isActive } : {}),
-      ...(filter?.nameContains ? { organizationName: { contains: filter.nameContains, mode: 'insensitive' } } : {}),
+      ...(filter?.nameContains ? { organizationName: containing(mispName(filter.nameContains), 'nameContains') } : {}),
     };
     return connection(
       page,

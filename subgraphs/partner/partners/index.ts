@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { ApiKeyRequestStatus, PartnerStatus } from '../../../generated/graphql/partner.js';
 import type { RequestContext } from '../../../lib/context.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { PlatformError } from '../../../lib/errors.js';
+import { identifier, text } from '../../../lib/input.js';
 import { access } from '../../../lib/roles.js';
+import type { PartnerReach } from '../../keys/partner-access.js';
 import { PARTNER_MANAGERS } from '../access.js';
 import { defineArea } from '../area.js';
 import type { Scope } from './scope.js';
@@ -12,33 +15,41 @@ declare module '../../../lib/deps.js' {
   interface PlatformServices {
     /** Auth/E-KYC partners, their API key requests and keys (findApiKey: a key by its clear value) */
     partners: PartnerService;
+    /** which partners a caller reaches, admitted as at partner management's desk: what the key store asks of a partner's certificate */
+    partnerReach: PartnerReach;
   }
 }
 
-const id = z.string().trim().min(1).max(64);
-const text = (max: number) => z.string().trim().min(1).max(max);
+const id = identifier(64).trim().min(1);
+/** A name, code or key: no control characters. */
+const word = (max: number) => identifier(max).trim().min(1);
+/** Free text (an address, a certificate): line breaks allowed, NUL not. */
+const prose = (max: number) => text(max).trim();
 /** A string first, so that an absent value reads as missing (PMS_COR_001), not as a wrong option. */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.string().pipe(z.enum(values));
 const partnerStatus = oneOf(PARTNER_STATUSES);
+const page = { first: z.number().int().nullish(), after: identifier(512).nullish() };
 
 /** The arguments of the partner root fields, for GraphQL and REST alike. */
 export const partnersSchemas = {
   registerPartner: z.object({
     partnerId: id.nullish(),
-    organizationName: text(128),
-    contactNumber: text(16),
+    organizationName: word(128),
+    contactNumber: word(16),
     emailId: z.string().trim().max(128).email(),
-    address: text(256),
-    policyGroup: text(128),
+    address: prose(256).min(1),
+    policyGroup: word(128),
   }),
-  uploadPartnerCertificate: z.object({ partnerId: id, certificateData: z.string().trim().min(1).max(16_384), partnerDomain: text(16) }),
+  uploadPartnerCertificate: z.object({ partnerId: id, certificateData: prose(16_384).min(1), partnerDomain: word(16) }),
   partnerCertificate: z.object({ partnerId: id }),
   updatePartnerStatus: z.object({ partnerId: id, status: partnerStatus }),
-  requestPartnerApiKey: z.object({ partnerId: id, policyName: text(128), useCaseDescription: z.string().trim().max(512).nullish() }),
+  requestPartnerApiKey: z.object({ partnerId: id, policyName: word(128), useCaseDescription: prose(512).nullish() }),
   apiKeyRequestState: z.object({ partnerId: id, apiKeyReqId: id }),
   decideApiKeyRequest: z.object({ apiKeyReqId: id, status: oneOf(DECISIONS) }),
-  updatePartnerApiKeyStatus: z.object({ partnerId: id, partnerApiKey: text(128), status: partnerStatus }),
-  changePartnerApiKeyPolicy: z.object({ partnerId: id, partnerApiKey: text(128), oldPolicyID: id, newPolicyID: id }),
+  updatePartnerApiKeyStatus: z.object({ partnerId: id, partnerApiKey: word(128), status: partnerStatus }),
+  changePartnerApiKeyPolicy: z.object({ partnerId: id, partnerApiKey: word(128), oldPolicyID: id, newPolicyID: id }),
+  partners: z.object({ ...page, filter: z.object({ status: z.string().nullish(), policyGroupId: identifier(64).nullish() }).nullish() }),
+  apiKeyRequests: z.object({ ...page, filter: z.object({ status: z.string().nullish(), partnerId: identifier(64).nullish() }).nullish() }),
 };
 
 /** Who reads partner records; each sees only its scope (service.ts). */
@@ -83,9 +94,22 @@ export const partnersArea = defineArea({
   },
   schemas: partnersSchemas,
   codeFor: (_field, missing) => (missing ? 'PMS_COR_001' : 'PMS_COR_002'),
-  services: (deps, settings) => ({
-    partners: new PartnerService(deps.prisma, deps.clock, deps.masterKey, settings, deps.services.keys, deps.services.partnerCertificates),
-  }),
+  services: (deps, settings) => {
+    const partners = new PartnerService(deps.prisma, deps.clock, deps.masterKey, settings, deps.services.keys, deps.services.partnerCertificates);
+    const partnerReach: PartnerReach = {
+      // The partner desk's admission (partner's own calls; managers and admins at theirs), then the scope: the rules of GET /partners/{id}/certificate.
+      reachedPartners: async (caller, partnerIds) => {
+        try {
+          await deps.services.partnerCallers.admit(caller, 'partner');
+        } catch (error) {
+          if (error instanceof PlatformError) return new Set<string>();
+          throw error;
+        }
+        return partners.reachedPartners(caller, partnerIds);
+      },
+    };
+    return { partners, partnerReach };
+  },
   resolvers: (deps) => {
     const { partners } = deps.services;
     // One scope per request, computed once: every read below goes through it.

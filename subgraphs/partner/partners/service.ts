@@ -62,8 +62,8 @@ export class PartnerService {
     private readonly clock: Clock,
     masterKey: MasterKey,
     private readonly settings: PartnerSettings,
-    private readonly keys: Pick<KeysService, 'certificate'>,
-    private readonly certificates: Pick<PartnerCertificates, 'upload' | 'current'>,
+    private readonly keys: Pick<KeysService, 'masterCertificate'>,
+    private readonly certificates: Pick<PartnerCertificates, 'upload' | 'current' | 'held'>,
   ) {
     this.hmacKey = masterKey.derive(HMAC_PURPOSE);
   }
@@ -89,6 +89,8 @@ export class PartnerService {
     if (!group?.isActive) throw partnerErrors.invalid('policyGroup', `no active policy group named ${input.policyGroup}`);
     if (await this.prisma.partner.findUnique({ where: { userId: caller.subject } })) throw partnerErrors.invalid('request', 'this login already has a partner');
     const id = input.partnerId ?? randomUUID();
+    // An id under which the key store keeps another domain's certificate (the ABIS partner's) is not a partner's to claim, with its certificate.
+    if (await this.certificates.held(id)) throw partnerErrors.invalid('partnerId', 'partner id or login already registered');
     try {
       const row = await this.prisma.partner.create({
         data: {
@@ -110,6 +112,23 @@ export class PartnerService {
       if (isUniqueViolation(error)) throw partnerErrors.invalid('partnerId', 'partner id or login already registered');
       throw error;
     }
+  }
+
+  /** The partners among `partnerIds` the caller reaches: its own, those of the groups it manages, every one for an admin (one query). */
+  async reachedPartners(caller: Caller, partnerIds: readonly string[]): Promise<Set<string>> {
+    return new Set((await this.partnersByIds(await this.scope(caller), partnerIds)).keys());
+  }
+
+  /**
+   * The groups of a partner manager that manages the partner: PMS_PMP_001
+   * when it manages none, PMS_PMP_005 for an unknown partner, PMS_PMP_009
+   * for a partner of another group (validatePartnerMisp answers a manager
+   * only about its own groups' partners and their keys).
+   */
+  async managerGroupsOf(caller: Caller, partnerId: string): Promise<readonly string[]> {
+    const scope = await this.managerScope(caller);
+    await this.partnerIn(scope, partnerId, partnerErrors.apiKeyOutsideGroup);
+    return scope.groupIds;
   }
 
   /** The caller's own partner: PMS_PRT_005 when unknown, KER-ATH-403 when another's. */
@@ -184,7 +203,10 @@ export class PartnerService {
 
   /** A partner of one of the manager's groups: PMS_PMP_005 when unknown, `denied` when outside them. */
   private async managedPartner(caller: Caller, partnerId: string, denied: () => PlatformError): Promise<PartnerRow> {
-    const scope = await this.managerScope(caller);
+    return this.partnerIn(await this.managerScope(caller), partnerId, denied);
+  }
+
+  private async partnerIn(scope: Scope, partnerId: string, denied: () => PlatformError): Promise<PartnerRow> {
     const partner = await this.prisma.partner.findUnique({ where: { id: partnerId } });
     if (!partner) throw partnerErrors.partnerNotFound(partnerId);
     if (!scope.groupIds.includes(partner.policyGroupId)) throw denied();
@@ -282,7 +304,7 @@ export class PartnerService {
 
   /** The platform's certificate for partners: that of partner management's own key (application PMS). */
   async platformCertificate(): Promise<string> {
-    return (await this.keys.certificate('PMS')).certificate;
+    return (await this.keys.masterCertificate('PMS')).certificate;
   }
 
   // --- the portal graph, every read through the caller's scope

@@ -4,6 +4,7 @@ import { Prisma, type PolicyGroup as PolicyGroupRow, type PrismaClient } from '.
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import { partnerErrors } from '../errors.js';
+import { containing } from '../inputs.js';
 import { groupsIn, type Scope } from './scope.js';
 
 export type { PolicyGroupRow };
@@ -108,7 +109,7 @@ export class PolicyGroupService {
     const where: Prisma.PolicyGroupWhereInput = {
       id: groupsIn(scope),
       ...(filter?.isActive != null ? { isActive: filter.isActive } : {}),
-      ...(filter?.nameContains ? { name: { contains: filter.nameContains, mode: 'insensitive' } } : {}),
+      ...(filter?.nameContains ? { name: containing(filter.nameContains, 'nameContains') } : {}),
     };
     return connection(
       page,

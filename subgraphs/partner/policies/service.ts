@@ -3,6 +3,7 @@ import type { Policy as PolicyRow, Prisma, PrismaClient } from '../../../generat
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import { partnerErrors } from '../errors.js';
+import { containing } from '../inputs.js';
 import { checkContent, toJson, type PolicyContentInput } from './content.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { groupsIn, inScope, type Caller, type Scope } from './scope.js';
@@ -132,7 +133,7 @@ export class PolicyService {
         { policyGroupId: groupsIn(scope) },
         filter?.policyGroupId ? { policyGroupId: filter.policyGroupId } : {},
         filter?.isActive != null ? { isActive: filter.isActive } : {},
-        filter?.nameContains ? { name: { contains: filter.nameContains, mode: 'insensitive' } } : {},
+        filter?.nameContains ? { name: containing(filter.nameContains, 'nameContains') } : {},
       ],
     };
     return connection(

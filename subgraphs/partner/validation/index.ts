@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { announceAfter, PARTNER_LINKS } from '../../../lib/changes.js';
+import { identifier } from '../../../lib/input.js';
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import { LinksCache } from './links-cache.js';
@@ -12,11 +13,11 @@ declare module '../../../lib/deps.js' {
   }
 }
 
-const key = z.string().trim().min(1).max(256);
+const key = identifier(256).trim().min(1);
 
 /** The arguments of validatePartnerMisp, for GraphQL and REST alike. */
 export const validationSchemas = {
-  validatePartnerMisp: z.object({ partnerId: z.string().trim().min(1).max(64), partnerApiKey: key, mispLicenseKey: key }),
+  validatePartnerMisp: z.object({ partnerId: identifier(64).trim().min(1), partnerApiKey: key, mispLicenseKey: key }),
 };
 
 /** validatePartnerMisp, called by ID authentication on every authentication. */
@@ -39,7 +40,8 @@ export const validationArea = defineArea({
   },
   resolvers: (deps) => ({
     Query: {
-      validatePartnerMisp: (_, args) => deps.services.partnerValidation.validate(args.partnerId, args.partnerApiKey, args.mispLicenseKey),
+      validatePartnerMisp: async (_, args, context) =>
+        deps.services.partnerValidation.validate(await context.principal(), args.partnerId, args.partnerApiKey, args.mispLicenseKey),
     },
   }),
 });

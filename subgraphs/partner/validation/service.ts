@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Clock } from '../../../lib/time.js';
+import type { Principal } from '../../../lib/tokens.js';
 import type { LicenseService } from '../../license/service.js';
 import type { LinksCache } from './links-cache.js';
 import { partnerErrors } from '../errors.js';
@@ -35,8 +36,13 @@ interface Links {
   policyDescription: string | null;
   policies: unknown;
   policyActive: boolean | null;
+  policyGroupId: string | null;
   groupActive: boolean | null;
 }
+
+/** Who may ask about any partner: ID authentication, which validates on every authentication, and partner management's admins. */
+const UNSCOPED: readonly string[] = ['ID_AUTHENTICATION', 'GLOBAL_ADMIN', 'PARTNER_ADMIN'];
+type Caller = Pick<Principal, 'subject' | 'roles'>;
 
 const API_KEY_PATTERN = new RegExp(`^[A-Za-z0-9]{${API_KEY_LENGTH}}$`);
 
@@ -72,7 +78,7 @@ export class PartnerValidationService {
              p.id AS "partnerId", p."organizationName" AS "partnerName", p.status AS "partnerStatus",
              k."partnerId" AS "keyPartnerId", k.status AS "keyStatus", k."expiresAt" AS "keyExpiresAt",
              pol.id AS "policyId", pol.name AS "policyName", pol.description AS "policyDescription", pol.policies AS "policies",
-             pol."isActive" AS "policyActive", g."isActive" AS "groupActive"
+             pol."isActive" AS "policyActive", pol."policyGroupId" AS "policyGroupId", g."isActive" AS "groupActive"
       FROM (SELECT 1) AS one
       LEFT JOIN license_key lk ON lk."keyHash" = ${licenseHash}
       LEFT JOIN pms_misp m ON m.id = lk."mispId"
@@ -82,7 +88,20 @@ export class PartnerValidationService {
       LEFT JOIN pms_policy_group g ON g.id = pol."policyGroupId"`;
   }
 
-  async validate(partnerId: string, partnerApiKey: string, mispLicenseKey: string): Promise<PartnerMispPolicy> {
+  /**
+   * ID authentication and admins are answered about any partner; a partner
+   * manager only about the partners of the groups it manages (checked
+   * first, so that it learns nothing of another group's links), and only
+   * with a policy of those groups.
+   */
+  async validate(caller: Caller, partnerId: string, partnerApiKey: string, mispLicenseKey: string): Promise<PartnerMispPolicy> {
+    const groups = caller.roles.some((role) => UNSCOPED.includes(role)) ? null : await this.partners.managerGroupsOf(caller, partnerId);
+    const answer = await this.answer(partnerId, partnerApiKey, mispLicenseKey);
+    if (groups && !groups.includes(answer.policyGroupId)) throw partnerErrors.apiKeyOutsideGroup();
+    return answer.policy;
+  }
+
+  private async answer(partnerId: string, partnerApiKey: string, mispLicenseKey: string): Promise<{ policy: PartnerMispPolicy; policyGroupId: string }> {
     const licenseHash = this.license.hashOf(mispLicenseKey.trim());
     const keyHash = this.partners.hashOf(partnerApiKey.trim());
     const row = await this.cache.through(
@@ -97,7 +116,7 @@ export class PartnerValidationService {
         }
       },
     );
-    return this.check(row, partnerId, partnerApiKey);
+    return { policy: this.check(row, partnerId, partnerApiKey), policyGroupId: row.policyGroupId ?? '' };
   }
 
   /** The spec's checks, in its order, on the links read: the policy, or the first failing link's code. */
