@@ -9,7 +9,10 @@ export const masterdataErrors = {
   // devices
   deviceNotFound: (id?: string) => new PlatformError('KER-MSD-010', id ? `Device not Found: ${id}` : 'Device not Found'),
   deviceInsert: (why: string) => new PlatformError('KER-MSD-069', `Error while inserting device details: ${why}`),
-  zoneNotAuthorized: () => new PlatformError('KER-MSD-439', 'Admin not authorized to access this device for this zone'),
+  /** the spec's code for a device outside the caller's zones; centres, machines and centre users outside them answer it too */
+  zoneNotAuthorized: (what = 'device') => new PlatformError('KER-MSD-439', `Admin not authorized to access this ${what} for this zone`),
+  /** registration staff asking for another centre's machines or users */
+  notYourCentre: (what: string) => new PlatformError('KER-ATH-403', `Forbidden: ${what} is not at a registration centre the caller works at`),
   // holidays and locations
   holidayFetch: (why: string) => new PlatformError('KER-MSD-019', `Error while fetching holidays: ${why}`),
   holidayNotFound: () => new PlatformError('KER-MSD-020', 'Holiday not found'),

@@ -4,8 +4,9 @@ import { masterdataErrors } from './errors.js';
 /** MOSIP's paged-list query, shared by every /all call. */
 export const pagedListInput = z.object({
   orderBy: z.string().max(4).nullish(),
-  pageNumber: z.coerce.number().int().nullish(),
-  pageSize: z.coerce.number().int().nullish(),
+  // GraphQL's Int at most; pagedQuery bounds the page itself
+  pageNumber: z.coerce.number().int().max(2_147_483_647).nullish(),
+  pageSize: z.coerce.number().int().max(2_147_483_647).nullish(),
   sortBy: z.string().max(64).nullish(),
 });
 
@@ -26,6 +27,8 @@ export interface Paged<T> {
 }
 
 export const MAX_PAGE_SIZE = 100;
+/** How far a list pages: beyond it an offset would no longer fit the database's integer. */
+export const MAX_PAGE_NUMBER = 1_000_000;
 
 /** The most rows an unpaged master data list answers (the spec's lists by language have no paging); the portal pages through connections. */
 export const LIST_LIMIT = 10_000;
@@ -46,6 +49,7 @@ export function pagedQuery(args: PagedArgs, sortable: Readonly<Record<string, st
   const pageSize = args.pageSize ?? 10;
   if (!Number.isInteger(pageNumber) || !Number.isInteger(pageSize) || pageNumber < 0 || pageSize < 1) throw masterdataErrors.badPagination();
   if (pageSize > MAX_PAGE_SIZE) throw masterdataErrors.badSearch(`pageSize is at most ${MAX_PAGE_SIZE}`);
+  if (pageNumber > MAX_PAGE_NUMBER) throw masterdataErrors.badSearch(`pageNumber is at most ${MAX_PAGE_NUMBER}`);
   const orderBy: Record<string, 'asc' | 'desc'>[] = [{ [field]: direction }, ...key.filter((k) => k !== field).map((k) => ({ [k]: direction }))];
   return { orderBy, skip: pageNumber * pageSize, take: pageSize, pageNumber, pageSize };
 }

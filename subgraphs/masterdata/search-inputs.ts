@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { MAX_PAGE_START } from './search.js';
+
+/** GraphQL's Int. */
+const INT32_MAX = 2_147_483_647;
 
 const text = z.string().max(256);
 const filter = z.object({
@@ -16,7 +20,8 @@ export const searchInput = z.object({
     .array(z.object({ sortfield: z.string().min(1).max(64), sorttype: z.string().max(4).nullish() }))
     .max(5)
     .nullish(),
-  pagination: z.object({ pageStart: z.number().int().nullish(), pageFetch: z.number().int().nullish() }).nullish(),
+  // Bounded at the edge, so that no page reaches the database as an offset it cannot take; the search checks the rest (negatives, pageFetch).
+  pagination: z.object({ pageStart: z.number().int().max(MAX_PAGE_START).nullish(), pageFetch: z.number().int().max(INT32_MAX).nullish() }).nullish(),
   languageCode: z.string().max(3).nullish(),
 });
 

@@ -1,3 +1,4 @@
+import { likeLiteral } from '../../lib/db/like.js';
 import { masterdataErrors } from './errors.js';
 
 /** MOSIP's search body (`request`): filters, sort, pagination, language. */
@@ -40,9 +41,13 @@ export interface SearchDefaults {
   sorttype: 'ASC' | 'DESC';
 }
 
-/** Document 1: search pagination defaults to page 0 of 10. A page is bounded. */
+/** Document 1: search pagination defaults to page 0 of 10. A page is bounded, and so is how far a search pages. */
 export const DEFAULT_PAGE_FETCH = 10;
 export const MAX_PAGE_FETCH = 100;
+export const MAX_PAGE_START = 1_000_000;
+
+// One escape for every component's LIKE filters (lib/db/like.ts); areas of master data import it from here.
+export { likeLiteral };
 
 /** The page an answer shows, MOSIP's PageResponseDto (records numbered from 0). */
 export interface SearchPage<T> {
@@ -95,7 +100,8 @@ function conditionOf(columns: SearchColumns, filter: SearchFilter): Record<strin
   }
   const value = valueOf(column, filter.value, 'value');
   if (column.kind !== 'text') return { [column.field]: value };
-  return { [column.field]: { [type]: value, mode: 'insensitive' } };
+  // every text match is LIKE / ILIKE (an insensitive equals too): the caller's text matches as written
+  return { [column.field]: { [type]: likeLiteral(value as string), mode: 'insensitive' } };
 }
 
 /** Prisma's where, orderBy, skip and take for a search body; `key` fields end the order so pages never overlap. */
@@ -114,6 +120,7 @@ export function searchQuery(request: SearchRequest, columns: SearchColumns, defa
   const pageFetch = request.pagination?.pageFetch ?? DEFAULT_PAGE_FETCH;
   if (!Number.isInteger(pageStart) || !Number.isInteger(pageFetch) || pageStart < 0 || pageFetch < 1) throw masterdataErrors.badPagination();
   if (pageFetch > MAX_PAGE_FETCH) throw masterdataErrors.badSearch(`pageFetch is at most ${MAX_PAGE_FETCH}`);
+  if (pageStart > MAX_PAGE_START) throw masterdataErrors.badSearch(`pageStart is at most ${MAX_PAGE_START}`);
   return { where, orderBy, skip: pageStart * pageFetch, take: pageFetch };
 }
 
@@ -169,7 +176,7 @@ export async function filterValues(
     const narrowed = requested.text
       ? [
           column.kind === 'text'
-            ? { [column.field]: { contains: requested.text, mode: 'insensitive' } }
+            ? { [column.field]: { contains: likeLiteral(requested.text), mode: 'insensitive' } }
             : { [column.field]: valueOf(column, requested.text, 'text') },
         ]
       : [];

@@ -26,8 +26,14 @@ export const syncdata = defineComponent({
   routes: syncdataRoutes,
   settings: syncdataSettings,
   // The configuration files are read here, once: a missing or incomplete file stops the start.
-  services: (deps: PlatformDeps, settings) => ({
-    syncdata: new SyncDataService(deps.prisma, deps.clock, loadSyncConfiguration(settings), () => deps.services.users),
-  }),
+  services: (deps: PlatformDeps, settings) => {
+    const syncdata = new SyncDataService(deps.prisma, deps.clock, loadSyncConfiguration(settings), () => deps.services.users, deps.services.centreReach);
+    // The sample centre's registration staff (README, "Sample country"): heard in whichever process master data loads the country.
+    deps.services.sampleCountry.onLoaded('syncdata', async () => {
+      const added = await syncdata.addSampleStaff();
+      if (added.length) deps.logger.info({ userIds: added }, 'sample country: registration staff created without passwords (an admin sets them)');
+    });
+    return { syncdata };
+  },
   resolvers: (deps) => syncdataResolvers(deps.services.syncdata),
 });

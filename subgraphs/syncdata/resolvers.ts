@@ -9,7 +9,7 @@ export function syncdataResolvers(service: SyncDataService): Resolvers {
       syncConfigs: () => service.configs(),
       syncRoles: () => service.roles(),
       syncUserDetails: async (_, args, context) => service.userDetails(await context.principal(), args.regCenterId),
-      clientSettings: (_, args) => service.clientSettings(args.keyIndex, args.lastUpdated, args.regCenterId),
+      clientSettings: async (_, args, context) => service.clientSettings(await context.principal(), args.keyIndex, args.lastUpdated, args.regCenterId),
     },
   };
 }

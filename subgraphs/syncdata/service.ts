@@ -3,6 +3,7 @@ import { ROLES, type Role } from '../../lib/roles.js';
 import { parseInstant, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { UsersService } from '../auth/users-service.js';
+import { CentreReach } from '../masterdata/centres/reach.js';
 import { SYNC_ENTITIES, type EntityQuery } from './client-settings.js';
 import type { ConfigMap, SyncConfiguration } from './config-files.js';
 import { syncdataErrors } from './errors.js';
@@ -63,8 +64,28 @@ const ROLE_DESCRIPTIONS: Record<Role, string> = {
   PARTNER: 'A partner',
 };
 
-/** Who may read any centre's users; the other registration roles read only their own centre's. */
-const ANY_CENTRE: readonly string[] = ['GLOBAL_ADMIN', 'REGISTRATION_ADMIN'];
+/**
+ * The roles a registration client logs its operators in with (MOSIP's
+ * REGISTRATION_OPERATOR is no role of this platform). userdetails sends the
+ * password hash of an account only when these are all its roles: a hash
+ * shipped to every machine of a centre is one an attacker may crack offline,
+ * so it must open nothing but the registration client.
+ */
+export const REGISTRATION_CLIENT_ROLES: readonly Role[] = ['REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER'];
+
+const onlyRegistrationRoles = (roles: readonly string[]) =>
+  roles.length > 0 && roles.every((role) => (REGISTRATION_CLIENT_ROLES as readonly string[]).includes(role));
+
+/**
+ * The sample country's registration staff, mapped to centre 10001 by
+ * masterdata's sample (17-registration-center-users.csv): created without a
+ * password, so that none logs in until an admin sets one (resetPassword).
+ */
+export const SAMPLE_STAFF = [
+  { userId: 'sample-officer', name: 'Sample registration officer', roles: ['REGISTRATION_OFFICER'] },
+  { userId: 'sample-supervisor', name: 'Sample registration supervisor', roles: ['REGISTRATION_SUPERVISOR'] },
+  { userId: 'sample-operator', name: 'Sample registration operator (officer and supervisor)', roles: ['REGISTRATION_OFFICER', 'REGISTRATION_SUPERVISOR'] },
+] as const;
 
 const entries = (map: ConfigMap): ConfigEntry[] => Object.entries(map).map(([key, value]) => ({ key, value }));
 
@@ -79,6 +100,7 @@ export class SyncDataService {
     private readonly clock: Clock,
     private readonly config: SyncConfiguration,
     private readonly users: () => UsersService,
+    private readonly reach: CentreReach,
   ) {}
 
   /** The global configuration (platform.kernel.*): the ID number rules the ID repository follows are those registration clients get. */
@@ -94,17 +116,24 @@ export class SyncDataService {
     return ROLES.map((role) => ({ roleId: role, roleName: role, roleDescription: ROLE_DESCRIPTIONS[role] }));
   }
 
-  /** The users mapped to a live centre. An officer or supervisor reads only the centre they are mapped to. */
+  /**
+   * A registration client's offline login list: the registration staff of a
+   * live centre (unlocked accounts whose roles are all registration client
+   * roles), never an account with other powers. Read by the centre's own
+   * staff and the admins of its zone (KER-ATH-403 for the others).
+   */
   async userDetails(caller: Pick<Principal, 'subject' | 'roles'>, regCenterId: string): Promise<SyncUserDetail[]> {
     const centre = await this.prisma.registrationCenter.findFirst({ where: { id: regCenterId, isDeleted: false }, select: { id: true } });
     if (!centre) throw syncdataErrors.centreNotFound(regCenterId);
-    const mappings = await this.prisma.registrationCenterUser.findMany({ where: { regCenterId, isDeleted: false }, orderBy: { userId: 'asc' } });
-    if (!caller.roles.some((role) => ANY_CENTRE.includes(role)) && !mappings.some((row) => row.userId === caller.subject))
-      throw syncdataErrors.notYourCentre(regCenterId);
+    if (!CentreReach.reachesCentre(await this.reach.of(caller), regCenterId)) throw syncdataErrors.notYourCentre(regCenterId);
+    const mappings = await this.prisma.registrationCenterUser.findMany({
+      where: { regCenterId, isActive: true, isDeleted: false },
+      orderBy: { userId: 'asc' },
+    });
     const users = await this.users().usersById(mappings.map((row) => row.userId));
     return mappings.flatMap((row) => {
       const user = users.get(row.userId);
-      return user
+      return user && !user.isLocked && onlyRegistrationRoles(user.roles)
         ? [
             {
               userName: user.userId,
@@ -129,8 +158,8 @@ export class SyncDataService {
     return since;
   }
 
-  /** The machine of a key index (the SHA-256 thumbprint of its TPM key), its key, and its centre. */
-  private async machineOf(keyIndex: string, regCenterId: string | null | undefined) {
+  /** The machine of a key index (the SHA-256 thumbprint of its TPM key), its key, and its centre, when the caller reaches the machine. */
+  private async machineOf(caller: Pick<Principal, 'subject' | 'roles'>, keyIndex: string, regCenterId: string | null | undefined) {
     const mapped = await this.prisma.machinePublicKey.findUnique({ where: { keyIndex: keyIndex.trim().toLowerCase() } });
     if (!mapped) throw syncdataErrors.machineNotFound();
     const rows = await this.prisma.machine.findMany({ where: { name: mapped.machineName, isDeleted: false }, orderBy: { langCode: 'asc' } });
@@ -140,16 +169,23 @@ export class SyncDataService {
       ? await this.prisma.registrationCenter.findFirst({ where: { id: machine.regCenterId, isDeleted: false }, orderBy: { langCode: 'asc' } })
       : null;
     if (!centre) throw syncdataErrors.centreNotFound(machine.regCenterId ?? undefined);
+    // The settings hold the centre's staff and machines: for its own staff and the admins of its zone, whoever mapped the key.
+    if (!CentreReach.reachesMachine(await this.reach.of(caller), machine)) throw syncdataErrors.notYourCentre(centre.id);
     // MOSIP's remap signal: the client asked for the centre it knew, the machine has moved since.
     if (regCenterId && regCenterId !== centre.id) throw syncdataErrors.centreChanged();
     return { machine, centre, publicKey: machinePublicKey(mapped.publicKey) };
   }
 
   /** MOSIP 1.2's client settings: one entry per entity with rows to send, each encrypted for the machine alone. */
-  async clientSettings(keyIndex: string, lastUpdated?: string | null, regCenterId?: string | null): Promise<ClientSettings> {
+  async clientSettings(
+    caller: Pick<Principal, 'subject' | 'roles'>,
+    keyIndex: string,
+    lastUpdated?: string | null,
+    regCenterId?: string | null,
+  ): Promise<ClientSettings> {
     const now = this.clock.now();
     const since = this.since(lastUpdated, now);
-    const { machine, centre, publicKey } = await this.machineOf(keyIndex, regCenterId);
+    const { machine, centre, publicKey } = await this.machineOf(caller, keyIndex, regCenterId);
     const query: EntityQuery = { prisma: this.prisma, changed: since ? { changedAt: { gt: since, lte: now } } : { isDeleted: false }, centre, machine };
     const dataToSync: SyncEntity[] = [];
     for (const [entityName, rows] of SYNC_ENTITIES) {
@@ -158,5 +194,18 @@ export class SyncDataService {
         dataToSync.push({ entityName, entityType: 'structured', data: encryptForMachine(publicKey, Buffer.from(JSON.stringify(found), 'utf8')) });
     }
     return { lastSyncTime: now, dataToSync };
+  }
+
+  /** Creates the sample country's registration staff that do not exist yet (through auth's users), without passwords. */
+  async addSampleStaff(): Promise<string[]> {
+    const users = this.users();
+    const existing = await users.usersById(SAMPLE_STAFF.map((staff) => staff.userId));
+    const added: string[] = [];
+    for (const staff of SAMPLE_STAFF) {
+      if (existing.has(staff.userId)) continue;
+      await users.createUser({ ...staff, roles: [...staff.roles], appIds: ['registrationclient'], password: null });
+      added.push(staff.userId);
+    }
+    return added;
   }
 }

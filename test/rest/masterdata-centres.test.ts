@@ -1,4 +1,7 @@
+import { graphql } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createRequestContext } from '../../lib/context.js';
+import { COMPONENTS } from '../../subgraphs/index.js';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 
@@ -27,10 +30,13 @@ async function seed(): Promise<void> {
   });
   await prisma.zone.createMany({
     data: [
-      { code: 'NTH', langCode: 'eng', name: 'North', hierarchyLevel: 1, hierarchyName: 'Zone', path: 'MOR/NTH', ...audit() },
-      { code: 'STH', langCode: 'eng', name: 'South', hierarchyLevel: 1, hierarchyName: 'Zone', path: 'MOR/STH', ...audit() },
+      { code: 'MOR', langCode: 'eng', name: 'Morocco', hierarchyLevel: 0, hierarchyName: 'Country', path: 'MOR', ...audit() },
+      { code: 'NTH', langCode: 'eng', name: 'North', hierarchyLevel: 1, hierarchyName: 'Zone', parentZoneCode: 'MOR', path: 'MOR/NTH', ...audit() },
+      { code: 'STH', langCode: 'eng', name: 'South', hierarchyLevel: 1, hierarchyName: 'Zone', parentZoneCode: 'MOR', path: 'MOR/STH', ...audit() },
     ],
   });
+  // The admin administers the country, as the sample maps it: every zone below MOR is its own.
+  await prisma.zoneUser.create({ data: { userId: 'admin', zoneCode: 'MOR', ...audit() } });
 }
 
 const centre = (overrides: Record<string, unknown> = {}) => ({
@@ -77,6 +83,23 @@ async function createUser(userId: string, roles: string[]) {
     bearer(await t.adminToken()),
   );
   expect(created.errors).toBeUndefined();
+}
+
+/** A user's token for an application (users of createUser share one password). */
+async function login(userId: string, appId: string): Promise<string> {
+  const answer = await t.graphql('mutation($u: String!, $a: String!) { loginWithPassword(userName: $u, password: "user-password-1", appId: $a) { token } }', {
+    u: userId,
+    a: appId,
+  });
+  return answer.data.loginWithPassword.token as string;
+}
+
+/** A GraphQL operation refused with `code` that changes no row anywhere. */
+async function expectGraphRejected(token: string, query: string, variables: Record<string, unknown>, code: string): Promise<void> {
+  const before = await t.snapshot();
+  const answer = await t.graphql(query, variables, bearer(token));
+  expect(answer.errors?.[0]?.extensions?.code, query).toBe(code);
+  expect(await t.snapshot()).toEqual(before);
 }
 
 const created = async (body: Record<string, unknown>) => {
@@ -317,5 +340,156 @@ describe('roles', () => {
       const answer = await t.graphql(query, {}, bearer(token));
       expect(answer.errors?.[0]?.extensions?.code, query).toBe('KER-ATH-403');
     }
+  });
+});
+
+describe('each caller in its own scope', () => {
+  it('keeps a zonal admin to the centres, machines and centre users of its zones (KER-MSD-439), through REST and GraphQL', async () => {
+    await createUser('zadmin-sth', ['ZONAL_ADMIN']);
+    await createUser('zadmin-none', ['ZONAL_ADMIN']);
+    await createUser('officer-n', ['REGISTRATION_OFFICER']);
+    await createUser('officer-s', ['REGISTRATION_OFFICER']);
+    expect((await send('POST', '/zoneuser', { userId: 'zadmin-sth', zoneCode: 'STH' })).json.errors).toBeNull();
+    await created(centre({ id: 'Z-N', name: 'North centre', zoneCode: 'NTH' }));
+    await created(centre({ id: 'Z-S', name: 'South centre', zoneCode: 'STH' }));
+    expect((await send('POST', '/machines', machine({ id: 'ZM-N', name: 'north-machine', regCenterId: 'Z-N' }))).json.errors).toBeNull();
+    expect((await send('POST', '/usercentermapping', { userId: 'officer-n', regCenterId: 'Z-N' })).json.errors).toBeNull();
+    const token = await login('zadmin-sth', 'admin');
+    const sth = cookieHeader(token);
+
+    const refused = (method: string, path: string, body?: unknown) => expectRejected(t, () => send(method, path, body, sth), 'KER-MSD-439');
+    await refused('PUT', '/registrationcenters', centre({ id: 'Z-N', name: 'Taken over', zoneCode: 'NTH' }));
+    // neither pulled into its zone nor pushed out of it
+    await refused('PUT', '/registrationcenters', centre({ id: 'Z-N', zoneCode: 'STH' }));
+    await refused('PUT', '/registrationcenters', centre({ id: 'Z-S', zoneCode: 'NTH' }));
+    await refused('POST', '/registrationcenters', centre({ name: 'Elsewhere', zoneCode: 'NTH' }));
+    // another language of a centre rewrites its shared fields, the zone among them
+    await refused('POST', '/registrationcenters', centre({ id: 'Z-N', langCode: 'fra', name: 'Nord', zoneCode: 'STH' }));
+    await refused('DELETE', '/registrationcenters/Z-N');
+    await refused('POST', '/machines', machine({ name: 'intruder-1', zoneCode: 'NTH' }));
+    // a machine of its own zone placed at another zone's centre writes that centre
+    await refused('POST', '/machines', machine({ name: 'intruder-2', zoneCode: 'STH', regCenterId: 'Z-N' }));
+    await refused('POST', '/machines', machine({ id: 'ZM-N', langCode: 'fra', name: 'north-machine', zoneCode: 'STH' }));
+    await refused('PUT', '/machines', machine({ id: 'ZM-N', name: 'north-machine', regCenterId: 'Z-N', ipAddress: '10.9.9.9' }));
+    await refused('PUT', '/machines', machine({ id: 'ZM-N', name: 'north-machine', zoneCode: 'STH', regCenterId: 'Z-S' }));
+    await refused('DELETE', '/machines/ZM-N');
+    await refused('POST', '/usercentermapping', { userId: 'officer-s', regCenterId: 'Z-N' });
+    await refused('DELETE', '/usercentermapping/officer-n/Z-N');
+
+    const graph = (query: string, variables: Record<string, unknown> = {}) => expectGraphRejected(token, query, variables, 'KER-MSD-439');
+    await graph('mutation($input: RegistrationCentreInput!) { updateRegistrationCentre(input: $input) { id } }', {
+      input: centre({ id: 'Z-N', name: 'Taken over', zoneCode: 'NTH' }),
+    });
+    await graph('mutation($input: RegistrationCentreInput!) { createRegistrationCentre(input: $input) { id } }', { input: centre({ zoneCode: 'NTH' }) });
+    await graph('mutation { deleteRegistrationCentre(id: "Z-N") }');
+    await graph('mutation($input: MachineInput!) { createMachine(input: $input) { id } }', {
+      input: machine({ name: 'intruder-3', zoneCode: 'STH', regCenterId: 'Z-N' }),
+    });
+    await graph('mutation($input: MachineInput!) { updateMachine(input: $input) { id } }', {
+      input: machine({ id: 'ZM-N', name: 'north-machine', regCenterId: 'Z-N', serialNum: 'SN-X' }),
+    });
+    await graph('mutation { deleteMachine(id: "ZM-N") }');
+    await graph('mutation { mapUserToCentre(userId: "officer-s", regCenterId: "Z-N") { regCenterId } }');
+    await graph('mutation { unmapUserFromCentre(userId: "officer-n", regCenterId: "Z-N") { regCenterId } }');
+    // an admin mapped to no zone writes nowhere
+    const none = cookieHeader(await login('zadmin-none', 'admin'));
+    await expectRejected(t, () => send('POST', '/registrationcenters', centre({ zoneCode: 'STH' }), none), 'KER-MSD-439');
+
+    // In its own zone it does all of it.
+    const south = await send('PUT', '/registrationcenters', centre({ id: 'Z-S', name: 'South main', zoneCode: 'STH' }), sth);
+    expect(south.json.response).toMatchObject({ name: 'South main', updatedBy: 'zadmin-sth' });
+    const own = await send('POST', '/machines', machine({ id: 'ZM-S', name: 'south-machine', zoneCode: 'STH', regCenterId: 'Z-S' }), sth);
+    expect(own.json.response).toMatchObject({ regCenterId: 'Z-S', createdBy: 'zadmin-sth' });
+    expect((await send('POST', '/usercentermapping', { userId: 'officer-s', regCenterId: 'Z-S' }, sth)).json.response.createdBy).toBe('zadmin-sth');
+    // The country's admin moves the south centre north: it is no longer the zonal admin's.
+    expect((await send('PUT', '/registrationcenters', centre({ id: 'Z-S', name: 'South main', zoneCode: 'NTH' }))).json.errors).toBeNull();
+    await refused('PUT', '/registrationcenters', centre({ id: 'Z-S', name: 'Back south', zoneCode: 'STH' }));
+    await refused('DELETE', '/usercentermapping/officer-s/Z-S');
+    await refused('PUT', '/machines', machine({ id: 'ZM-S', name: 'south-machine', zoneCode: 'STH', regCenterId: 'Z-S' }));
+  });
+
+  it('shows machines and centre staff only to the staff of their centre and the admins of its zone', async () => {
+    await created(centre({ id: 'R-N', name: 'Reach north', zoneCode: 'NTH' }));
+    await created(centre({ id: 'R-S', name: 'Reach south', zoneCode: 'STH' }));
+    for (const [id, name, zoneCode, regCenterId] of [
+      ['RM-N', 'reach-north', 'NTH', 'R-N'],
+      ['RM-S', 'reach-south', 'STH', 'R-S'],
+    ]) {
+      expect((await send('POST', '/machines', machine({ id, name, zoneCode, regCenterId }))).json.errors).toBeNull();
+    }
+    await createUser('reader-n', ['REGISTRATION_OFFICER']);
+    await createUser('reader-none', ['REGISTRATION_SUPERVISOR']);
+    expect((await send('POST', '/usercentermapping', { userId: 'reader-n', regCenterId: 'R-N' })).json.errors).toBeNull();
+    const officer = await login('reader-n', 'registrationclient');
+    const codes = (answer: any) => (answer.errors ?? []).map((error: any) => error.extensions.code);
+
+    // An officer: its own centre's machines and staff, nothing of another centre.
+    expect(codes(await t.graphql('{ machines(filter: {regCenterId: "R-S"}) { totalCount } }', {}, bearer(officer)))).toEqual(['KER-ATH-403']);
+    const mine = await t.graphql('{ machines(first: 100) { edges { node { id regCenterId macAddress } } } }', {}, bearer(officer));
+    expect(mine.data.machines.edges.map((e: any) => e.node.id)).toEqual(['RM-N']);
+    const other = await t.graphql(
+      '{ registrationCentre(id: "R-S", langCode: "eng") { id users { totalCount } userCount machines { totalCount } } }',
+      {},
+      bearer(officer),
+    );
+    expect(other.data.registrationCentre).toEqual({ id: 'R-S', users: null, userCount: null, machines: null });
+    expect(codes(other)).toEqual(['KER-ATH-403', 'KER-ATH-403', 'KER-ATH-403']);
+    const own = await t.graphql(
+      '{ registrationCentre(id: "R-N", langCode: "eng") { userCount users { edges { node { user { userId } } } } machines { totalCount } } }',
+      {},
+      bearer(officer),
+    );
+    expect(own.errors).toBeUndefined();
+    expect(own.data.registrationCentre).toMatchObject({
+      userCount: 1,
+      users: { edges: [{ node: { user: { userId: 'reader-n' } } }] },
+      machines: { totalCount: 1 },
+    });
+    expect(codes(await t.graphql('{ machine(id: "RM-S", langCode: "eng") { macAddress } }', {}, bearer(officer)))).toEqual(['KER-ATH-403']);
+    expect((await send('GET', '/machines/eng', undefined, cookieHeader(officer))).json.response.machines.map((m: any) => m.id)).toEqual(['RM-N']);
+    await expectRejected(t, () => send('GET', '/machines/RM-S/eng', undefined, cookieHeader(officer)), 'KER-ATH-403');
+    expect((await send('GET', '/machines/RM-N/eng', undefined, cookieHeader(officer))).json.response.machines[0].id).toBe('RM-N');
+    // Staff of no centre: nothing.
+    expect((await send('GET', '/machines/eng', undefined, cookieHeader(await login('reader-none', 'registrationclient')))).json.response.machines).toEqual([]);
+
+    // A zonal admin: the machines and staff of its zone only.
+    const sth = await login('zadmin-sth', 'admin');
+    const listed = (await send('GET', '/machines/eng', undefined, cookieHeader(sth))).json.response.machines;
+    expect(listed.map((m: any) => m.id)).toContain('RM-S');
+    expect(listed.map((m: any) => m.id)).not.toContain('RM-N');
+    // each machine listed lies in the admin's zone, or stands at a centre of it
+    const southCentres = new Set((await t.platform.deps.prisma.registrationCenter.findMany({ where: { zoneCode: 'STH' } })).map((row) => row.id));
+    for (const m of listed) expect(m.zoneCode === 'STH' || southCentres.has(m.regCenterId), m.id).toBe(true);
+    await expectRejected(t, () => send('GET', '/machines/RM-N/eng', undefined, cookieHeader(sth)), 'KER-MSD-439');
+    expect(codes(await t.graphql('{ registrationCentre(id: "R-N", langCode: "eng") { users { totalCount } } }', {}, bearer(sth)))).toEqual(['KER-MSD-439']);
+    expect(codes(await t.graphql('{ machines(filter: {regCenterId: "R-N"}) { totalCount } }', {}, bearer(sth)))).toEqual(['KER-MSD-439']);
+
+    // Entities by their keys, as the gateway fetches them: another centre's machine is absent.
+    const masterdata = COMPONENTS.find((component) => component.name === 'masterdata')!;
+    const schema = await t.platform.buildSubgraph(masterdata);
+    const entities = await graphql({
+      schema,
+      source: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Machine { id macAddress } } }',
+      variableValues: {
+        r: [
+          { __typename: 'Machine', id: 'RM-N', langCode: 'eng' },
+          { __typename: 'Machine', id: 'RM-S', langCode: 'eng' },
+        ],
+      },
+      contextValue: createRequestContext({ headers: bearer(officer), clientAddress: '127.0.0.1' }, t.platform.deps.tokens),
+    });
+    expect(entities.data!._entities).toEqual([{ id: 'RM-N', macAddress: 'A4-BB-6D-0F-B4-D0' }, null]);
+  });
+
+  it('takes `_` and `%` in a name filter as they are written', async () => {
+    expect((await send('POST', '/machines', machine({ id: 'U-1', name: 'under_score' }))).json.errors).toBeNull();
+    const admin = bearer(await t.adminToken());
+    const named = async (name: string) =>
+      (await t.graphql('query($n: String) { machines(filter: {name: $n}) { edges { node { id } } } }', { n: name }, admin)).data;
+    expect((await named('_')).machines.edges).toEqual([{ node: { id: 'U-1' } }]);
+    expect((await named('%')).machines.edges).toEqual([]);
+    expect((await named('r_s')).machines.edges).toEqual([{ node: { id: 'U-1' } }]);
+    const centres = await t.graphql('{ registrationCentres(filter: {name: "_"}) { totalCount } }', {}, admin);
+    expect(centres.data.registrationCentres.totalCount).toBe(0);
   });
 });

@@ -573,3 +573,54 @@ describe('devices', () => {
     expect(zones.filter((r) => r.json.errors?.[0]?.errorCode === 'KER-MSD-394')).toHaveLength(3);
   });
 });
+
+describe('zone codes and filter texts', () => {
+  it('takes `_` and `%` literally: the admin of Z_1 sees nothing of ZX1C, by any path', async () => {
+    const ok = async (response: Promise<{ json: any }>) => expect((await response).json.errors).toBeNull();
+    await ok(send('POST', '/zones', zone('Z_1', 'MOR', 1)));
+    await ok(send('POST', '/zones', zone('ZX1', 'MOR', 1)));
+    await ok(send('POST', '/zones', zone('ZX1C', 'ZX1', 2)));
+    await ok(send('POST', '/devices', device({ id: 'LIKE-1', zoneCode: 'ZX1C', serialNum: 'SN_LIT', macAddress: 'AA-BB-CC-DD-EE-01', ipAddress: '10.1.1.1' })));
+    const z1 = await userCookie('zadmin-z1', 'ZONAL_ADMIN', 'admin');
+    await ok(send('POST', '/zoneuser', { userId: 'zadmin-z1', zoneCode: 'Z_1' }));
+    await ok(send('POST', '/devices', device({ id: 'LIKE-2', zoneCode: 'Z_1' }), z1));
+
+    expect((await send('GET', '/devices/eng', undefined, z1)).json.response.devices.map((d: any) => d.id)).toEqual(['LIKE-2']);
+    expect((await send('POST', '/devices/search', {}, z1)).json.response.data.map((d: any) => d.id)).toEqual(['LIKE-2']);
+    const values = (await send('POST', '/devices/filtervalues', { filters: [{ columnName: 'macAddress', type: 'unique' }] }, z1)).json.response;
+    expect(values.filters.map((f: any) => f.fieldValue)).not.toContain('AA-BB-CC-DD-EE-01');
+    expect((await send('GET', '/zones/hierarchy/eng', undefined, z1)).json.response.map((z: any) => z.code)).toEqual(['Z_1']);
+    await expectRejected(t, () => send('POST', '/devices/search', { filters: [{ columnName: 'zoneCode', type: 'equals', value: 'ZX1C' }] }, z1), 'KER-MSD-439');
+    await expectRejected(t, () => send('PUT', '/devices', device({ id: 'LIKE-1', zoneCode: 'ZX1C' }), z1), 'KER-MSD-439');
+    const token = bearer(z1.cookie!.replace('Authorization=Platform-Token', ''));
+    const graph = await gql(
+      '{ devices(first: 100) { edges { node { id } } } devicesByLanguage(langCode: "eng") { id } zones(first: 50) { edges { node { code } } } }',
+      {},
+      token,
+    );
+    expect(graph.errors).toBeUndefined();
+    expect(graph.data.devices.edges.map((e: any) => e.node.id)).toEqual(['LIKE-2']);
+    expect(graph.data.devicesByLanguage.map((d: any) => d.id)).toEqual(['LIKE-2']);
+    expect(graph.data.zones.edges.map((e: any) => e.node.code)).toEqual(['Z_1']);
+    expect(codeOf(await gql('{ device(id: "LIKE-1", langCode: "eng") { macAddress } }', {}, token))).toBe('KER-MSD-439');
+
+    // A caller's filter text matches as written: `_` is an underscore, `%` a percent sign.
+    const search = async (filter: Record<string, unknown>) =>
+      (await send('POST', '/devices/search', { filters: [filter], pagination: { pageFetch: 100 } })).json.response.data.map((d: any) => d.id);
+    expect(await search({ columnName: 'serialNum', type: 'contains', value: '_' })).toEqual(['LIKE-1']);
+    expect(await search({ columnName: 'serialNum', type: 'contains', value: '%' })).toEqual([]);
+    expect(await search({ columnName: 'zoneCode', type: 'equals', value: 'z_1' })).toEqual(['LIKE-2']);
+    expect(await search({ columnName: 'zoneCode', type: 'startsWith', value: 'Z_' })).toEqual(['LIKE-2']);
+    const serials = (await send('POST', '/devices/filtervalues', { filters: [{ columnName: 'serialNum', type: 'unique', text: 'N_' }] })).json.response;
+    expect(serials.filters.map((f: any) => f.fieldValue)).toEqual(['SN_LIT']);
+    expect((await gql('{ devices(first: 100, filter: {name: "%"}) { totalCount } }')).data.devices.totalCount).toBe(0);
+  });
+
+  it('bounds how far a search pages (KER-MSD-317), instead of failing in the database', async () => {
+    await expectRejected(t, () => send('POST', '/devices/search', { pagination: { pageStart: 99999999999, pageFetch: 10 } }), 'KER-MSD-317');
+    await expectRejected(t, () => send('POST', '/devices/search', { pagination: { pageStart: 1_000_001, pageFetch: 100 } }), 'KER-MSD-317');
+    const graph = await gql('{ searchDevices(input: {pagination: {pageStart: 2000000, pageFetch: 100}}) { totalRecord } }');
+    expect(codeOf(graph)).toBe('KER-MSD-317');
+    expect((await send('POST', '/devices/search', { pagination: { pageStart: 1_000_000, pageFetch: 10 } })).json.response.data).toEqual([]);
+  });
+});

@@ -83,7 +83,12 @@ describe('sample country', () => {
     };
     expect((await sync('/configs')).globalConfiguration['platform.supported-languages']).toBe('eng,fra,ara');
     expect((await sync('/roles')).roles.map((r: any) => r.roleId)).toContain('REGISTRATION_OFFICER');
-    expect((await sync('/userdetails/10001')).userDetails.map((u: any) => u.userName)).toEqual(['admin']);
+    // The centre's own staff, without passwords until an admin sets them; the admin works at no centre.
+    expect((await sync('/userdetails/10001')).userDetails.map((u: any) => [u.userName, u.roles, u.userPassword])).toEqual([
+      ['sample-officer', ['REGISTRATION_OFFICER'], null],
+      ['sample-operator', ['REGISTRATION_OFFICER', 'REGISTRATION_SUPERVISOR'], null],
+      ['sample-supervisor', ['REGISTRATION_SUPERVISOR'], null],
+    ]);
     const keys = machineKeys();
     const { json: mapped } = await t.request('POST', '/v1/syncdata/tpm/publickey', { body: envelopeOf(tpmKeyRequest('10001', keys.publicKey)), headers: auth });
     const settings = await sync(`/clientsettings?keyindex=${encodeURIComponent(mapped.response.keyIndex)}`);
@@ -95,6 +100,30 @@ describe('sample country', () => {
     expect(entities.RegistrationCenter.map((c: any) => c.id)).toContain('10001');
     const { json: unknown } = await t.request('GET', '/v1/syncdata/clientsettings?keyindex=00:11', { headers: auth });
     expect(unknown.errors[0].errorCode).toBe('KER-SNC-155');
+  });
+
+  it('gives centre 10001 its own registration staff, who log in once an admin sets their passwords', async () => {
+    const prisma = t.platform.deps.prisma;
+    const mapped = await prisma.registrationCenterUser.findMany({ where: { regCenterId: '10001' }, orderBy: { userId: 'asc' } });
+    expect(mapped.map((row) => row.userId)).toEqual(['sample-officer', 'sample-operator', 'sample-supervisor']);
+    const staff = await prisma.user.findMany({ where: { userId: { startsWith: 'sample-' } }, orderBy: { userId: 'asc' } });
+    expect(staff.map((user) => [user.userId, user.passwordHash, user.appIds])).toEqual([
+      ['sample-officer', null, ['registrationclient']],
+      ['sample-operator', null, ['registrationclient']],
+      ['sample-supervisor', null, ['registrationclient']],
+    ]);
+    const login = (password: string) =>
+      t.graphql('mutation($p: String!) { loginWithPassword(userName: "sample-officer", password: $p, appId: "registrationclient") { token } }', {
+        p: password,
+      });
+    expect((await login('')).data).toBeNull();
+    expect((await login('sample-officer')).data).toBeNull();
+    const admin = bearer(await t.adminToken());
+    const reset = await t.graphql('mutation { resetPassword(userId: "sample-officer", password: "Officer-password-1") { userId } }', {}, admin);
+    expect(reset.errors).toBeUndefined();
+    const token = (await login('Officer-password-1')).data.loginWithPassword.token as string;
+    const { json } = await t.request('GET', '/v1/syncdata/userdetails/10001', { headers: bearer(token) });
+    expect(json.response.userDetails.find((u: any) => u.userName === 'sample-officer').userPassword).toMatch(/^\S{20,}$/);
   });
 
   it('continues holiday ids after the loaded ones', async () => {

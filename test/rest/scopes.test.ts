@@ -121,6 +121,16 @@ describe('TPM machine keys', () => {
   it("lets an officer map a new machine, but not re-map another machine's key: that takes an admin, and is recorded", async () => {
     const officer = await t.clientToken(['REGISTRATION_OFFICER'], 'registrationclient');
     const officerCookie = cookieHeader(officer.token);
+    const registrationAdmin = await t.clientToken(['REGISTRATION_ADMIN'], 'registrationclient');
+    // Machine 77 stands at the officer's centre, in the registration admin's zone (master data's rule: issue 19).
+    const prisma = t.platform.deps.prisma;
+    const audit = { createdBy: 'test', createdAt: new Date(), changedAt: new Date() };
+    await prisma.zone.create({ data: { code: 'Z77', langCode: 'eng', name: 'Zone 77', hierarchyLevel: 0, hierarchyName: 'Zone', path: 'Z77', ...audit } });
+    await prisma.zoneUser.create({ data: { userId: registrationAdmin.clientId, zoneCode: 'Z77', ...audit } });
+    const centre = { centerTypeCode: 'REG', locationCode: 'L77', holidayLocationCode: 'L77', zoneCode: 'Z77' };
+    await prisma.registrationCenter.create({ data: { id: 'C77', langCode: 'eng', name: 'Centre 77', ...centre, ...audit } });
+    await prisma.registrationCenterUser.create({ data: { regCenterId: 'C77', userId: officer.clientId, ...audit } });
+    await prisma.machine.create({ data: { id: 'M77', langCode: 'eng', name: 'machine-77', regCenterId: 'C77', zoneCode: 'Z77', ...audit } });
     const first = publicKey();
     expect((await upload(officerCookie, 'machine-77', first)).json.errors).toBeNull();
     // the same key again is no change
@@ -133,7 +143,6 @@ describe('TPM machine keys', () => {
     );
     expect(viaGraphql.errors[0].extensions.code).toBe('KER-ATH-403');
 
-    const registrationAdmin = await t.clientToken(['REGISTRATION_ADMIN'], 'registrationclient');
     const replacement = publicKey();
     expect((await upload(cookieHeader(registrationAdmin.token), 'machine-77', replacement)).json.errors).toBeNull();
     const row = await t.platform.deps.prisma.machinePublicKey.findUnique({ where: { machineName: 'machine-77' } });

@@ -78,7 +78,20 @@ async function seed(): Promise<void> {
       { code: 'KTA', langCode: 'eng', name: 'Kenitra', hierarchyLevel: 2, hierarchyName: 'Province', parentCode: 'RSK', ...audit() },
     ],
   });
-  await prisma.zone.create({ data: { code: 'NTH', langCode: 'eng', name: 'North', hierarchyLevel: 1, hierarchyName: 'Zone', path: 'MOR/NTH', ...audit() } });
+  await prisma.zone.createMany({
+    data: [
+      { code: 'MOR', langCode: 'eng', name: 'Morocco', hierarchyLevel: 0, hierarchyName: 'Country', path: 'MOR', ...audit() },
+      { code: 'NTH', langCode: 'eng', name: 'North', hierarchyLevel: 1, hierarchyName: 'Zone', parentZoneCode: 'MOR', path: 'MOR/NTH', ...audit() },
+      { code: 'STH', langCode: 'eng', name: 'South', hierarchyLevel: 1, hierarchyName: 'Zone', parentZoneCode: 'MOR', path: 'MOR/STH', ...audit() },
+    ],
+  });
+  // The admin administers the country, as the sample maps it; zsouth only the south, where no centre of this file lies.
+  await prisma.zoneUser.createMany({
+    data: [
+      { userId: 'admin', zoneCode: 'MOR', ...audit() },
+      { userId: 'zsouth', zoneCode: 'STH', ...audit() },
+    ],
+  });
   await prisma.documentCategory.create({ data: { code: 'POA', langCode: 'eng', name: 'Proof of Address', ...audit() } });
   await prisma.documentType.createMany({ data: ['RNC', 'PSP'].map((code) => ({ code, langCode: 'eng', name: code, ...audit() })) });
   await prisma.validDocument.create({ data: { docCategoryCode: 'POA', docTypeCode: 'RNC', ...audit() } });
@@ -314,5 +327,88 @@ describe('user details', () => {
     const resident = await login('sync-resident', 'resident');
     for (const url of ['/v1/syncdata/configs', '/v1/syncdata/roles', '/v1/syncdata/userdetails/10001', `/v1/syncdata/clientsettings?keyindex=${keyIndex}`])
       await expectRejected(t, () => get(url, resident), 'KER-ATH-403');
+  });
+});
+
+describe('each caller in its own scope', () => {
+  const gqlCode = (answer: any) => answer.errors?.[0]?.extensions?.code;
+
+  it("never sends a hash that opens more than the registration client: not the admin's, not a locked account's", async () => {
+    const admin = bearer(await t.adminToken());
+    await createUser('sync-clean', ['REGISTRATION_OFFICER']);
+    await createUser('sync-mixed', ['REGISTRATION_SUPERVISOR', 'ZONAL_ADMIN']);
+    await createUser('sync-locked', ['REGISTRATION_OFFICER']);
+    for (const userId of ['admin', 'sync-clean', 'sync-mixed', 'sync-locked'])
+      await ok(post('/v1/masterdata/usercentermapping', { userId, regCenterId: '10002' }));
+    expect((await t.graphql('mutation { lockUser(userId: "sync-locked") { userId } }', {}, admin)).errors).toBeUndefined();
+    const { json } = await get('/v1/syncdata/userdetails/10002');
+    expect(json.response.userDetails.map((user: any) => [user.userName, user.roles])).toEqual([['sync-clean', ['REGISTRATION_OFFICER']]]);
+    const adminHash = (await t.platform.deps.prisma.user.findUniqueOrThrow({ where: { userId: 'admin' } })).passwordHash!;
+    expect(JSON.stringify(json)).not.toContain(adminHash.slice(-20));
+    const graph = await t.graphql('{ syncUserDetails(regCenterId: "10002") { userName roles } }', {}, admin);
+    expect(graph.data.syncUserDetails).toEqual([{ userName: 'sync-clean', roles: ['REGISTRATION_OFFICER'] }]);
+    for (const userId of ['admin', 'sync-mixed', 'sync-locked'])
+      await ok(t.request('DELETE', `/v1/masterdata/usercentermapping/${userId}/10002`, { headers: auth }));
+  });
+
+  it('lets an admin read the staff of the centres of its zones only; a role alone reaches none (KER-ATH-403)', async () => {
+    await createUser('zsouth', ['REGISTRATION_ADMIN']);
+    await createUser('sync-regadmin', ['REGISTRATION_ADMIN']);
+    for (const caller of [await login('zsouth', 'registrationclient'), await login('sync-regadmin', 'registrationclient')]) {
+      await expectRejected(t, () => get('/v1/syncdata/userdetails/10001', caller), 'KER-ATH-403');
+      await expectRejected(t, () => get(`/v1/syncdata/clientsettings?keyindex=${keyIndex}`, caller), 'KER-ATH-403');
+      const token = caller.cookie.replace('Authorization=Platform-Token', '');
+      expect(gqlCode(await t.graphql('{ syncUserDetails(regCenterId: "10001") { userName } }', {}, bearer(token)))).toBe('KER-ATH-403');
+    }
+  });
+
+  it("lets an officer map only a machine of its own centre, and read no other centre's settings (KER-ATH-403), however it races", async () => {
+    await ok(post('/v1/masterdata/machines', machine({ id: 'M-OTHER', name: 'other-centre-machine', regCenterId: '10002' })));
+    await createUser('sync-officer-2', ['REGISTRATION_OFFICER']);
+    await ok(post('/v1/masterdata/usercentermapping', { userId: 'sync-officer-2', regCenterId: '10002' }));
+    const mine = await login('sync-officer-1', 'registrationclient', 'clear-password-officer-1');
+    const theirs = await login('sync-officer-2');
+    const upload = (caller: Record<string, string>, machineName: string, key: KeyObject) =>
+      post('/v1/syncdata/tpm/publickey', tpmKeyRequest(machineName, key), caller);
+    const attacker = machineKeys();
+
+    await expectRejected(t, () => upload(mine, 'other-centre-machine', attacker.publicKey), 'KER-ATH-403');
+    // a name no machine has yet is no officer's to claim
+    await expectRejected(t, () => upload(mine, 'machine-of-tomorrow', attacker.publicKey), 'KER-ATH-403');
+    const before = await t.snapshot();
+    const graph = await t.graphql(
+      'mutation($m: String!, $k: String!) { uploadMachinePublicKey(machineName: $m, publicKey: $k) { keyIndex } }',
+      { m: 'other-centre-machine', k: tpmKeyRequest('x', attacker.publicKey).publicKey },
+      mine,
+    );
+    expect(gqlCode(graph)).toBe('KER-ATH-403');
+    expect(await t.snapshot()).toEqual(before);
+
+    // Racing the centre's own officer changes nothing: only its mapping lands.
+    const own = machineKeys();
+    const raced = await Promise.all([
+      ...Array.from({ length: 4 }, () => upload(mine, 'other-centre-machine', machineKeys().publicKey)),
+      upload(theirs, 'other-centre-machine', own.publicKey),
+    ]);
+    expect(raced.map((r) => r.json.errors?.[0]?.errorCode ?? 'ok')).toEqual(['KER-ATH-403', 'KER-ATH-403', 'KER-ATH-403', 'KER-ATH-403', 'ok']);
+    const ownIndex = raced[4]!.json.response.keyIndex as string;
+    expect(await t.platform.deps.prisma.machinePublicKey.findUnique({ where: { machineName: 'other-centre-machine' } })).toMatchObject({
+      keyIndex: ownIndex,
+      createdBy: 'sync-officer-2',
+    });
+
+    // The settings of that machine: its centre's officer reads them, the other centre's does not, whoever holds a key.
+    expect((await get(`/v1/syncdata/clientsettings?keyindex=${ownIndex}`, theirs)).json.errors).toBeNull();
+    await expectRejected(t, () => get(`/v1/syncdata/clientsettings?keyindex=${ownIndex}`, mine), 'KER-ATH-403');
+    await expectRejected(t, () => get(`/v1/syncdata/clientsettings/10002?keyindex=${ownIndex}`, mine), 'KER-ATH-403');
+    await expectRejected(t, () => get(`/v1/syncdata/clientsettings?keyindex=${keyIndex}`, theirs), 'KER-ATH-403');
+    const token = mine.cookie.replace('Authorization=Platform-Token', '');
+    expect(gqlCode(await t.graphql('query($k: String!) { clientSettings(keyIndex: $k) { lastSyncTime } }', { k: ownIndex }, bearer(token)))).toBe(
+      'KER-ATH-403',
+    );
+    // A machine moved to another centre is that centre's from then on.
+    await ok(put('/v1/masterdata/machines', machine({ id: 'M-OTHER', name: 'other-centre-machine', regCenterId: '10001' })));
+    await expectRejected(t, () => get(`/v1/syncdata/clientsettings?keyindex=${ownIndex}`, theirs), 'KER-ATH-403');
+    expect((await get(`/v1/syncdata/clientsettings?keyindex=${ownIndex}`, mine)).json.errors).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { MASTERDATA_READERS, MASTERDATA_WRITERS, REGISTRATION_STAFF } from '../a
 import { defineArea } from '../area.js';
 import { centresCodeFor, centresSchemas } from './inputs.js';
 import { MachineService } from './machines.js';
+import { CentreReach } from './reach.js';
 import { References } from './references.js';
 import { centresResolvers } from './resolvers.js';
 import { CentreService } from './service.js';
@@ -12,6 +13,8 @@ declare module '../../../lib/deps.js' {
     centres: CentreService;
     /** registration client machines */
     machines: MachineService;
+    /** which centres, machines and centre staff a caller reaches (its zones, the centre it works at) */
+    centreReach: CentreReach;
   }
 }
 
@@ -47,10 +50,14 @@ export const centresArea = defineArea({
     const references = new References(deps.prisma);
     // Users belong to auth, built before master data: asked through its service at call time.
     const userExists = async (userId: string) => (await deps.services.users.usersById([userId])).has(userId);
+    // Zones are the devices area's, built before this one.
+    const { zones } = deps.services;
+    const centreReach = new CentreReach(deps.prisma, zones);
     return {
-      centres: new CentreService(deps.prisma, deps.clock, references, userExists),
-      machines: new MachineService(deps.prisma, deps.clock, references),
+      centreReach,
+      centres: new CentreService(deps.prisma, deps.clock, references, userExists, zones),
+      machines: new MachineService(deps.prisma, deps.clock, references, zones, centreReach),
     };
   },
-  resolvers: (deps) => centresResolvers(deps.services.centres, deps.services.machines),
+  resolvers: (deps) => centresResolvers(deps.services.centres, deps.services.machines, deps.services.centreReach),
 });

@@ -2,12 +2,15 @@ import type { Machine, Prisma, PrismaClient } from '../../../generated/prisma/cl
 import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
 import { parseInstant, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
+import type { ZoneGuard, ZoneService } from '../devices/zones.js';
 import { masterdataErrors } from '../errors.js';
 import { cursorAt, pairKey, parsePair } from '../keys.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
-import { underLock } from '../../../lib/db/lock.js';
+import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { nextId, type References } from './references.js';
+import { CentreReach, type Caller, type PlacedMachine, type Reach } from './reach.js';
 import { LIST_LIMIT } from '../paged.js';
+import { likeLiteral } from '../search.js';
 
 export type MachineRow = Machine;
 
@@ -33,16 +36,38 @@ export interface MachineFilter {
   isActive?: boolean | null;
 }
 
+/** What KER-MSD-439 and the staff's refusal name. */
+const MACHINE = 'machine';
+
+/**
+ * The zones a machine's rows lie in: its own, and its centre's. An admin
+ * writes a machine only when both are its own, before and after the write:
+ * placing a machine at another zone's centre, or taking one from it, is
+ * writing that centre. Read with the write's transaction.
+ */
+async function zonesOf(db: Tx | PrismaClient, machines: readonly PlacedMachine[]): Promise<string[]> {
+  const centreIds = [...new Set(machines.flatMap((machine) => (machine.regCenterId ? [machine.regCenterId] : [])))];
+  const centres = centreIds.length
+    ? await db.registrationCenter.findMany({ where: { id: { in: centreIds }, ...LIVE }, select: { zoneCode: true }, distinct: ['zoneCode'] })
+    : [];
+  return [...machines.map((machine) => machine.zoneCode), ...centres.map((centre) => centre.zoneCode)];
+}
+
 /**
  * Registration client machines, one row per language; every field but the
  * language is shared by the rows of a machine. The name is unique among
  * machines (keys maps a machine's TPM key by it), checked under a lock.
+ * Every caller acts in its own scope: an admin writes and reads the machines
+ * of its zones (KER-MSD-439), registration staff read those of the centre
+ * they work at (KER-ATH-403).
  */
 export class MachineService {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly references: References,
+    private readonly zones: ZoneService,
+    private readonly reach: CentreReach,
   ) {}
 
   /** The shared fields, once what they point to is checked. */
@@ -65,11 +90,22 @@ export class MachineService {
     };
   }
 
-  /** Writes one machine's rows under the machine lock: `write` gets the id, after the name is checked free. */
-  private async locked(input: MachineInput, write: (tx: Prisma.TransactionClient, id: string) => Promise<MachineRow>): Promise<MachineRow> {
+  /**
+   * Writes one machine's rows under the machine lock: `write` gets the id,
+   * once the machine as it is (every live row) and as it will be lie in the
+   * caller's zones, and the name is checked free.
+   */
+  private async locked(
+    guard: ZoneGuard,
+    input: MachineInput,
+    fields: PlacedMachine,
+    write: (tx: Prisma.TransactionClient, id: string) => Promise<MachineRow>,
+  ): Promise<MachineRow> {
     try {
       return await underLock(this.prisma, 'md_machine', async (tx) => {
         const id = input.id ?? (await nextId(tx, 'machine'));
+        const current = await tx.machine.findMany({ where: { id, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
+        guard.require(MACHINE, ...(await zonesOf(tx, [fields, ...current])));
         const named = await tx.machine.findFirst({ where: { name: input.name, id: { not: id }, ...LIVE }, select: { id: true } });
         if (named) throw masterdataErrors.machineNameExists(input.name);
         return write(tx, id);
@@ -83,8 +119,9 @@ export class MachineService {
   /** A new machine, or a machine's row in another language (a soft-deleted row comes back). */
   async create(by: string, input: MachineInput): Promise<MachineRow> {
     const fields = await this.fields(input);
+    const guard = await this.zones.guardOf(by);
     const now = this.clock.now();
-    return this.locked(input, async (tx, id) => {
+    return this.locked(guard, input, fields, async (tx, id) => {
       const key = { id_langCode: { id, langCode: input.langCode } };
       const existing = await tx.machine.findUnique({ where: key });
       if (existing && !existing.isDeleted) throw masterdataErrors.machineExists(id, input.langCode);
@@ -97,10 +134,11 @@ export class MachineService {
   }
 
   async update(by: string, input: MachineInput & { id: string }): Promise<MachineRow> {
-    await this.get(input.id, input.langCode);
+    await this.find(input.id, input.langCode);
     const fields = await this.fields(input);
+    const guard = await this.zones.guardOf(by);
     const now = this.clock.now();
-    return this.locked(input, async (tx, id) => {
+    return this.locked(guard, input, fields, async (tx, id) => {
       const { count } = await tx.machine.updateMany({ where: { id, ...LIVE }, data: { ...fields, ...updated(by, now) } });
       if (!count) throw masterdataErrors.machineNotFound(id);
       return tx.machine.findUniqueOrThrow({ where: { id_langCode: { id, langCode: input.langCode } } });
@@ -108,29 +146,55 @@ export class MachineService {
   }
 
   async delete(by: string, id: string): Promise<string> {
-    const { count } = await this.prisma.machine.updateMany({ where: { id, ...LIVE }, data: deleted(by, this.clock.now()) });
-    if (!count) throw masterdataErrors.machineNotFound(id);
-    return id;
+    const guard = await this.zones.guardOf(by);
+    return underLock(this.prisma, 'md_machine', async (tx) => {
+      const rows = await tx.machine.findMany({ where: { id, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
+      if (!rows.length) throw masterdataErrors.machineNotFound(id);
+      guard.require(MACHINE, ...(await zonesOf(tx, rows)));
+      await tx.machine.updateMany({ where: { id, ...LIVE }, data: deleted(by, this.clock.now()) });
+      return id;
+    });
   }
 
-  async get(id: string, langCode: string): Promise<MachineRow> {
+  /** A live machine row, whoever asks (the writes check the zones themselves). */
+  private async find(id: string, langCode: string): Promise<MachineRow> {
     const row = await this.prisma.machine.findFirst({ where: { id, langCode, ...LIVE } });
     if (!row) throw masterdataErrors.machineNotFound(id);
     return row;
   }
 
-  ofLanguage(langCode: string): Promise<MachineRow[]> {
-    return this.prisma.machine.findMany({ where: { langCode, ...LIVE }, orderBy: { id: 'asc' }, take: LIST_LIMIT });
+  /** A machine the caller reaches. */
+  async get(reach: Reach, id: string, langCode: string): Promise<MachineRow> {
+    const row = await this.find(id, langCode);
+    if (!CentreReach.reachesMachine(reach, row)) throw CentreReach.refusal(reach, `${MACHINE} ${id}`);
+    return row;
   }
 
-  list(page: PageArgs, filter?: MachineFilter | null): Promise<Connection<MachineRow>> {
+  /** The machines of a language the caller reaches. */
+  ofLanguage(reach: Reach, langCode: string): Promise<MachineRow[]> {
+    return this.prisma.machine.findMany({
+      where: { AND: [{ langCode, ...LIVE }, CentreReach.machineWhere(reach)] },
+      orderBy: { id: 'asc' },
+      take: LIST_LIMIT,
+    });
+  }
+
+  /** The machines the caller reaches; asking for a centre it does not reach is refused, not answered with nothing. */
+  async list(reach: Reach, page: PageArgs, filter?: MachineFilter | null): Promise<Connection<MachineRow>> {
+    const centre = filter?.regCenterId;
+    if (centre && !CentreReach.reachesCentre(reach, centre) && (await this.references.centreExists(centre))) {
+      throw CentreReach.refusal(reach, `registration centre ${centre}`);
+    }
     const where: Prisma.MachineWhereInput = {
-      ...LIVE,
-      ...(filter?.langCode ? { langCode: filter.langCode } : {}),
-      ...(filter?.zoneCode ? { zoneCode: filter.zoneCode } : {}),
-      ...(filter?.regCenterId ? { regCenterId: filter.regCenterId } : {}),
-      ...(filter?.name ? { name: { contains: filter.name, mode: 'insensitive' } } : {}),
-      ...(filter?.isActive != null ? { isActive: filter.isActive } : {}),
+      AND: [
+        LIVE,
+        CentreReach.machineWhere(reach),
+        filter?.langCode ? { langCode: filter.langCode } : {},
+        filter?.zoneCode ? { zoneCode: filter.zoneCode } : {},
+        filter?.regCenterId ? { regCenterId: filter.regCenterId } : {},
+        filter?.name ? { name: { contains: likeLiteral(filter.name), mode: 'insensitive' } } : {},
+        filter?.isActive != null ? { isActive: filter.isActive } : {},
+      ],
     };
     return connection(
       page,
@@ -145,10 +209,24 @@ export class MachineService {
     );
   }
 
-  /** Machines by "id langCode" keys (entity references), in one query. */
-  async byKeys(keys: readonly string[]): Promise<Map<string, MachineRow>> {
+  /** Machines by "id langCode" keys (entity references), in one query; those the caller does not reach come back as absent. */
+  async byKeys(reach: Reach, keys: readonly string[]): Promise<Map<string, MachineRow>> {
     const pairs = keys.map(parsePair);
     const rows = await this.prisma.machine.findMany({ where: { OR: pairs.map(([id, langCode]) => ({ id, langCode })), ...LIVE } });
-    return new Map(rows.map((row) => [pairKey(row.id, row.langCode), row]));
+    return new Map(rows.filter((row) => CentreReach.reachesMachine(reach, row)).map((row) => [pairKey(row.id, row.langCode), row]));
+  }
+
+  /**
+   * Whether a caller may map a TPM key to a machine (keys asks before it maps
+   * one, POST /v1/syncdata/tpm/publickey): registration staff only a machine
+   * of the centre they work at, an admin one of its zones; a name no machine
+   * has yet only a GLOBAL_ADMIN (else a key mapped ahead would be waiting for
+   * whichever machine takes the name). KER-ATH-403 otherwise.
+   */
+  async requireMappable(caller: Caller, machineName: string): Promise<void> {
+    const rows = await this.prisma.machine.findMany({ where: { name: machineName, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
+    if (!rows.length && caller.roles.includes('GLOBAL_ADMIN')) return;
+    const reach = await this.reach.of(caller);
+    if (!rows.length || !rows.every((row) => CentreReach.reachesMachine(reach, row))) throw masterdataErrors.notYourCentre(`${MACHINE} ${machineName}`);
   }
 }

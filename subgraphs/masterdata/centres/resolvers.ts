@@ -3,14 +3,26 @@ import { loader } from '../../../lib/graph/loader.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
 import { pairKey } from '../keys.js';
 import type { MachineService } from './machines.js';
+import type { CentreReach, Reach } from './reach.js';
 import type { CentreService } from './service.js';
 
 const by = async (context: RequestContext) => (await context.principal()).subject;
 const userRef = (userId: string | null) => (userId ? { userId } : null);
 
-export function centresResolvers(centres: CentreService, machines: MachineService): Resolvers {
+export function centresResolvers(centres: CentreService, machines: MachineService, centreReach: CentreReach): Resolvers {
+  /** The caller's reach, read once per request whichever fields need it. */
+  const reachOf = (context: RequestContext): Promise<Reach> => {
+    let once = context.loaders.get('masterdata.reach') as (() => Promise<Reach>) | undefined;
+    if (!once) {
+      const reach = context.principal().then((principal) => centreReach.of(principal));
+      once = () => reach;
+      context.loaders.set('masterdata.reach', once);
+    }
+    return once();
+  };
   const centreRef = (context: RequestContext) => loader(context, 'masterdata.centre', (keys: readonly string[]) => centres.byKeys(keys));
-  const machineRef = (context: RequestContext) => loader(context, 'masterdata.machine', (keys: readonly string[]) => machines.byKeys(keys));
+  const machineRef = (context: RequestContext) =>
+    loader(context, 'masterdata.machine', async (keys: readonly string[]) => machines.byKeys(await reachOf(context), keys));
   const days = (context: RequestContext) => loader(context, 'masterdata.centreDays', (keys: readonly string[]) => centres.workingDaysOfMany(keys));
   const userCount = (context: RequestContext) => loader(context, 'masterdata.centreUsers', (ids: readonly string[]) => centres.userCounts(ids));
   return {
@@ -19,9 +31,9 @@ export function centresResolvers(centres: CentreService, machines: MachineServic
       registrationCentresOfLanguage: (_, args) => centres.ofLanguage(args.langCode),
       registrationCentreWorkingDays: (_, args) => centres.workingDays(args.id, args.langCode),
       registrationCentres: (_, args) => centres.list(args, args.filter),
-      machine: (_, args) => machines.get(args.id, args.langCode),
-      machinesOfLanguage: (_, args) => machines.ofLanguage(args.langCode),
-      machines: (_, args) => machines.list(args, args.filter),
+      machine: async (_, args, context) => machines.get(await reachOf(context), args.id, args.langCode),
+      machinesOfLanguage: async (_, args, context) => machines.ofLanguage(await reachOf(context), args.langCode),
+      machines: async (_, args, context) => machines.list(await reachOf(context), args, args.filter),
     },
     Mutation: {
       createRegistrationCentre: async (_, args, context) => centres.create(await by(context), args.input),
@@ -36,9 +48,12 @@ export function centresResolvers(centres: CentreService, machines: MachineServic
     RegistrationCentre: {
       __resolveReference: (ref, context) => centreRef(context)(pairKey(ref.id, ref.langCode)),
       workingDays: async (row, _, context) => (await days(context)(pairKey(row.id, row.langCode))) ?? [],
-      userCount: async (row, _, context) => (await userCount(context)(row.id)) ?? 0,
-      users: (row, args) => centres.users(row.id, args),
-      machines: (row, args) => machines.list(args, { ...args.filter, regCenterId: row.id, langCode: row.langCode }),
+      userCount: async (row, _, context) => {
+        centres.requireReach(await reachOf(context), row.id);
+        return (await userCount(context)(row.id)) ?? 0;
+      },
+      users: async (row, args, context) => centres.users(await reachOf(context), row.id, args),
+      machines: async (row, args, context) => machines.list(await reachOf(context), args, { ...args.filter, regCenterId: row.id, langCode: row.langCode }),
       createdBy: (row) => userRef(row.createdBy),
       updatedBy: (row) => userRef(row.updatedBy),
     },

@@ -2,11 +2,14 @@ import type { Prisma, PrismaClient, RegistrationCenter, RegistrationCenterUser, 
 import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
+import type { ZoneGuard, ZoneService } from '../devices/zones.js';
 import { masterdataErrors } from '../errors.js';
 import { cursorAt, pairKey, parsePair } from '../keys.js';
 import { LIST_LIMIT } from '../paged.js';
+import { likeLiteral } from '../search.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { underLock, type Tx } from '../../../lib/db/lock.js';
+import { CentreReach, type Reach } from './reach.js';
 import { nextId, type References } from './references.js';
 
 export type CentreRow = RegistrationCenter;
@@ -122,10 +125,20 @@ export const workingDaysOf = (rows: readonly Pick<RegistrationCenterWorkingDay, 
     isWorking: rows.find((row) => row.dayCode === dayCode)?.isWorking ?? false,
   }));
 
+/** What KER-MSD-439 names. */
+const CENTRE = 'registration centre';
+
+/** The zones a centre lies in now (every live language), read with the write's transaction. */
+const zonesNow = async (tx: Tx, id: string): Promise<string[]> =>
+  (await tx.registrationCenter.findMany({ where: { id, ...LIVE }, select: { zoneCode: true } })).map((row) => row.zoneCode);
+
 /**
  * Registration centres, one row per language, with their working days and
  * the users working there. Every write checks what it points to (language,
- * locations, zone) before it changes anything; deletes are soft.
+ * locations, zone) before it changes anything; deletes are soft. Every
+ * caller acts in its own scope: an admin writes the centres of its zones, as
+ * they are and as they will be, and maps users to them only (KER-MSD-439);
+ * who works at a centre is read by its staff and the admins of its zone.
  */
 export class CentreService {
   constructor(
@@ -133,6 +146,7 @@ export class CentreService {
     private readonly clock: Clock,
     private readonly references: References,
     private readonly userExists: (userId: string) => Promise<boolean>,
+    private readonly zones: ZoneService,
   ) {}
 
   private async check(input: CentreInput): Promise<void> {
@@ -168,10 +182,13 @@ export class CentreService {
   /** A new centre, or an existing centre's row in another language (a soft-deleted row comes back). */
   async create(by: string, input: CentreInput): Promise<CentreRow> {
     await this.check(input);
+    const guard = await this.zones.guardOf(by);
     const now = this.clock.now();
     try {
       return await underLock(this.prisma, 'md_registration_center', async (tx) => {
         const id = input.id ?? (await nextId(tx, 'centre'));
+        // Another language of a centre rewrites its shared fields, the zone among them: the centre must be the caller's already.
+        guard.require(CENTRE, input.zoneCode, ...(await zonesNow(tx, id)));
         const existing = await tx.registrationCenter.findUnique({ where: { id_langCode: { id, langCode: input.langCode } } });
         if (existing && !existing.isDeleted) throw masterdataErrors.centreExists(id, input.langCode);
         const data = { ...sharedFields(input), ...ownFields(input), ...created(by, now) };
@@ -198,8 +215,10 @@ export class CentreService {
   async update(by: string, input: CentreInput & { id: string }): Promise<CentreRow> {
     await this.get(input.id, input.langCode);
     await this.check(input);
+    const guard = await this.zones.guardOf(by);
     const now = this.clock.now();
-    return this.prisma.$transaction(async (tx) => {
+    return underLock(this.prisma, 'md_registration_center', async (tx) => {
+      guard.require(CENTRE, input.zoneCode, ...(await zonesNow(tx, input.id)));
       const row = await tx.registrationCenter.update({
         where: { id_langCode: { id: input.id, langCode: input.langCode } },
         data: { ...sharedFields(input), ...ownFields(input), ...updated(by, now) },
@@ -215,9 +234,12 @@ export class CentreService {
 
   /** Soft-deletes the centre in every language, once nothing is placed at it (MOSIP's dependency check). */
   async delete(by: string, id: string): Promise<string> {
+    const guard = await this.zones.guardOf(by);
     const now = this.clock.now();
     return underLock(this.prisma, 'md_registration_center', async (tx) => {
-      if (!(await tx.registrationCenter.count({ where: { id, ...LIVE } }))) throw masterdataErrors.centreNotFound(id);
+      const zones = await zonesNow(tx, id);
+      if (!zones.length) throw masterdataErrors.centreNotFound(id);
+      guard.require(CENTRE, ...zones);
       const where = { regCenterId: id, ...LIVE };
       const [machines, devices, users] = await Promise.all([
         tx.machine.count({ where }),
@@ -263,7 +285,7 @@ export class CentreService {
       ...(filter?.zoneCode ? { zoneCode: filter.zoneCode } : {}),
       ...(filter?.locationCode ? { locationCode: filter.locationCode } : {}),
       ...(filter?.centerTypeCode ? { centerTypeCode: filter.centerTypeCode } : {}),
-      ...(filter?.name ? { name: { contains: filter.name, mode: 'insensitive' } } : {}),
+      ...(filter?.name ? { name: { contains: likeLiteral(filter.name), mode: 'insensitive' } } : {}),
       ...(filter?.isActive != null ? { isActive: filter.isActive } : {}),
     };
     return connection(
@@ -297,13 +319,20 @@ export class CentreService {
 
   // --- the users of a centre ---
 
-  /** Maps a user to a centre. A user works at one centre at a time (MOSIP's rule); a removed mapping comes back. */
+  /**
+   * Maps a user to a centre of the caller's zones. A user works at one centre
+   * at a time (MOSIP's rule): a user of another centre is unmapped there
+   * first, by that centre's admin. A removed mapping comes back.
+   */
   async mapUser(by: string, userId: string, regCenterId: string): Promise<CentreUserRow> {
+    const guard = await this.zones.guardOf(by);
     if (!(await this.references.centreExists(regCenterId))) throw masterdataErrors.mappingCentreNotFound(regCenterId);
+    await this.requireCentreZone(this.prisma, guard, regCenterId);
     if (!(await this.userExists(userId))) throw masterdataErrors.userNotFound(userId);
     const now = this.clock.now();
     try {
       return await underLock(this.prisma, `md_reg_center_user:${userId}`, async (tx) => {
+        await this.requireCentreZone(tx, guard, regCenterId);
         const mappings = await tx.registrationCenterUser.findMany({ where: { userId } });
         const elsewhere = mappings.find((row) => !row.isDeleted && row.regCenterId !== regCenterId);
         if (elsewhere) throw masterdataErrors.mappedElsewhere(elsewhere.regCenterId);
@@ -323,13 +352,33 @@ export class CentreService {
     }
   }
 
+  /** Unmaps a user from a centre of the caller's zones. */
   async unmapUser(by: string, userId: string, regCenterId: string): Promise<CentreUserRow> {
-    const { count } = await this.prisma.registrationCenterUser.updateMany({ where: { userId, regCenterId, ...LIVE }, data: deleted(by, this.clock.now()) });
-    if (!count) throw masterdataErrors.mappingNotFound(userId, regCenterId);
-    return this.prisma.registrationCenterUser.findUniqueOrThrow({ where: { regCenterId_userId: { regCenterId, userId } } });
+    const guard = await this.zones.guardOf(by);
+    return underLock(this.prisma, `md_reg_center_user:${userId}`, async (tx) => {
+      await this.requireCentreZone(tx, guard, regCenterId);
+      const { count } = await tx.registrationCenterUser.updateMany({ where: { userId, regCenterId, ...LIVE }, data: deleted(by, this.clock.now()) });
+      if (!count) throw masterdataErrors.mappingNotFound(userId, regCenterId);
+      return tx.registrationCenterUser.findUniqueOrThrow({ where: { regCenterId_userId: { regCenterId, userId } } });
+    });
   }
 
-  users(regCenterId: string, page: PageArgs): Promise<Connection<CentreUserRow>> {
+  /** KER-MSD-439 for a centre outside the caller's zones (one that no longer exists is nobody's to refuse: the caller learns "not found"). */
+  private async requireCentreZone(db: Tx | PrismaClient, guard: ZoneGuard, regCenterId: string): Promise<void> {
+    guard.require(
+      CENTRE,
+      ...(await db.registrationCenter.findMany({ where: { id: regCenterId, ...LIVE }, select: { zoneCode: true } })).map((row) => row.zoneCode),
+    );
+  }
+
+  /** Who works at a centre, and how many, is for its staff and the admins of its zone: KER-ATH-403 (staff), KER-MSD-439 (admins) for the others. */
+  requireReach(reach: Reach, regCenterId: string): void {
+    if (!CentreReach.reachesCentre(reach, regCenterId)) throw CentreReach.refusal(reach, `${CENTRE} ${regCenterId}`);
+  }
+
+  /** The users of a centre the caller reaches. */
+  async users(reach: Reach, regCenterId: string, page: PageArgs): Promise<Connection<CentreUserRow>> {
+    this.requireReach(reach, regCenterId);
     const where = { regCenterId, ...LIVE };
     return connection(
       page,
@@ -344,7 +393,7 @@ export class CentreService {
     );
   }
 
-  /** How many live users each centre has, in one grouped query. */
+  /** How many live users each centre has, in one grouped query (requireReach first). */
   async userCounts(centreIds: readonly string[]): Promise<Map<string, number>> {
     const groups = await this.prisma.registrationCenterUser.groupBy({
       by: ['regCenterId'],

@@ -4,10 +4,10 @@ import { parseInstant, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { LIST_LIMIT } from '../paged.js';
-import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchRequest } from '../search.js';
+import { filterValues, likeLiteral, runSearch, type FilterValuesRequest, type SearchColumns, type SearchRequest } from '../search.js';
 import type { DeviceCatalogueService } from './catalogue.js';
 import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
-import type { ZoneScope, ZoneService } from './zones.js';
+import type { ZoneService } from './zones.js';
 
 export type { DeviceRow };
 
@@ -49,6 +49,8 @@ const COLUMNS: SearchColumns = {
   updatedDateTime: { field: 'updatedAt', kind: 'date' },
 };
 const KEY = ['id', 'langCode'] as const;
+/** What KER-MSD-439 names. */
+const DEVICE = 'device';
 
 /** What a device is apart from its name: the same in each of its languages. */
 const sharedFields = (input: DeviceInput, validityDateTime: Date) => ({
@@ -64,7 +66,8 @@ const sharedFields = (input: DeviceInput, validityDateTime: Date) => ({
 /**
  * Devices, each in a zone. Every caller acts in its own scope: writes need
  * the device's zone (and the new zone) to be one of the caller's
- * (KER-MSD-439, as for a zone that does not exist); reads, searches and
+ * (KER-MSD-439, as for a zone that does not exist, MOSIP's
+ * Invalid_Device_Zone_notPresentInDB, or one since deleted); reads, searches and
  * lists show only the caller's zones. Zone, specification and status
  * belong to the device, so its languages share them; deletion and
  * decommissioning take every language.
@@ -80,7 +83,7 @@ export class DeviceService {
   async create(by: string, input: DeviceInput): Promise<DeviceRow> {
     await requireLanguage(this.prisma, input.langCode);
     const validity = this.validity(input.validityDateTime);
-    await this.requireWritable(await this.zones.scopeOf(by), input.zoneCode);
+    (await this.zones.guardOf(by)).require(DEVICE, input.zoneCode);
     if (!(await this.catalogue.specificationExists(input.deviceSpecId))) {
       throw masterdataErrors.deviceInsert(`device specification ${input.deviceSpecId} not found`);
     }
@@ -102,9 +105,7 @@ export class DeviceService {
     const key = { id: input.id, langCode: input.langCode };
     const row = await this.prisma.device.findFirst({ where: { ...key, ...LIVE } });
     if (!row) throw masterdataErrors.deviceNotFound(input.id);
-    const scope = await this.zones.scopeOf(by);
-    await this.requireWritable(scope, row.zoneCode);
-    if (input.zoneCode !== row.zoneCode) await this.requireWritable(scope, input.zoneCode);
+    (await this.zones.guardOf(by)).require(DEVICE, row.zoneCode, input.zoneCode);
     const validity = this.validity(input.validityDateTime);
     if (!(await this.catalogue.specificationExists(input.deviceSpecId))) {
       throw masterdataErrors.deviceUpdate(`device specification ${input.deviceSpecId} not found`);
@@ -130,21 +131,10 @@ export class DeviceService {
   private async retire(by: string, id: string, placed: (id: string) => Error): Promise<string> {
     const rows = await this.prisma.device.findMany({ where: { id, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
     if (!rows.length) throw masterdataErrors.deviceNotFound(id);
-    const scope = await this.zones.scopeOf(by);
-    for (const zoneCode of new Set(rows.map((row) => row.zoneCode))) await this.requireWritable(scope, zoneCode);
+    (await this.zones.guardOf(by)).require(DEVICE, ...rows.map((row) => row.zoneCode));
     if (rows.some((row) => row.regCenterId)) throw placed(id);
     await this.prisma.device.updateMany({ where: { id, ...LIVE }, data: deleted(by, this.clock.now()) });
     return id;
-  }
-
-  /**
-   * A device's zone, current or new, must be the caller's: KER-MSD-439 for
-   * another admin's zone and for one that does not exist (MOSIP answers a
-   * zone not in the database so: Invalid_Device_Zone_notPresentInDB); a
-   * zone since deleted is no one's.
-   */
-  private async requireWritable(scope: ZoneScope, zoneCode: string): Promise<void> {
-    if ((await this.zones.coverage(scope, zoneCode)) !== 'covered') throw masterdataErrors.zoneNotAuthorized();
   }
 
   private validity(value: string): Date {
@@ -157,7 +147,7 @@ export class DeviceService {
   async get(userId: string, id: string, langCode: string): Promise<DeviceRow> {
     const row = await this.prisma.device.findFirst({ where: { id, langCode, ...LIVE } });
     if (!row) throw masterdataErrors.deviceNotFound(id);
-    await this.requireWritable(await this.zones.scopeOf(userId), row.zoneCode);
+    (await this.zones.guardOf(userId)).require(DEVICE, row.zoneCode);
     return row;
   }
 
@@ -239,7 +229,7 @@ export class DeviceService {
         filter?.deviceSpecId ? { deviceSpecId: filter.deviceSpecId } : {},
         filter?.langCode ? { langCode: filter.langCode } : {},
         typeof filter?.isActive === 'boolean' ? { isActive: filter.isActive } : {},
-        filter?.name ? { name: { contains: filter.name, mode: 'insensitive' } } : {},
+        filter?.name ? { name: { contains: likeLiteral(filter.name), mode: 'insensitive' } } : {},
       ],
     };
     return connection(

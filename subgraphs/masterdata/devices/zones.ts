@@ -5,6 +5,7 @@ import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
+import { likeLiteral } from '../search.js';
 
 export type { ZoneRow, ZoneUserRow };
 
@@ -49,7 +50,29 @@ export class ZoneScope {
 
   /** Prisma's condition on Zone for the zones covered (none when the caller administers none). */
   zoneWhere(): Prisma.ZoneWhereInput {
-    return this.paths.length ? { OR: this.paths.flatMap((path) => [{ path }, { path: { startsWith: `${path}/` } }]) } : { code: { in: [] } };
+    return this.paths.length ? { OR: this.paths.map(atOrBelow) } : { code: { in: [] } };
+  }
+}
+
+/** A zone at `path` or below it: a path is matched segment by segment, its `_` and `%` taken literally (LIKE would match "Z_1/" in "ZX1/"). */
+const atOrBelow = (path: string): Prisma.ZoneWhereInput => ({ OR: [{ path }, { path: { startsWith: `${likeLiteral(path)}/` } }] });
+
+/**
+ * The zones a caller may write in, read once: the zone-cover check of every
+ * master data record placed in a zone (devices, registration centres,
+ * machines, a centre's users). It needs no query, so a write checks the rows
+ * it reads inside its own transaction.
+ */
+export class ZoneGuard {
+  constructor(private readonly codes: ReadonlySet<string>) {}
+
+  covers(zoneCode: string): boolean {
+    return this.codes.has(zoneCode);
+  }
+
+  /** KER-MSD-439 unless every zone given is the caller's; a zone that does not exist, or no longer, is no one's. */
+  require(what: string, ...zoneCodes: readonly (string | null | undefined)[]): void {
+    for (const zoneCode of zoneCodes) if (zoneCode != null && !this.codes.has(zoneCode)) throw masterdataErrors.zoneNotAuthorized(what);
   }
 }
 
@@ -85,6 +108,11 @@ export class ZoneService {
     return (await this.prisma.zone.findFirst({ where: { code, ...LIVE }, select: { path: true } }))?.path;
   }
 
+  /** The guard of a caller's writes: the zones it administers and every zone below them. */
+  async guardOf(userId: string): Promise<ZoneGuard> {
+    return new ZoneGuard(new Set(await this.coveredCodes(await this.scopeOf(userId))));
+  }
+
   async coverage(scope: ZoneScope, code: string): Promise<Coverage> {
     const path = await this.pathOf(code);
     if (path === undefined) return 'unknown';
@@ -93,7 +121,7 @@ export class ZoneService {
 
   /** The codes of the zones covered, or of those at and below `under` (a covered zone). */
   async coveredCodes(scope: ZoneScope, under?: string): Promise<string[]> {
-    const where: Prisma.ZoneWhereInput = under ? { OR: [{ path: under }, { path: { startsWith: `${under}/` } }] } : scope.zoneWhere();
+    const where: Prisma.ZoneWhereInput = under ? atOrBelow(under) : scope.zoneWhere();
     const rows = await this.prisma.zone.findMany({ where: { AND: [where, LIVE] }, select: { code: true }, distinct: ['code'] });
     return rows.map((row) => row.code);
   }

@@ -2,7 +2,7 @@ import type { DocumentCategory } from '../../../generated/prisma/client.js';
 import type { PlatformError } from '../../../lib/errors.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import { LIVE, created, deleted, updated } from '../audit.js';
-import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchPage, type SearchRequest } from '../search.js';
+import { filterValues, likeLiteral, runSearch, type FilterValuesRequest, type SearchColumns, type SearchPage, type SearchRequest } from '../search.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { keysetConnection } from './keyset.js';
 
@@ -201,7 +201,7 @@ export class CodedRows {
       ...LIVE,
       ...(filter.langCode ? { langCode: filter.langCode } : {}),
       ...(typeof filter.isActive === 'boolean' ? { isActive: filter.isActive } : {}),
-      ...(filter.nameContains ? { name: { contains: filter.nameContains, mode: 'insensitive' } } : {}),
+      ...(filter.nameContains ? { name: { contains: likeLiteral(filter.nameContains), mode: 'insensitive' } } : {}),
       ...(filter.codes ? { code: { in: [...filter.codes] } } : {}),
     };
   }

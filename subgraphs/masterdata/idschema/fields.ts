@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_VALIDATED_LENGTH, patternProblem, validatorFor, VALIDATION_BUDGET_MS, withinBudget } from './patterns.js';
 
 /** MOSIP's biometric attributes (ID schema guide). */
 export const BIO_ATTRIBUTES = [
@@ -26,18 +27,12 @@ const text = z.string().max(1024);
 
 const validator = z
   .object({ type: z.string().min(1).max(32), validator: z.string().min(1).max(1024), arguments: z.array(z.string().max(256)).max(16).nullish() })
-  .refine(
-    (value) => {
-      if (value.type.toLowerCase() !== 'regex') return true;
-      try {
-        new RegExp(value.validator);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'a regex validator must be a valid regular expression' },
-  );
+  .superRefine((value, context) => {
+    if (value.type.toLowerCase() !== 'regex') return;
+    // The same gate every stored validator passes before it runs (patterns.ts): catastrophic patterns are refused here.
+    const problem = patternProblem(value.validator);
+    if (problem) context.addIssue({ code: 'custom', message: problem, path: ['validator'] });
+  });
 
 /** One field of an ID schema (Document 1, "Schema field"). */
 export const schemaField = z
@@ -145,24 +140,26 @@ export function jsonSchemaOf(title: string, description: string, fields: readonl
   });
 }
 
-/** Compiled validators by pattern: every identity stored is checked against them, and schemas change seldom. */
-const compiled = new Map<string, RegExp>();
-const COMPILED_LIMIT = 1_000;
-
-function regexOf(pattern: string): RegExp {
-  let regex = compiled.get(pattern);
-  if (!regex) {
-    if (compiled.size >= COMPILED_LIMIT) compiled.clear();
-    regex = new RegExp(pattern);
-    compiled.set(pattern, regex);
-  }
-  return regex;
-}
-
 /** The first regex validator of the field a text fails, or null. */
 function validatorProblem(field: SchemaField, text: string): string | null {
-  for (const rule of field.validators ?? []) {
-    if (rule.type.toLowerCase() === 'regex' && !regexOf(rule.validator).test(text)) return `does not match ${rule.validator}`;
+  const rules = (field.validators ?? []).filter((rule) => rule.type.toLowerCase() === 'regex');
+  if (rules.length && text.length > MAX_VALIDATED_LENGTH) return `is longer than ${MAX_VALIDATED_LENGTH} characters`;
+  for (const rule of rules) {
+    // Every validator is compiled through validatorFor: one stored before the check existed fails closed instead of running.
+    const { regex, refused } = validatorFor(rule.validator);
+    if (refused !== undefined) return `cannot be checked: the ID schema's validator ${rule.validator} is refused (${refused}); publish a corrected ID schema`;
+    if (!regex.test(text)) return `does not match ${rule.validator}`;
+  }
+  return null;
+}
+
+/** The regex validators of stored fields that the gate refuses (a schema written before it), as `schema.<i>.validators.<j>: why`; null when none. */
+export function unsafeValidator(fields: readonly SchemaField[]): string | null {
+  for (const [i, field] of fields.entries()) {
+    for (const [j, rule] of (field.validators ?? []).entries()) {
+      const refused = rule.type.toLowerCase() === 'regex' ? validatorFor(rule.validator).refused : undefined;
+      if (refused !== undefined) return `schema.${i}.validators.${j}.validator: ${refused}`;
+    }
   }
   return null;
 }
@@ -204,18 +201,34 @@ export interface IdentityProblem {
   message: string;
 }
 
-/** An identity object checked against a schema's fields: required fields present, types and validators met, no unknown field. */
+/**
+ * An identity object checked against a schema's fields: required fields
+ * present, types and validators met, no unknown field. The regex validators
+ * of one identity run within VALIDATION_BUDGET_MS together; past it, the
+ * field being checked is reported as not checkable (fails closed).
+ */
 export function identityProblems(fields: readonly SchemaField[], identity: Record<string, unknown>): IdentityProblem[] {
   const problems: IdentityProblem[] = [];
   const known = new Map(fields.map((field) => [field.id, field]));
-  for (const field of fields) {
-    const value = identity[field.id];
-    if (value === undefined || value === null) {
-      if (field.required) problems.push({ field: field.id, missing: true, message: `${field.id} is required` });
-      continue;
+  let current = '';
+  const checked = withinBudget(() => {
+    for (const field of fields) {
+      current = field.id;
+      const value = identity[field.id];
+      if (value === undefined || value === null) {
+        if (field.required) problems.push({ field: field.id, missing: true, message: `${field.id} is required` });
+        continue;
+      }
+      const problem = problemOf(field, value);
+      if (problem) problems.push({ field: field.id, missing: false, message: `${field.id} ${problem}` });
     }
-    const problem = problemOf(field, value);
-    if (problem) problems.push({ field: field.id, missing: false, message: `${field.id} ${problem}` });
+  });
+  if ('timedOut' in checked) {
+    problems.push({
+      field: current,
+      missing: false,
+      message: `${current} cannot be checked: the ID schema's validators took longer than ${VALIDATION_BUDGET_MS} ms; publish a corrected ID schema`,
+    });
   }
   for (const key of Object.keys(identity)) {
     if (key !== 'IDSchemaVersion' && key !== 'UIN' && !known.has(key))

@@ -4,7 +4,7 @@ import { parseInstant, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { paged, type Paged, type PagedArgs } from '../paged.js';
 import { idSchemaErrors } from './errors.js';
-import { identityProblems, jsonSchemaOf, schemaFields, type IdentityProblem, type SchemaField } from './fields.js';
+import { identityProblems, jsonSchemaOf, schemaFields, unsafeValidator, type IdentityProblem, type SchemaField } from './fields.js';
 
 export type { IdSchemaRow };
 
@@ -104,6 +104,9 @@ export class IdSchemaService {
             const row = await tx.idSchema.findFirst({ where: { id, ...LIVE } });
             if (!row) throw idSchemaErrors.notFound();
             if (row.status !== 'DRAFT') throw idSchemaErrors.update(`schema ${id} is already ${row.status}`);
+            // A draft written before validators were checked for catastrophic backtracking is checked again here.
+            const unsafe = unsafeValidator(fieldsOf(row));
+            if (unsafe) throw idSchemaErrors.update(unsafe);
             const latest = await tx.idSchema.aggregate({ where: { status: 'PUBLISHED', ...LIVE }, _max: { idVersion: true } });
             return tx.idSchema.update({
               where: { id },
@@ -157,7 +160,9 @@ export class IdSchemaService {
 
   /**
    * Checks an identity against the published schema of its IDSchemaVersion
-   * (or the latest): what the ID repository and pre-registration call.
+   * (or the latest): what the ID repository and pre-registration call. A
+   * validator that the pattern gate refuses (an older version stored before
+   * the gate) does not run: the value is reported as not checkable.
    */
   async validateIdentity(identity: Record<string, unknown>): Promise<{ schema: IdSchemaRow; problems: IdentityProblem[] }> {
     const version = typeof identity.IDSchemaVersion === 'number' ? identity.IDSchemaVersion : null;
