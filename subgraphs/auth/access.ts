@@ -28,16 +28,30 @@ export const authAccess = {
   'Query.client': ADMIN,
   'Query.sessions': ADMIN,
   'Mutation.revokeSession': ADMIN,
-  // entities: any caller with a token may see who a user or client is (a name on a record);
-  // contact details, national ids and logins are for admins, whichever path reaches them
+  // entities: any caller with a token may see who a user or client is (its id and a name on a
+  // record); everything else — contact details, national ids, roles, application ids, lock state,
+  // logins — is for the admins who manage users (as Query.users), whichever path reaches them.
+  // Those fields are nullable: a refusal nulls the field, not the record that names the user.
   'User.__resolveReference': AUTHENTICATED,
   'User.mail': ADMIN,
   'User.mobile': ADMIN,
+  'User.langCode': ADMIN,
+  'User.roles': ADMIN,
+  'User.appIds': ADMIN,
   'User.rid': ADMIN,
+  'User.isLocked': ADMIN,
+  'User.hasPassword': ADMIN,
+  'User.createdAt': ADMIN,
+  'User.updatedAt': ADMIN,
   'User.sessions': ADMIN,
   'User.passwordChangedAt': ADMIN,
   'User.passwordExpiresAt': ADMIN,
   'Client.__resolveReference': AUTHENTICATED,
+  'Client.roles': ADMIN,
+  'Client.appIds': ADMIN,
+  'Client.isActive': ADMIN,
+  'Client.createdAt': ADMIN,
+  'Client.updatedAt': ADMIN,
   'Client.sessions': ADMIN,
   'Session.__resolveReference': ADMIN,
 };

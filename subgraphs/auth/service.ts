@@ -13,6 +13,8 @@ import type { AuthSettings } from './settings.js';
 import { LoginThrottle } from './throttle.js';
 
 const CLIENT_SECRET_PURPOSE = 'auth/client-secret-hmac';
+/** The key counters are named under: no account (an e-mail address, a phone number) or client address lies in clear in auth_throttle. */
+const THROTTLE_PURPOSE = 'auth/throttle-hmac';
 export const ADMIN_USER = 'admin';
 export const ADMIN_CLIENT = 'admin-client';
 
@@ -67,7 +69,12 @@ export class AuthService {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
     this.secretKey = deps.masterKey.derive(CLIENT_SECRET_PURPOSE);
-    this.throttle = new LoginThrottle(deps.prisma, deps.clock, { account: settings.throttleAccount, address: settings.throttleAddress });
+    this.throttle = new LoginThrottle(
+      deps.prisma,
+      deps.clock,
+      { account: settings.throttleAccount, address: settings.throttleAddress },
+      deps.masterKey.derive(THROTTLE_PURPOSE),
+    );
   }
 
   private requireRealm(appId: string): void {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/time.js';
 
@@ -17,7 +18,9 @@ export interface ThrottleLimits {
  * instances. An attempt is reserved before the credentials are checked, with
  * one atomic increment-and-read per bucket: of any number of parallel
  * attempts, at most the limit get through. Unknown accounts are counted like
- * known ones.
+ * known ones. Counters are named by an HMAC of the account or address: a
+ * pre-registration applicant's e-mail or phone, or a caller's IP address,
+ * never lies in clear beside the times of its attempts.
  */
 export class LoginThrottle {
   private lastSweep = 0;
@@ -26,7 +29,14 @@ export class LoginThrottle {
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly limits: ThrottleLimits,
+    /** the HMAC key counters are named under */
+    private readonly bucketKey: Buffer,
   ) {}
+
+  /** A counter's name: its kind, and the HMAC of what it counts. */
+  private bucket(kind: 'account' | 'address', value: string): string {
+    return `${kind}:${createHmac('sha256', this.bucketKey).update(value, 'utf8').digest('base64url')}`;
+  }
 
   /**
    * Counts one attempt of the address and one against the account, and
@@ -36,8 +46,8 @@ export class LoginThrottle {
   async reserve(account: string, address: string): Promise<boolean> {
     const now = this.clock.now();
     const [accountCount, addressCount] = await Promise.all([
-      this.limits.account ? this.increment(`account:${account}`, now, ACCOUNT_WINDOW_MS) : 0,
-      this.limits.address ? this.increment(`address:${address}`, now, ADDRESS_WINDOW_MS) : 0,
+      this.limits.account ? this.increment(this.bucket('account', account), now, ACCOUNT_WINDOW_MS) : 0,
+      this.limits.address ? this.increment(this.bucket('address', address), now, ADDRESS_WINDOW_MS) : 0,
     ]);
     await this.sweep(now);
     return accountCount <= this.limits.account && addressCount <= this.limits.address;
@@ -52,7 +62,7 @@ export class LoginThrottle {
 
   /** A successful login wipes the account's failures. */
   async succeeded(account: string): Promise<void> {
-    if (this.limits.account) await this.prisma.throttleCounter.deleteMany({ where: { bucket: `account:${account}` } });
+    if (this.limits.account) await this.prisma.throttleCounter.deleteMany({ where: { bucket: this.bucket('account', account) } });
   }
 
   /** The bucket's count after this attempt, in a window that starts afresh once it has run out. */

@@ -1,3 +1,4 @@
+import { likeLiteral } from '../../lib/db/like.js';
 import type { Client, Prisma, PrismaClient, User } from '../../generated/prisma/client.js';
 import { connection, orderBy, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { PlatformDeps } from '../../lib/deps.js';
@@ -108,7 +109,7 @@ export class UsersService {
   /** A page of users, filtered and ordered (the unique user id breaks ties). */
   users(page: PageArgs, filter?: UserFilter | null, order?: UserOrder | null): Promise<Connection<User>> {
     const where: Prisma.UserWhereInput = {
-      ...(filter?.userId ? { userId: { contains: filter.userId, mode: 'insensitive' } } : {}),
+      ...(filter?.userId ? { userId: { contains: likeLiteral(filter.userId), mode: 'insensitive' } } : {}),
       ...(filter?.role ? { roles: { has: filter.role } } : {}),
       ...(filter?.appId ? { appIds: { has: filter.appId } } : {}),
       ...(filter?.isLocked != null ? { isLocked: filter.isLocked } : {}),
@@ -211,7 +212,7 @@ export class UsersService {
 
   clients(page: PageArgs, filter?: ClientFilter | null): Promise<Connection<Client>> {
     const where: Prisma.ClientWhereInput = {
-      ...(filter?.clientId ? { clientId: { contains: filter.clientId, mode: 'insensitive' } } : {}),
+      ...(filter?.clientId ? { clientId: { contains: likeLiteral(filter.clientId), mode: 'insensitive' } } : {}),
       ...(filter?.role ? { roles: { has: filter.role } } : {}),
       ...(filter?.appId ? { appIds: { has: filter.appId } } : {}),
       ...(filter?.isActive != null ? { isActive: filter.isActive } : {}),

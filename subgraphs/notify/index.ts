@@ -4,7 +4,7 @@ import { defineComponent } from '../component.js';
 import { notifyAccess } from './access.js';
 import { notifyInputs } from './inputs.js';
 import { notifyResolvers } from './resolvers.js';
-import { NotificationService } from './service.js';
+import { NotificationService, RECIPIENT_KEY_PURPOSE } from './service.js';
 import { notifySettings } from './settings.js';
 
 declare module '../../lib/deps.js' {
@@ -22,7 +22,14 @@ export const notify = defineComponent({
   routes: notifyRoutes,
   settings: notifySettings,
   services(deps: PlatformDeps, settings) {
-    const service = new NotificationService(deps.prisma, deps.clock, settings, deps.logger.child({ component: 'notify' }), deps.services.keys);
+    const service = new NotificationService(
+      deps.prisma,
+      deps.clock,
+      settings,
+      deps.logger.child({ component: 'notify' }),
+      deps.services.keys,
+      deps.masterKey.derive(RECIPIENT_KEY_PURPOSE),
+    );
     service.startSweeps();
     deps.onClose(() => service.stop());
     return { notify: service };

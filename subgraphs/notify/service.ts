@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Notification, NotificationTemplate, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { NotifySettings } from './settings.js';
@@ -26,13 +27,25 @@ export interface SendResult {
 
 export type Channel = 'email' | 'sms';
 
-/** What is sealed at rest: everything of a message that may carry a secret or personal data. */
+/** What is sealed at rest: everything of a message that may carry a secret or personal data (rows before issue 19 hold no recipients). */
 interface Sealed {
+  to?: string;
+  cc?: string | null;
   body: string;
   attachments: Attachment[];
 }
 
-export type OutboxMessage = Notification & { body: string | null };
+/** A recorded message as the admin reads it: recipients and body opened, null once dropped. */
+export type OutboxMessage = Omit<Notification, 'recipientKeys' | 'content'> & { to: string | null; cc: string | null; body: string | null };
+
+/** The purpose of the key the recipients' look-up HMACs are made with (derived from the master key). */
+export const RECIPIENT_KEY_PURPOSE = 'notify/recipient-hmac';
+
+/** An address as it is looked up: e-mail addresses in any case, numbers as given. */
+const normalised = (address: string) => address.trim().toLowerCase();
+
+/** Addresses and long numbers in a gateway's error text, which is kept in the row's lastError and logged. */
+const PERSONAL_IN_ERRORS = /[^\s@<>(),;:"']+@[^\s@<>(),;:"']+|\+?\d[\d -]{4,}\d/g;
 
 /** A template cursor's key; a forged cursor that decodes to anything else is the caller's mistake, not a failure. */
 function templateKeyOf(key: string): [string, string, string] {
@@ -63,10 +76,24 @@ export class NotificationService {
     private readonly clock: Clock,
     private readonly settings: NotifySettings,
     private readonly logger: Logger,
-    /** the key store, which seals bodies at rest */
+    /** the key store, which seals recipients and bodies at rest */
     private readonly sealer: Pick<KeysService, 'seal' | 'open'>,
+    /** the HMAC key of the recipients' look-up values */
+    private readonly recipientKey: Buffer,
   ) {
     this.delivery = new Delivery(settings);
+  }
+
+  /** The look-up value of one address: equal addresses (in any case) give equal values, and nothing else can be learnt from it. */
+  private recipientKeyOf(address: string): string {
+    return createHmac('sha256', this.recipientKey).update(normalised(address), 'utf8').digest('base64url');
+  }
+
+  /** The rows sent to every address of a recipient filter (comma-separated addresses: to all of them); no filter for null or empty. */
+  private recipientFilter(to: string | null | undefined): Prisma.NotificationWhereInput {
+    if (!to) return {};
+    const addresses = to.split(',').filter((address) => normalised(address));
+    return { recipientKeys: { hasEvery: (addresses.length ? addresses : [to]).map((address) => this.recipientKeyOf(address)) } };
   }
 
   static isEmail(value: string): boolean {
@@ -112,13 +139,12 @@ export class NotificationService {
     const now = this.clock.now();
     const content = await this.sealer.seal(
       NOTIFICATION_KEY,
-      Buffer.from(JSON.stringify({ body: message.body, attachments: message.attachments } satisfies Sealed), 'utf8'),
+      Buffer.from(JSON.stringify({ to: message.to, cc: message.cc, body: message.body, attachments: message.attachments } satisfies Sealed), 'utf8'),
     );
     const row = await this.prisma.notification.create({
       data: {
         channel: message.channel,
-        to: message.to,
-        cc: message.cc,
+        recipientKeys: [...new Set(message.to.split(',').map((address) => this.recipientKeyOf(address)))],
         subject: message.subject,
         content,
         attachmentNames: message.attachments.map((a) => a.filename),
@@ -129,21 +155,22 @@ export class NotificationService {
     if (configured) await this.attempt(row, row.nextAttemptAt!, message);
   }
 
-  /** The body and attachments of a row, or null once they have been dropped. */
-  private async contentOf(row: Notification): Promise<Sealed | null> {
+  /** The recipients, body and attachments of a row, or null once they have been dropped. */
+  private async contentOf(row: Pick<Notification, 'content'>): Promise<Sealed | null> {
     if (!row.content) return null;
     return JSON.parse((await this.sealer.open(NOTIFICATION_KEY, row.content)).toString('utf8')) as Sealed;
   }
 
   /**
    * One delivery; its outcome is written only while this attempt still holds
-   * the lease on the row. A delivered message keeps no body: channel,
-   * recipients, subject, state and times stay.
+   * the lease on the row. A delivered message keeps no recipient and no
+   * body: channel, subject, state and times stay, and the recipients' look-up
+   * keys until the retention time.
    */
   private async attempt(row: Notification, lease: Date, message?: Message): Promise<void> {
     const attempts = row.attempts + 1;
     try {
-      const content = message ?? { ...row, ...((await this.contentOf(row)) ?? { body: '', attachments: [] }) };
+      const content = message ?? (await this.messageOf(row));
       await this.delivery.send(content);
       await this.prisma.notification.updateMany({
         where: { id: row.id, nextAttemptAt: lease },
@@ -152,13 +179,21 @@ export class NotificationService {
     } catch (error) {
       const failed = attempts >= this.settings.maxAttempts;
       const backoffMs = this.settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
-      const lastError = error instanceof Error ? error.message.slice(0, 500) : 'delivery failed';
+      // A gateway's answer may name the recipient: no address or number is kept or logged.
+      const lastError = error instanceof Error ? error.message.replace(PERSONAL_IN_ERRORS, '<recipient>').slice(0, 500) : 'delivery failed';
       await this.prisma.notification.updateMany({
         where: { id: row.id, nextAttemptAt: lease },
         data: { status: failed ? 'FAILED' : 'PENDING', attempts, lastError, nextAttemptAt: failed ? null : new Date(this.clock.now().getTime() + backoffMs) },
       });
       this.logger.warn({ notificationId: row.id, channel: row.channel, attempts, failed, error: lastError }, 'notification delivery failed');
     }
+  }
+
+  /** A recorded message as it is delivered; an error (the attempt fails) when its recipients were dropped before it could go. */
+  private async messageOf(row: Notification): Promise<Message> {
+    const sealed = await this.contentOf(row);
+    if (!sealed?.to) throw new Error('nothing left to deliver: the recipients were dropped');
+    return { channel: row.channel, to: sealed.to, cc: sealed.cc ?? null, subject: row.subject, body: sealed.body, attachments: sealed.attachments };
   }
 
   /** Delivers what is due; each row is claimed with a lease first, so several instances never send one twice. */
@@ -183,12 +218,17 @@ export class NotificationService {
     return sent;
   }
 
-  /** Outbox mode keeps bodies for the retention time only, then drops them; answers how many were dropped. */
+  /**
+   * After the retention time a message keeps neither recipients nor body
+   * (outbox mode, failures) nor the recipients' look-up keys (any message
+   * but one still being delivered): channel, subject, state and times stay,
+   * naming no one. Answers how many rows were purged.
+   */
   async purgeExpired(): Promise<number> {
     const before = new Date(this.clock.now().getTime() - this.settings.outboxRetentionHours * 3_600_000);
     const { count } = await this.prisma.notification.updateMany({
-      where: { status: { in: ['OUTBOX', 'FAILED'] }, createdAt: { lt: before }, content: { not: null } },
-      data: { content: null },
+      where: { status: { not: 'PENDING' }, createdAt: { lt: before }, OR: [{ content: { not: null } }, { recipientKeys: { isEmpty: false } }] },
+      data: { content: null, recipientKeys: [] },
     });
     return count;
   }
@@ -208,11 +248,11 @@ export class NotificationService {
     this.delivery.close();
   }
 
-  /** Recorded messages, newest first, with their bodies opened for the admin (null once dropped). */
+  /** Recorded messages, newest first, with recipients and bodies opened for the admin (null once dropped); `to` is a whole address. */
   async outbox(filter: { to?: string | null; channel?: string | null; limit?: number | null }): Promise<OutboxMessage[]> {
     const rows = await this.prisma.notification.findMany({
       where: {
-        ...(filter.to ? { to: { contains: filter.to } } : {}),
+        ...this.recipientFilter(filter.to),
         ...(filter.channel ? { channel: filter.channel } : {}),
       },
       orderBy: { createdAt: 'desc' },
@@ -279,7 +319,7 @@ export class NotificationService {
   /** Recorded messages, newest first, bodies opened for the admin. */
   notifications(page: PageArgs, filter?: { to?: string | null; channel?: string | null; status?: string | null } | null): Promise<Connection<OutboxMessage>> {
     const where: Prisma.NotificationWhereInput = {
-      ...(filter?.to ? { to: { contains: filter.to } } : {}),
+      ...this.recipientFilter(filter?.to),
       ...(filter?.channel ? { channel: filter.channel } : {}),
       ...(filter?.status ? { status: filter.status } : {}),
     };
@@ -297,6 +337,12 @@ export class NotificationService {
   }
 
   private opened(rows: Notification[]): Promise<OutboxMessage[]> {
-    return Promise.all(rows.map(async (row) => ({ ...row, body: (await this.contentOf(row))?.body ?? null })));
+    return Promise.all(
+      rows.map(async (row) => {
+        const sealed = await this.contentOf(row);
+        const { recipientKeys: _keys, content: _content, ...shown } = row;
+        return { ...shown, to: sealed?.to ?? null, cc: sealed?.cc ?? null, body: sealed?.body ?? null };
+      }),
+    );
   }
 }

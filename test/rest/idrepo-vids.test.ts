@@ -280,6 +280,48 @@ describe('ID repository VIDs', () => {
     expect((await ok(uinOf(theirs, operator))).UIN).toBe(otherUin);
   });
 
+  it('lets ID authentication mark a VID USED, never revoke it nor set another status (IDR-IDC-002, nothing changed), through REST and GraphQL', async () => {
+    const uin = await newIdentity();
+    const perpetual = await newVid(uin, 'Perpetual');
+    const temporary = await newVid(uin);
+    const idaBearer = bearer(ida.cookie!.replace('Authorization=Platform-Token', ''));
+    const statuses = async () => (await vidRows()).map(({ id, status, updatedBy }) => ({ id, status, updatedBy })).sort((a, b) => a.id.localeCompare(b.id));
+    const before = await statuses();
+
+    for (const vid of [perpetual, temporary]) {
+      for (const status of ['REVOKED', 'ACTIVE', 'EXPIRED', 'INVALIDATED', 'DEACTIVATED']) {
+        await expectRejected(t, () => patch(vid, status, ida), 'IDR-IDC-002', /vidStatus/);
+      }
+      const snapshot = await t.snapshot();
+      const refused = await t.graphql(
+        'mutation($v: String!) { updateVidStatus(vid: $v, vidStatus: "REVOKED") { vidStatus restoredVid { vid } } }',
+        { v: vid },
+        idaBearer,
+      );
+      expect(refused.data).toBeNull();
+      expect(refused.errors.map((e: any) => e.extensions.code)).toEqual(['IDR-IDC-002']);
+      expect(await t.snapshot()).toEqual(snapshot);
+    }
+    // The same answer whether the VID exists or not: the refusal tells nothing of it.
+    await expectRejected(t, () => patch(generateVid(), 'REVOKED', ida), 'IDR-IDC-002', /vidStatus/);
+    expect(await statuses()).toEqual(before);
+    expect((await ok(uinOf(perpetual))).UIN).toBe(uin);
+    expect((await ok(uinOf(temporary))).UIN).toBe(uin);
+
+    // USED is ID authentication's, through both doors.
+    expect(await ok(patch(temporary, 'USED', ida))).toMatchObject({ vidStatus: 'USED', restoredVid: null });
+    await expectRejected(t, () => uinOf(temporary), 'IDR-VID-001', /VID is USED/);
+    const second = await newVid(uin);
+    const used = await t.graphql(
+      'mutation($v: String!) { updateVidStatus(vid: $v, vidStatus: "USED") { vidStatus restoredVid { vid } } }',
+      { v: second },
+      idaBearer,
+    );
+    expect(used).toEqual({ data: { updateVidStatus: { vidStatus: 'USED', restoredVid: null } } });
+    // The processor keeps what it has.
+    expect(await ok(patch(perpetual, 'REVOKED'))).toMatchObject({ vidStatus: 'REVOKED', restoredVid: { vidStatus: 'ACTIVE' } });
+  });
+
   it('keeps to the policy when calls race', async () => {
     const uin = await newIdentity();
     for (let i = 0; i < 4; i++) await newVid(uin);

@@ -204,13 +204,19 @@ describe('ID repository identities', () => {
   it('audits every read; admins see status and audit trail, only the repository operators the attributes', async () => {
     const uin = newUin();
     await ok(create(processor, uin));
+    t.clock.advance(1000);
     await ok(send(ida, 'GET', `/uin/${uin}?type=bio`));
+    t.clock.advance(1000);
     const query = `{ identity(uin: "${uin}") { id status reads { totalCount edges { node { readBy roles parts lookup } } } } }`;
     const seen = await t.graphql(query, {}, admin.bearer);
     expect(seen.errors).toBeUndefined();
     expect(seen.data.identity.status).toBe('ACTIVATED');
     expect(seen.data.identity.id).not.toContain(uin);
-    expect(seen.data.identity.reads.edges[0].node).toMatchObject({ roles: ['ID_AUTHENTICATION'], parts: ['identity', 'biometrics'], lookup: 'UIN' });
+    // The admin's look-up itself is in the trail, newest first.
+    expect(seen.data.identity.reads.edges.map((e: any) => e.node)).toMatchObject([
+      { readBy: 'idrepo-admin', roles: ['GLOBAL_ADMIN'], parts: ['record'], lookup: 'UIN' },
+      { roles: ['ID_AUTHENTICATION'], parts: ['identity', 'biometrics'], lookup: 'UIN' },
+    ]);
     const refused = await t.graphql(`{ identity(uin: "${uin}") { demographics } }`, {}, admin.bearer);
     expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
     const operator = (await t.clientToken(['ID_REPOSITORY'], 'admin')).token;
@@ -218,10 +224,66 @@ describe('ID repository identities', () => {
     const allowed = await t.graphql(`{ identity(uin: "${uin}") { demographics } }`, {}, bearer(operator));
     expect(allowed.errors).toBeUndefined();
     expect(allowed.data.identity.demographics.fullName[0].value).toBe(NAME);
-    // That read is audited too.
-    const trail = await t.graphql(`{ identity(uin: "${uin}") { reads { totalCount edges { node { parts lookup } } } } }`, {}, bearer(operator));
-    expect(trail.data.identity.reads.totalCount).toBe(2);
-    expect(trail.data.identity.reads.edges[0].node).toEqual({ parts: ['identity'], lookup: 'PORTAL' });
+    // That read is audited too, beside the look-up that reached it.
+    t.clock.advance(1000);
+    const trail = await t.graphql(`{ identity(uin: "${uin}") { reads { totalCount edges { node { roles parts lookup } } } } }`, {}, bearer(operator));
+    expect(trail.data.identity.reads.totalCount).toBe(6);
+    const nodes = trail.data.identity.reads.edges.map((e: any) => e.node);
+    expect(nodes[0]).toEqual({ roles: ['ID_REPOSITORY'], parts: ['record'], lookup: 'UIN' });
+    expect(nodes.slice(1, 3)).toEqual(
+      expect.arrayContaining([
+        { roles: ['ID_REPOSITORY'], parts: ['identity'], lookup: 'PORTAL' },
+        { roles: ['ID_REPOSITORY'], parts: ['record'], lookup: 'UIN' },
+      ]),
+    );
+  });
+
+  it('records in the trail a VID that ID authentication resolved to its UIN, and every admin look-up by UIN, RID or VID, through REST and GraphQL', async () => {
+    const uin = newUin();
+    const rid = newRid();
+    await ok(create(processor, uin, rid));
+    const prisma = t.platform.deps.prisma;
+    const { id } = await prisma.identity.findUniqueOrThrow({ where: { uinHash: t.platform.deps.services.idrepoCipher.lookup(uin) } });
+    const trail = async () =>
+      (await prisma.identityReadAudit.findMany({ where: { identityId: id }, orderBy: [{ readAt: 'asc' }, { id: 'asc' }] })).map(({ roles, parts, lookup }) => ({
+        roles,
+        parts,
+        lookup,
+      }));
+    const vidCall = (headers: Credentials, method: string, urlPath: string, body?: unknown) =>
+      t.request(method, '/idrepository/v1/vid' + urlPath, { body: body === undefined ? undefined : envelopeOf(body), headers });
+    const vid = (await ok(vidCall(processor, 'POST', '', { vidType: 'Temporary', UIN: uin }))).VID as string;
+    expect(await trail()).toEqual([]);
+
+    // ID authentication resolves the VID: REST, then GraphQL.
+    expect((await ok(vidCall(ida, 'GET', `/${vid}`))).UIN).toBe(uin);
+    t.clock.advance(1000);
+    const idaBearer = bearer(ida.cookie!.replace('Authorization=Platform-Token', ''));
+    expect((await t.graphql('query($v: String!) { uinByVid(vid: $v) }', { v: vid }, idaBearer)).data.uinByVid).toBe(uin);
+    const resolved = { roles: ['ID_AUTHENTICATION'], parts: ['uin'], lookup: 'VID' };
+    expect(await trail()).toEqual([resolved, resolved]);
+
+    // An admin's look-ups without the attributes, by each key; one that finds nothing records nothing.
+    for (const [key, value] of [
+      ['uin', uin],
+      ['rid', rid],
+      ['vid', vid],
+    ]) {
+      t.clock.advance(1000);
+      const found = await t.graphql(`query($v: String) { identity(${key}: $v) { status } }`, { v: value }, admin.bearer);
+      expect(found).toEqual({ data: { identity: { status: 'ACTIVATED' } } });
+    }
+    const looked = (lookup: string) => ({ roles: ['GLOBAL_ADMIN'], parts: ['record'], lookup });
+    expect(await trail()).toEqual([resolved, resolved, looked('UIN'), looked('RID'), looked('VID')]);
+    const before = await prisma.identityReadAudit.count();
+    expect((await t.graphql('query($v: String) { identity(uin: $v) { status } }', { v: newUin() }, admin.bearer)).data.identity).toBeNull();
+    expect((await t.graphql('query($v: String) { identity(rid: $v) { status } }', { v: newRid() }, admin.bearer)).data.identity).toBeNull();
+    expect(await prisma.identityReadAudit.count()).toBe(before);
+
+    // A VID that no longer resolves gives no UIN, and records no read.
+    await ok(vidCall(processor, 'PATCH', `/${vid}`, { vidStatus: 'REVOKED' }));
+    await expectRejected(t, () => vidCall(ida, 'GET', `/${vid}`), 'IDR-VID-001');
+    expect(await prisma.identityReadAudit.count()).toBe(before);
   });
 
   it('IDR-IDS-007, IDR-IDC-006 and IDR-IDC-004: master data, database and platform failures, with nothing left behind', async () => {

@@ -216,7 +216,7 @@ describe('entities', () => {
 });
 
 describe('access on entity fields', () => {
-  it("shows a license admin who created a key, never that user's contact details, whichever path reaches them", async () => {
+  it("shows a license admin who created a key, never that user's contact details, roles, lock state or application ids, whichever path reaches them", async () => {
     const partnerAdmin = cookieHeader((await t.clientToken(['PARTNER_ADMIN'], 'partnermanagement')).token);
     const names = await t.graphql(
       '{ licenseKeys(first: 1, filter: {MISPId: "misp-portal"}) { edges { node { createdBy { userId name } } } } }',
@@ -225,7 +225,7 @@ describe('access on entity fields', () => {
     );
     expect(names.errors).toBeUndefined();
     expect(names.data.licenseKeys.edges[0].node.createdBy.userId).toMatch(/^portal-/);
-    for (const field of ['mail', 'mobile', 'sessions { totalCount }']) {
+    for (const field of ['mail', 'mobile', 'sessions { totalCount }', 'roles', 'isLocked', 'appIds', 'langCode', 'createdAt']) {
       const contacts = await t.graphql(
         `{ licenseKeys(first: 1, filter: {MISPId: "misp-portal"}) { edges { node { createdBy { userId ${field} } } } } }`,
         {},
@@ -235,11 +235,22 @@ describe('access on entity fields', () => {
         contacts.errors.map((e: any) => [e.extensions.code, e.path.at(-1)]),
         field,
       ).toEqual([['KER-ATH-403', field.split(' ')[0]]]);
+      // The refusal nulls the field only: the creator is still named.
+      expect(contacts.data.licenseKeys.edges[0].node.createdBy, field).toEqual({ userId: expect.stringMatching(/^portal-/), [field.split(' ')[0]!]: null });
       expect(JSON.stringify(contacts.data)).not.toContain('@example.org');
     }
     // the admin sees them
-    const asAdmin = await t.graphql('{ licenseKeys(first: 1, filter: {MISPId: "misp-portal"}) { edges { node { createdBy { mail } } } } }', {}, admin);
-    expect(asAdmin.data.licenseKeys.edges[0].node.createdBy.mail).toMatch(/@example\.org$/);
+    const asAdmin = await t.graphql(
+      '{ licenseKeys(first: 1, filter: {MISPId: "misp-portal"}) { edges { node { createdBy { mail roles isLocked appIds } } } } }',
+      {},
+      admin,
+    );
+    expect(asAdmin.data.licenseKeys.edges[0].node.createdBy).toMatchObject({
+      mail: expect.stringMatching(/@example\.org$/),
+      roles: [expect.any(String)],
+      isLocked: false,
+      appIds: ['resident'],
+    });
   });
 });
 

@@ -18,7 +18,7 @@ export function identitiesResolvers(deps: PlatformDeps): Resolvers {
   });
   return {
     Query: {
-      identity: (_, args) => (args.vid ? deps.services.vids.identityOfVid(args.vid) : identities.lookup(args)),
+      identity: async (_, args, context) => identities.lookup(await context.principal(), args, (vid) => deps.services.vids.identityOfVid(vid)),
       identityByUin: async (_, args, context) => identities.read(await context.principal(), { uin: args.uin }, args.type as 'bio' | null),
       identityByRid: async (_, args, context) => identities.read(await context.principal(), { rid: args.rid }, args.type as 'bio' | null),
     },

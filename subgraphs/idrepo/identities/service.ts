@@ -278,14 +278,26 @@ export class IdentityService {
 
   // --- the portal graph
 
-  /** An identity by UIN or RID, for admins: the row only (status, times); reading its attributes is audited apart. */
-  async lookup(by: { uin?: string | null; rid?: string | null }): Promise<IdentityRow | null> {
+  /**
+   * An identity by UIN, RID or VID, for admins: the row only (status, times),
+   * the look-up in the identity's trail (part `record`, by UIN, RID or VID);
+   * reading its attributes is audited apart. `byVid` is the VID service's
+   * look-up (any status). Null, and nothing recorded, when none matches.
+   */
+  async lookup(
+    caller: Caller,
+    by: { uin?: string | null; rid?: string | null; vid?: string | null },
+    byVid: (vid: string) => Promise<IdentityRow | null>,
+  ): Promise<IdentityRow | null> {
+    let row: IdentityRow | null;
     try {
-      return await this.find(by.uin ? { uin: by.uin } : { rid: by.rid! });
+      row = by.vid ? await byVid(by.vid) : await this.find(by.uin ? { uin: by.uin } : { rid: by.rid! });
     } catch (error) {
       if (error instanceof PlatformError && error.code === 'IDR-IDC-007') return null;
       throw error;
     }
+    if (row) await this.audit(caller, row.id, ['record'], by.vid ? 'VID' : by.uin ? 'UIN' : 'RID');
+    return row;
   }
 
   async byIds(ids: readonly string[]): Promise<Map<string, IdentityRow>> {

@@ -28,8 +28,12 @@ const UNLIMITED_TXN_STATUS = 'USED';
 
 /** Callers that act on any resident's VIDs; a RESIDENT alone acts on its own only. */
 const ANY_SCOPE: readonly string[] = ['ID_REPOSITORY', 'REGISTRATION_PROCESSOR', 'ID_AUTHENTICATION'];
+/** Callers that may set any status of any VID: the repository's operators and the processor. */
+const ANY_STATUS: readonly string[] = ['ID_REPOSITORY', 'REGISTRATION_PROCESSOR'];
 /** A resident's own VIDs: it may revoke them, nothing else (resident services' revoke). */
 const RESIDENT_STATUSES: readonly string[] = ['REVOKED'];
+/** ID authentication marks a VID it authenticated with as used, nothing else (MOSIP's IDA): it never revokes a resident's VID. */
+const AUTHENTICATION_STATUSES: readonly string[] = ['USED'];
 
 /** Draws before giving up on a free number: the shipped 16-digit rules leave billions. */
 const MAX_DRAWS = 10;
@@ -79,7 +83,7 @@ export class VidService {
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly cipher: IdrepoCipher,
-    private readonly identities: Pick<IdentityService, 'find' | 'uinOfRow'>,
+    private readonly identities: Pick<IdentityService, 'find' | 'uinOfRow' | 'audit'>,
     private readonly policies: VidPolicies,
     private readonly rules: { vid: NumberRules; uin: NumberRules },
   ) {}
@@ -96,7 +100,7 @@ export class VidService {
     return this.locked(identity.id, async (tx) => this.issue(tx, identity.id, found, actor));
   }
 
-  /** GET /vid/{VID}: the UIN of an ACTIVE, unexpired VID whose identity is ACTIVATED. */
+  /** GET /vid/{VID}: the UIN of an ACTIVE, unexpired VID whose identity is ACTIVATED; the read is in the identity's trail (part `uin`, by VID). */
   async uinOf(caller: Caller, vid: string): Promise<string> {
     const row = await this.vidInScope(caller, vid);
     const status = this.statusOf(row);
@@ -104,7 +108,10 @@ export class VidService {
     const [identity] = await this.identityRows([row.identityId]);
     if (!identity) throw idrepoErrors.noRecord('the VID names no stored identity');
     if (identity.status !== 'ACTIVATED') throw vidErrors.invalidUin(identity.status);
-    return this.identities.uinOfRow(identity);
+    const uin = await this.identities.uinOfRow(identity);
+    // Recorded before the UIN leaves: a read the trail cannot hold is not answered.
+    await this.identities.audit(caller, identity.id, ['uin'], 'VID');
+    return uin;
   }
 
   /**
@@ -113,8 +120,7 @@ export class VidService {
    * (a perpetual VID REVOKED) makes a successor, returned as restoredVid.
    */
   async updateStatus(caller: Caller, vid: string, vidStatus: VidStatus): Promise<VidStatusChange> {
-    if (!this.actsForAll(caller) && !RESIDENT_STATUSES.includes(vidStatus))
-      throw idrepoErrors.notAllowed(`a resident may only set its VIDs ${RESIDENT_STATUSES.join(', ')}`);
+    this.checkStatusAllowed(caller, vidStatus);
     const found = await this.vidInScope(caller, vid);
     const actor = this.actor(caller);
     return this.locked(found.identityId, async (tx) => {
@@ -323,6 +329,22 @@ export class VidService {
   }
 
   // --- scope: every caller acts in its own
+
+  /**
+   * The statuses a caller may set, checked before anything is read: any for
+   * the repository's operators and the processor; USED only for ID
+   * authentication (an invalid status for it, IDR-IDC-002 as MOSIP's
+   * validator answers, on any VID alike); REVOKED only for a resident.
+   */
+  private checkStatusAllowed(caller: Caller, vidStatus: VidStatus): void {
+    if (caller.roles.some((role) => ANY_STATUS.includes(role))) return;
+    if (caller.roles.includes('ID_AUTHENTICATION')) {
+      if (!AUTHENTICATION_STATUSES.includes(vidStatus))
+        throw idrepoErrors.invalid('vidStatus', `ID authentication may only set a VID ${AUTHENTICATION_STATUSES.join(', ')}`);
+      return;
+    }
+    if (!RESIDENT_STATUSES.includes(vidStatus)) throw idrepoErrors.notAllowed(`a resident may only set its VIDs ${RESIDENT_STATUSES.join(', ')}`);
+  }
 
   private actsForAll(caller: Caller): boolean {
     return caller.roles.some((role) => ANY_SCOPE.includes(role));
