@@ -1,17 +1,42 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/input.js';
 import type { ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { GraphQLError, Kind, visit, type DocumentNode, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  GraphQLError,
+  isCompositeType,
+  isLeafType,
+  isListType,
+  isObjectType,
+  Kind,
+  valueFromAST,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import type { GraphqlLimits } from '../lib/config.js';
 import type { RequestContext } from '../lib/context.js';
 import { PlatformError } from '../lib/errors.js';
+import { DEFAULT_PAGE } from '../lib/graph/connection.js';
 
 /**
  * The options that refuse a hostile document before anything runs: a token
- * budget at parse time, then depth, alias, directive and cost rules at
- * validation (GraphQL Armor), each with its own setting; 0 turns one off.
+ * budget at parse time, then depth, alias and directive rules at validation
+ * (GraphQL Armor), each with its own setting; 0 turns one off. The cost rule
+ * needs the request's variables, which validation does not see (Apollo
+ * validates a document once for all its requests): it is `costLimit`, a plugin.
  */
 export function limitOptions(limits: GraphqlLimits): Pick<ApolloServerOptions<RequestContext>, 'parseOptions' | 'validationRules'> {
   // Armor's rules throw by default, which Apollo answers with a 500; reported instead, they are validation errors (400).
@@ -20,7 +45,6 @@ export function limitOptions(limits: GraphqlLimits): Pick<ApolloServerOptions<Re
   if (limits.maxDepth) rules.push(maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, ...refuse }));
   if (limits.maxAliases) rules.push(maxAliasesRule({ n: limits.maxAliases, ...refuse }));
   if (limits.maxDirectives) rules.push(maxDirectivesRule({ n: limits.maxDirectives, ...refuse }));
-  if (limits.maxCost) rules.push(costLimitRule({ maxCost: limits.maxCost, ignoreIntrospection: true, ...refuse }));
   return { parseOptions: limits.maxTokens ? { maxTokens: limits.maxTokens } : {}, validationRules: rules };
 }
 
@@ -59,6 +83,148 @@ export function introspectionGuard(limits: GraphqlLimits): ApolloServerPlugin<Re
             if (!(error instanceof PlatformError)) throw error;
             throw new GraphQLError(`Introspection needs a valid token: ${error.message}`, { extensions: { code: error.code, catalogue: true } });
           }
+        },
+      });
+    },
+  };
+}
+
+/**
+ * What one row of a result costs: each object resolved counts 1 (it may need
+ * a query or a reference), each scalar ¼ (read off a loaded row). A Relay
+ * edge is a wrapper: its node carries the row's cost.
+ */
+export const COST_WEIGHTS = { object: 1, scalar: 0.25 } as const;
+/** The arguments that size a list: Relay's `first`/`last`, MOSIP's paged lists' `pageSize`. */
+const PAGE_ARGUMENTS = new Set(['first', 'last', 'pageSize']);
+
+const isEdgeType = (type: GraphQLCompositeType): boolean => isObjectType(type) && type.name.endsWith('Edge') && 'node' in type.getFields();
+
+/**
+ * The cost of an operation with its variables: every field, times the rows
+ * it is resolved for. A list inside a field with a page argument counts that
+ * many rows, the argument read as the request gives it (a literal or a
+ * variable, the variable's default included) or, when absent, as the schema's
+ * default or the platform's default page (20). Fragments count at each
+ * spread, computed once each. Introspection and __typename cost nothing.
+ * Null when the variables do not fit the operation (execution refuses them
+ * before anything runs).
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>>,
+): number | null {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
+  return coerced.errors ? null : costWithValues(schema, document, operation, coerced.coerced);
+}
+
+/** operationCost with the variables already coerced to the operation's types. */
+export function costWithValues(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  values: Readonly<Record<string, unknown>>,
+): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const fragmentCosts = new Map<string, number>();
+
+  const pageOf = (definition: GraphQLField<unknown, unknown>, node: FieldNode): number | undefined => {
+    let rows: number | undefined;
+    for (const argument of definition.args) {
+      if (!PAGE_ARGUMENTS.has(argument.name)) continue;
+      const given = node.arguments?.find((a) => a.name.value === argument.name);
+      const value: unknown = (given && valueFromAST(given.value, argument.type, values)) ?? argument.defaultValue ?? DEFAULT_PAGE;
+      const count = typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : DEFAULT_PAGE;
+      rows = Math.max(rows ?? 0, count);
+    }
+    return rows;
+  };
+
+  const costOf = (selectionSet: SelectionSetNode, type: GraphQLCompositeType, page: number | undefined): number => {
+    let cost = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type;
+        cost += costOf(selection.selectionSet, isCompositeType(condition) ? condition : type, page);
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const key = `${selection.name.value}\0${page ?? ''}`;
+        let fragmentCost = fragmentCosts.get(key);
+        if (fragmentCost === undefined) {
+          const fragment = fragments.get(selection.name.value);
+          const condition = fragment && schema.getType(fragment.typeCondition.name.value);
+          fragmentCost = fragment && isCompositeType(condition) ? costOf(fragment.selectionSet, condition, page) : 0;
+          fragmentCosts.set(key, fragmentCost);
+        }
+        cost += fragmentCost;
+        continue;
+      }
+      const name = selection.name.value;
+      if (name.startsWith('__')) continue;
+      const definition = 'getFields' in type ? type.getFields()[name] : undefined;
+      if (!definition) continue;
+      const rows = isListType(getNullableType(definition.type)) ? (page ?? 1) : 1;
+      const named = getNamedType(definition.type);
+      if (isLeafType(named) || !selection.selectionSet || !isCompositeType(named)) {
+        cost += rows * COST_WEIGHTS.scalar;
+        continue;
+      }
+      const own = isEdgeType(named) ? 0 : COST_WEIGHTS.object;
+      cost += rows * (own + costOf(selection.selectionSet, named, pageOf(definition, selection)));
+    }
+    return cost;
+  };
+
+  const root = schema.getRootType(operation.operation);
+  return root ? costOf(operation.selectionSet, root, undefined) : 0;
+}
+
+/**
+ * PLATFORM_GRAPHQL_MAX_COST, checked once the operation and its variables
+ * are known: a page size passed as a variable costs what the same literal
+ * does. Refused as a validation error (HTTP 400), as the other limits are.
+ * The REST layer's operations pass the same rule (their page sizes are
+ * bounded by their inputs; a test keeps every one under the default limit).
+ */
+export function costLimit(limits: GraphqlLimits): ApolloServerPlugin<RequestContext> {
+  return {
+    requestDidStart() {
+      if (!limits.maxCost) return Promise.resolve();
+      return Promise.resolve({
+        didResolveOperation({ schema, document, operation, request }) {
+          if (!operation) return Promise.resolve();
+          const cost = operationCost(schema, document, operation, request.variables ?? {});
+          if (cost === null || cost <= limits.maxCost) return Promise.resolve();
+          return Promise.reject(
+            new GraphQLError(`Refused: Query Cost limit of ${limits.maxCost} exceeded, found ${Math.ceil(cost)}.`, {
+              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
+            }),
+          );
+        },
+      });
+    },
+  };
+}
+
+/**
+ * Variables nested deeper than a REST body may be (MAX_JSON_DEPTH) are
+ * refused before execution, as the REST edge refuses such bodies: coercion
+ * and the resolvers' checks recurse, and a stack overflow must not become an
+ * internal error. One rule by either door.
+ */
+export function variablesDepthLimit(): ApolloServerPlugin<RequestContext> {
+  return {
+    requestDidStart() {
+      return Promise.resolve({
+        didResolveOperation({ request }) {
+          if (!request.variables || !nestsDeeperThan(request.variables, MAX_JSON_DEPTH)) return Promise.resolve();
+          return Promise.reject(
+            new GraphQLError(`Refused: variables nest deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } }),
+          );
         },
       });
     },

@@ -6,7 +6,7 @@ import type { RequestContext } from '../lib/context.js';
 import type { Logger } from '../lib/log.js';
 import { SUPERGRAPH_FILE } from './compose.js';
 import { errorFormatter } from './format-error.js';
-import { introspectionGuard, limitOptions } from './graphql-limits.js';
+import { costLimit, introspectionGuard, limitOptions, variablesDepthLimit } from './graphql-limits.js';
 import { CachedLocalDataSource, remoteDataSource } from './data-sources.js';
 
 export interface GatewayOptions {
@@ -41,7 +41,7 @@ export async function createGatewayServer(options: GatewayOptions): Promise<Apol
     // The process decides when to stop (gateway/signals.ts); Apollo's own handler would race it and re-raise the signal.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
-    plugins: [introspectionGuard(options.limits), ...(options.plugins ?? [])],
+    plugins: [introspectionGuard(options.limits), costLimit(options.limits), variablesDepthLimit(), ...(options.plugins ?? [])],
     formatError: errorFormatter(options.logger),
   });
   await server.start();

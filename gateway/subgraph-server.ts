@@ -8,7 +8,7 @@ import { createRequestContext, type RequestContext } from '../lib/context.js';
 import type { PlatformDeps } from '../lib/deps.js';
 import type { GraphQLSchema } from 'graphql';
 import { errorFormatter } from './format-error.js';
-import { introspectionGuard, limitOptions } from './graphql-limits.js';
+import { costLimit, introspectionGuard, limitOptions, variablesDepthLimit } from './graphql-limits.js';
 
 export interface SubgraphServer {
   url: string;
@@ -34,7 +34,12 @@ export async function startSubgraphServer(schema: GraphQLSchema, deps: PlatformD
     stopOnTerminationSignals: false,
     // Reachable without the gateway: the same limits on hostile documents.
     ...limitOptions(deps.config.graphql),
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: http }), introspectionGuard(deps.config.graphql)],
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: http }),
+      introspectionGuard(deps.config.graphql),
+      costLimit(deps.config.graphql),
+      variablesDepthLimit(),
+    ],
   });
   await server.start();
   app.use(

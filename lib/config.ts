@@ -88,7 +88,12 @@ export const GRAPHQL_SETTINGS = {
   ),
   maxAliases: setting('PLATFORM_GRAPHQL_MAX_ALIASES', read.integer(), '15', 'aliases per GraphQL document; `0` turns it off'),
   maxTokens: setting('PLATFORM_GRAPHQL_MAX_TOKENS', read.integer(), '2000', 'lexical tokens per GraphQL document, checked while parsing; `0` turns it off'),
-  maxCost: setting('PLATFORM_GRAPHQL_MAX_COST', read.integer(), '5000', 'GraphQL Armor cost (objects 2, scalars 1, times 1.5 per level); `0` turns it off'),
+  maxCost: setting(
+    'PLATFORM_GRAPHQL_MAX_COST',
+    read.integer(),
+    '5000',
+    'cost of a GraphQL operation with its variables: each object 1, each scalar 0.25, times the rows of the pages around it (`first`, `last`, `pageSize`; 20 when absent); `0` turns it off',
+  ),
   maxDirectives: setting('PLATFORM_GRAPHQL_MAX_DIRECTIVES', read.integer(), '20', 'directives per GraphQL document; `0` turns it off'),
   introspection: setting(
     'PLATFORM_GRAPHQL_INTROSPECTION',

@@ -19,3 +19,23 @@ export const text = (max: number) =>
     .string()
     .max(max)
     .refine((value) => !NUL.test(value), { message: 'must not contain NUL characters' });
+
+/**
+ * The deepest nesting of arrays and objects a JSON body may have (the
+ * envelope itself is level 1; the spec's deepest bodies stay under 10).
+ * Deeper bodies are refused at the edge, before any recursive code (schema
+ * validation, GraphQL coercion, serialisation) can overflow the stack on them.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed JSON value nests arrays and objects deeper than `max` levels; iterative, so it cannot overflow itself. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, level] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (level > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push([child, level + 1]);
+  }
+  return false;
+}

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/input.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import multer from 'multer';
@@ -123,6 +124,8 @@ async function readInput(
     throw new EdgeError({ errorCode: route.codeFor('request', false), message });
   }
   const body: unknown = req.body;
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH))
+    throw new EdgeError({ errorCode: route.codeFor('request', false), message: `request body nests deeper than ${MAX_JSON_DEPTH} levels` });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
   }

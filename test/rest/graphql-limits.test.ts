@@ -56,12 +56,86 @@ describe('GraphQL limits', () => {
   });
 
   it('refuses a document whose cost exceeds PLATFORM_GRAPHQL_MAX_COST (5000)', async () => {
-    // Few tokens, much work: fragments that spread each other ten times over select 1,000 fields.
-    const query = `{ users(first: 5) { edges { node { ...F2 } } } }
+    // Few tokens, much work: fragments that spread each other twenty times over select 4,000 fields of each of ten users.
+    const query = `{ users(first: 10) { edges { node { ...F2 } } } }
       fragment F0 on User { userId name mail mobile langCode roles appIds hasPassword isLocked rid }
-      fragment F1 on User { ${'...F0 '.repeat(10)}}
-      fragment F2 on User { ${'...F1 '.repeat(10)}}`;
+      fragment F1 on User { ${'...F0 '.repeat(20)}}
+      fragment F2 on User { ${'...F1 '.repeat(20)}}`;
     await expectRefused(query, 'GRAPHQL_VALIDATION_FAILED', /cost limit of 5000/i);
+  });
+
+  /** The refusal of a request with variables: one error, the cost it found. */
+  async function refusedCost(query: string, variables: Record<string, unknown>): Promise<number> {
+    const before = await t.snapshot();
+    const { status, json } = await t.request('POST', '/graphql', { body: { query, variables }, headers: admin });
+    expect(status).toBe(400);
+    expect(json.data).toBeUndefined();
+    expect(json.errors).toHaveLength(1);
+    expect(json.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(await t.snapshot()).toEqual(before);
+    return Number(/cost limit of 5000 exceeded, found (\d+)/i.exec(json.errors[0].message)?.[1]);
+  }
+
+  const SESSIONS = (users: string, sessions: string) =>
+    `{ users(${users}) { edges { node { userId sessions(${sessions}) { totalCount edges { node { id appId clientAddress status subjectType user { userId name mail } } } } } } } }`;
+
+  it('counts page sizes passed as variables, and absent ones as the default page (20), as literals', async () => {
+    const literal = await refusedCost(SESSIONS('first: 100', 'first: 100'), {});
+    expect(literal).toBeGreaterThan(5000);
+    const withVariables = SESSIONS('first: $users', 'first: $sessions').replace('{', 'query Sessions($users: Int, $sessions: Int) {');
+    expect(await refusedCost(withVariables, { users: 100, sessions: 100 })).toBe(literal);
+    const withDefault = SESSIONS('first: $users', 'first: $sessions').replace('{', 'query Sessions($users: Int = 100, $sessions: Int = 100) {');
+    expect(await refusedCost(withDefault, {})).toBe(literal);
+    // sessions without `first` return the default page: counted as first: 20.
+    const absent = await refusedCost(SESSIONS('first: $users', 'filter: {status: ACTIVE}').replace('{', 'query Sessions($users: Int) {'), { users: 100 });
+    expect(absent).toBe(await refusedCost(SESSIONS('first: 100', 'first: 20, filter: {status: ACTIVE}'), {}));
+  });
+
+  it('answers a portal screen of nested 20–50 row connections, with its page sizes as variables', async () => {
+    const screen = `query CentreScreen($centres: Int, $machines: Int, $users: Int) {
+      registrationCentres(first: $centres) {
+        totalCount pageInfo { hasNextPage endCursor }
+        edges { cursor node {
+          id langCode name centerTypeCode addressLine1 addressLine2 locationCode zoneCode isActive numberOfKiosks userCount
+          workingHours timeZone createdBy { userId name } createdAt
+          machines(first: $machines) { totalCount edges { node { id name serialNum isActive } } }
+          users(first: $users) { totalCount edges { cursor } }
+        } }
+      }
+    }`;
+    const literal = (centres: number, machines: number, users: number) =>
+      screen
+        .replace('query CentreScreen($centres: Int, $machines: Int, $users: Int)', '')
+        .replace('$centres', String(centres))
+        .replace('$machines', String(machines))
+        .replace('$users', String(users));
+    const answers = [
+      { query: literal(20, 20, 20), variables: {} },
+      { query: literal(50, 20, 20), variables: {} },
+      { query: screen, variables: { centres: 20 } },
+      { query: screen, variables: { centres: 20, machines: 20, users: 20 } },
+      { query: screen, variables: { centres: 50, machines: 20, users: 20 } },
+    ];
+    for (const body of answers) {
+      const { status, json } = await t.request('POST', '/graphql', { body, headers: admin });
+      expect(json.errors, JSON.stringify(json.errors)).toBeUndefined();
+      expect(status).toBe(200);
+      expect(json.data.registrationCentres.totalCount).toBeGreaterThanOrEqual(0);
+    }
+    expect(await refusedCost(screen, { centres: 100, machines: 100, users: 0 })).toBeGreaterThan(5000);
+  });
+
+  it("answers the REST layer's paged calls at their largest page (the same cost rule)", async () => {
+    const page = await t.request('GET', '/v1/masterdata/idschema/all?pageSize=100', { headers: admin });
+    expect(page.json.errors).toBeNull();
+    const { json } = await t.request('POST', '/graphql', {
+      body: {
+        query: 'query($pageSize: Int) { idSchemaPage(pageSize: $pageSize) { totalItems data { id title schema { id validators { validator } } } } }',
+        variables: { pageSize: 100 },
+      },
+      headers: admin,
+    });
+    expect(json.errors).toBeUndefined();
   });
 
   it('refuses more directives than PLATFORM_GRAPHQL_MAX_DIRECTIVES (20)', async () => {
