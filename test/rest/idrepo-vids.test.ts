@@ -7,7 +7,7 @@ import { DEFAULT_VID_POLICY, loadVidPolicy, VidPolicies } from '../../subgraphs/
 import { VidService } from '../../subgraphs/idrepo/vids/service.js';
 import { expectError, expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { idrepoCalls, newRid } from '../support/identities.js';
-import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { residentEmail, residentLogin } from '../support/residents.js';
 import { type Login, userLogin } from '../support/users.js';
 
@@ -35,13 +35,7 @@ beforeAll(async () => {
 
 const MINUTE = 60_000;
 
-const vidCall = (headers: Credentials, method: string, path: string, body?: unknown) =>
-  t.request(method, '/idrepository/v1/vid' + path, { body: body === undefined ? undefined : envelopeOf(body), headers });
-const ok = async (call: Promise<{ json: any }>) => {
-  const { json } = await call;
-  expect(json.errors, JSON.stringify(json.errors)).toBeOneOf([null, []]);
-  return json.response;
-};
+const { vidCall, ok } = identity;
 
 /** A new ACTIVATED identity (with this e-mail, for its resident's login); its UIN. */
 async function newIdentity(email?: string): Promise<string> {

@@ -10,7 +10,7 @@ import { COMPONENTS } from '../../subgraphs/index.js';
 import { expectError } from '../support/assertions.js';
 import { idrepoCalls, newRid } from '../support/identities.js';
 import { lastMessage } from '../support/outbox.js';
-import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { residentEmail, residentLogin } from '../support/residents.js';
 import { type Login, userLogin } from '../support/users.js';
 
@@ -54,13 +54,7 @@ beforeAll(async () => {
   // Many logins: more than the default hook time on a loaded machine.
 }, 180_000);
 
-const vidCall = (headers: Credentials, method: string, path: string, body?: unknown) =>
-  t.request(method, '/idrepository/v1/vid' + path, { body: body === undefined ? undefined : envelopeOf(body), headers });
-const ok = async (call: Promise<{ json: any }>) => {
-  const { json } = await call;
-  expect(json.errors, JSON.stringify(json.errors)).toBeOneOf([null, []]);
-  return json.response;
-};
+const { vidCall, ok } = identity;
 const newVid = async (uin: string, vidType = 'Temporary'): Promise<string> => {
   t.clock.advance(1000);
   return (await ok(vidCall(processor, 'POST', '', { vidType, UIN: uin }))).VID;
