@@ -1,5 +1,5 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/input.js';
-import type { ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerOptions, ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
@@ -191,23 +191,14 @@ export function costWithValues(
  * bounded by their inputs; a test keeps every one under the default limit).
  */
 export function costLimit(limits: GraphqlLimits): ApolloServerPlugin<RequestContext> {
-  return {
-    requestDidStart() {
-      if (!limits.maxCost) return Promise.resolve();
-      return Promise.resolve({
-        didResolveOperation({ schema, document, operation, request }) {
-          if (!operation) return Promise.resolve();
-          const cost = operationCost(schema, document, operation, request.variables ?? {});
-          if (cost === null || cost <= limits.maxCost) return Promise.resolve();
-          return Promise.reject(
-            new GraphQLError(`Refused: Query Cost limit of ${limits.maxCost} exceeded, found ${Math.ceil(cost)}.`, {
-              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
-            }),
-          );
-        },
-      });
-    },
-  };
+  return refuseBeforeExecution(({ schema, document, operation, request }) => {
+    if (!limits.maxCost || !operation) return null;
+    const cost = operationCost(schema, document, operation, request.variables ?? {});
+    if (cost === null || cost <= limits.maxCost) return null;
+    return new GraphQLError(`Refused: Query Cost limit of ${limits.maxCost} exceeded, found ${Math.ceil(cost)}.`, {
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
+    });
+  });
 }
 
 /**
@@ -217,14 +208,23 @@ export function costLimit(limits: GraphqlLimits): ApolloServerPlugin<RequestCont
  * internal error. One rule by either door.
  */
 export function variablesDepthLimit(): ApolloServerPlugin<RequestContext> {
+  return refuseBeforeExecution(({ request }) =>
+    request.variables && nestsDeeperThan(request.variables, MAX_JSON_DEPTH)
+      ? new GraphQLError(`Refused: variables nest deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } })
+      : null,
+  );
+}
+
+/** A plugin that refuses an operation, once it and its variables are known, with the error `check` returns (null lets it run). */
+function refuseBeforeExecution(
+  check: (request: GraphQLRequestContextDidResolveOperation<RequestContext>) => GraphQLError | null,
+): ApolloServerPlugin<RequestContext> {
   return {
     requestDidStart() {
       return Promise.resolve({
-        didResolveOperation({ request }) {
-          if (!request.variables || !nestsDeeperThan(request.variables, MAX_JSON_DEPTH)) return Promise.resolve();
-          return Promise.reject(
-            new GraphQLError(`Refused: variables nest deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } }),
-          );
+        didResolveOperation(request) {
+          const refusal = check(request);
+          return refusal ? Promise.reject(refusal) : Promise.resolve();
         },
       });
     },
