@@ -11,7 +11,11 @@ import { systemClock, type Clock } from '../lib/time.js';
 import { RevocationList } from '../lib/revocations.js';
 import { TokenService } from '../lib/tokens.js';
 import type { AnyComponent } from '../subgraphs/component.js';
-import { COMPONENTS } from '../subgraphs/index.js';
+import { COMPONENTS, REGISTRY } from './components.js';
+import { EventBus } from '../lib/events.js';
+import { JobQueue } from '../lib/jobs/queue.js';
+import { JobRunner } from '../lib/jobs/runner.js';
+import { openQueue } from '../lib/queue/index.js';
 
 export interface DepsOptions {
   config: PlatformConfig;
@@ -43,6 +47,10 @@ export interface Dependencies {
   database: Database;
   /** a component's subgraph schema, after its start-up work */
   buildSubgraph: (component: AnyComponent) => Promise<GraphQLSchema>;
+  /** the job handlers of every component, declared in the registry */
+  jobQueue: JobQueue;
+  /** a runner of every declared job, started by the caller (`npm start` unless JOBS_RUN=false, `npm run worker`) */
+  jobRunner: JobRunner;
   runCloseTasks: () => Promise<void>;
 }
 
@@ -69,7 +77,9 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     new RevocationList(database, clock, logger.child({ component: 'revocations' })),
   );
   await tokens.init();
-  const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop()];
+  const queue = openQueue({ url: config.stompUrl, login: config.stompLogin, passcode: config.stompPasscode, logger: logger.child({ component: 'stomp' }) });
+  const jobQueue = new JobQueue(database.prisma, clock, logger.child({ component: 'jobs' }));
+  const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop(), () => queue.close()];
   const deps: PlatformDeps = {
     config,
     prisma: database.prisma,
@@ -78,13 +88,26 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     tokens,
     clock,
     logger,
+    events: new EventBus(logger.child({ component: 'events' })),
+    jobs: jobQueue,
+    queue,
     services: {} as PlatformServices,
     onClose: (task) => void closeTasks.push(task),
   };
   for (const component of COMPONENTS) Object.assign(deps.services, await component.services?.(deps, settings.get(component)!));
+  for (const line of REGISTRY) if (line.jobs) jobQueue.define(line.jobs(deps, settings.get(line.component)!));
+  const jobRunner = new JobRunner(jobQueue, database, clock, logger.child({ component: 'jobs' }), {
+    concurrency: config.jobs.concurrency,
+    pollMs: config.jobs.pollMs,
+    retentionMs: config.jobs.retentionHours * 3_600_000,
+  });
+  // Jobs stop before the services they call close.
+  closeTasks.push(() => jobRunner.stop(config.jobs.shutdownGraceMs));
   return {
     deps,
     database,
+    jobQueue,
+    jobRunner,
     buildSubgraph: async (component) => {
       const values = settings.get(component)!;
       await component.start?.(deps, values);

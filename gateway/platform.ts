@@ -6,9 +6,10 @@ import { createRequestContext, type RequestContext } from '../lib/context.js';
 import type { Database } from '../lib/db/client.js';
 import type { PlatformDeps } from '../lib/deps.js';
 import type { Logger } from '../lib/log.js';
-import { StompConnection } from '../lib/queue/stomp.js';
+import type { MessageQueue } from '../lib/queue/index.js';
+import type { JobRunner } from '../lib/jobs/runner.js';
 import type { OperationExecutor } from '../rest-compat/handler.js';
-import { COMPONENTS, REST_ROUTES, ROLE_TABLE } from '../subgraphs/index.js';
+import { COMPONENTS, REST_ROUTES, ROLE_TABLE } from './components.js';
 import { createDeps, type Dependencies, type DepsOptions } from './deps.js';
 import { HttpDrain } from './drain.js';
 import { CachedLocalDataSource } from './data-sources.js';
@@ -25,7 +26,9 @@ export interface Platform {
   deps: PlatformDeps;
   database: Database;
   graphql: ApolloServer<RequestContext>;
-  queue: StompConnection | undefined;
+  queue: MessageQueue;
+  /** the job runner of this process (started unless JOBS_RUN=false) */
+  jobs: JobRunner;
   execute: OperationExecutor;
   /** a component's subgraph schema over this platform's services (to serve it separately) */
   buildSubgraph: Dependencies['buildSubgraph'];
@@ -33,23 +36,10 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-/** The queue is optional: without STOMP_URL, ABIS traffic is not sent and /health says DISABLED. */
-function startQueue(config: PlatformConfig, logger: Logger): StompConnection | undefined {
-  if (!config.stompUrl) return undefined;
-  const queue = new StompConnection({
-    url: config.stompUrl,
-    login: config.stompLogin,
-    passcode: config.stompPasscode,
-    logger: logger.child({ component: 'stomp' }),
-  });
-  queue.connect().catch((error: unknown) => logger.warn({ err: error }, 'ActiveMQ not reachable yet; reconnecting in the background'));
-  return queue;
-}
-
 /** Builds the whole platform in one process: database, keys, every subgraph, the gateway, REST and health. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const { config } = options;
-  const { deps, database, buildSubgraph, runCloseTasks } = await createDeps(options);
+  const { deps, database, buildSubgraph, runCloseTasks, jobRunner } = await createDeps(options);
   const { logger, clock, tokens } = deps;
 
   const localSources = new Map<string, CachedLocalDataSource>();
@@ -57,7 +47,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     if (!config.subgraphUrls[component.name]) localSources.set(component.name, new CachedLocalDataSource(await buildSubgraph(component), logger));
   }
   const graphql = await createGatewayServer({ localSources, remoteUrls: config.subgraphUrls, logger, limits: config.graphql });
-  const queue = startQueue(config, logger);
+  const { queue } = deps;
   const execute = restExecutor(
     graphql,
     localSources,
@@ -74,7 +64,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       () => true,
       () => false,
     );
-    const queueState = queue ? queue.state : 'DISABLED';
+    const queueState = queue.state;
     return {
       status: databaseUp && (queueState === 'UP' || queueState === 'DISABLED') ? 'UP' : 'DOWN',
       components: {
@@ -103,6 +93,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     routes: REST_ROUTES,
   });
 
+  // Every subgraph has started (bootstrap rows): jobs may now call any service.
+  if (config.jobs.run) await jobRunner.start();
+
   let http: HttpDrain | undefined;
   return {
     app,
@@ -110,6 +103,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     database,
     graphql,
     queue,
+    jobs: jobRunner,
     execute,
     buildSubgraph,
     listen: (port = config.port) =>
@@ -122,7 +116,6 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await http?.drain(config.shutdownGraceMs);
       await graphql.stop();
       await runCloseTasks();
-      await queue?.close();
       if (!options.database) await database.close();
     },
   };

@@ -103,6 +103,30 @@ export const GRAPHQL_SETTINGS = {
   ),
 };
 
+/** The job runner of `npm start` and `npm run worker`. */
+export const JOBS_SETTINGS = {
+  run: setting(
+    'JOBS_RUN',
+    read.flag(),
+    'true',
+    '`false`: `npm start` enqueues jobs but runs none (run `npm run worker` processes beside it, on the same PostgreSQL); the embedded database needs `true`',
+  ),
+  concurrency: setting('JOBS_CONCURRENCY', read.integer(1, 256), '4', 'jobs one process runs at once'),
+  pollMs: setting(
+    'JOBS_POLL_MS',
+    read.integer(10),
+    '1000',
+    'how often due jobs (retries, jobs whose worker died) are looked for; new jobs start at once (NOTIFY)',
+  ),
+  retentionHours: setting('JOBS_RETENTION_HOURS', read.integer(0), '24', 'how long finished jobs are kept; dead ones stay until an operator removes them'),
+  shutdownGraceMs: setting(
+    'JOBS_SHUTDOWN_GRACE_MS',
+    read.integer(),
+    '10000',
+    'how long a stop waits for running jobs; those still running run again after their lease',
+  ),
+};
+
 /** `npm run subgraph -- <name>`: where one component serves on its own. */
 export const SUBGRAPH_SETTINGS = {
   port: setting('SUBGRAPH_PORT', read.integer(0, 65535), '4001', 'where `npm run subgraph` listens'),
@@ -110,10 +134,12 @@ export const SUBGRAPH_SETTINGS = {
 };
 
 export type GraphqlLimits = SettingValues<typeof GRAPHQL_SETTINGS>;
+export type JobsConfig = SettingValues<typeof JOBS_SETTINGS>;
 
 /** The core configuration, with the raw environment kept for the components' own settings. */
 export type PlatformConfig = SettingValues<typeof CORE_SETTINGS> & {
   graphql: GraphqlLimits;
+  jobs: JobsConfig;
   /** SUBGRAPH_<NAME>_URL values by lower-case component name: those components are reached over HTTP */
   subgraphUrls: Record<string, string>;
   env: NodeJS.ProcessEnv;
@@ -130,5 +156,11 @@ function subgraphUrls(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /** Every core variable, read and checked in one place; throws SettingsError naming each bad one. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
-  return { ...readSettings(CORE_SETTINGS, env), graphql: readSettings(GRAPHQL_SETTINGS, env), subgraphUrls: subgraphUrls(env), env };
+  return {
+    ...readSettings(CORE_SETTINGS, env),
+    graphql: readSettings(GRAPHQL_SETTINGS, env),
+    jobs: readSettings(JOBS_SETTINGS, env),
+    subgraphUrls: subgraphUrls(env),
+    env,
+  };
 }

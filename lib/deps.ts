@@ -1,8 +1,11 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { PlatformConfig } from './config.js';
 import type { Database } from './db/client.js';
+import type { EventBus } from './events.js';
+import type { Jobs } from './jobs/types.js';
 import type { Logger } from './log.js';
 import type { MasterKey } from './master-key.js';
+import type { MessageQueue } from './queue/index.js';
 import type { Clock } from './time.js';
 import type { TokenService } from './tokens.js';
 
@@ -24,6 +27,12 @@ export interface PlatformDeps {
   tokens: TokenService;
   clock: Clock;
   logger: Logger;
+  /** what components tell each other happened (in-process) */
+  events: EventBus;
+  /** work done later: enqueue in the transaction of the change that causes it */
+  jobs: Jobs;
+  /** the message broker (ActiveMQ over STOMP, or DISABLED) */
+  queue: MessageQueue;
   /** the services of every component (subgraphs call each other only through these) */
   services: PlatformServices;
   /** work to finish before the database closes (timers, transports), run at shutdown in reverse order */

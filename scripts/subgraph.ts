@@ -5,7 +5,7 @@ import { startSubgraphServer } from '../gateway/subgraph-server.js';
 import { loadConfig, SUBGRAPH_SETTINGS } from '../lib/config.js';
 import { readSettings } from '../lib/settings.js';
 import { log } from '../lib/log.js';
-import { COMPONENTS, componentNamed } from '../subgraphs/index.js';
+import { COMPONENTS, componentNamed } from '../gateway/components.js';
 
 const name = process.argv[2];
 const component = name ? componentNamed(name) : undefined;

@@ -1,16 +1,17 @@
 import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
+import type { JobDefinitions } from '../lib/jobs/types.js';
 import type { FieldInputs } from '../lib/graph/inputs.js';
 import type { Access } from '../lib/roles.js';
 import type { Settings, SettingValues } from '../lib/settings.js';
-import type { RestRoute } from '../rest-compat/route.js';
 
 /** Resolvers by type and field, as a component writes them (a scalar is its GraphQLScalarType). */
 export type ComponentResolvers = Record<string, object>;
 
 /**
- * One platform component: a folder under subgraphs/ and one line in
- * COMPONENTS. Everything shared is assembled from these declarations: the
- * role table, the REST routes, the configuration and its README table.
+ * One platform component: a folder under subgraphs/ and one line in the
+ * registry (gateway/components.ts), which pairs it with its REST routes and
+ * job handlers. Everything shared is assembled from these declarations: the
+ * role table, the configuration and its README table.
  */
 export interface Component<S extends Settings = Settings> {
   /** subgraph name; its SDL is schema/<name>.graphql */
@@ -19,8 +20,6 @@ export interface Component<S extends Settings = Settings> {
   access: Readonly<Record<string, Access>>;
   /** the input rules of its root fields (subgraphs/<name>/inputs.ts), which its REST routes reuse */
   inputs?: FieldInputs;
-  /** its REST paths (rest-compat/<name>/routes.ts) */
-  routes?: readonly RestRoute[];
   /** the environment variables it reads */
   settings?: S;
   /**
@@ -41,3 +40,6 @@ export type AnyComponent = Component<any>;
 
 /** Declares a component, inferring its settings' types for services and resolvers. */
 export const defineComponent = <S extends Settings>(component: Component<S>): Component<S> => component;
+
+/** A component's job handlers by kind, built over the services and its settings; declared in its registry line. */
+export type ComponentJobs<S extends Settings = Settings> = (deps: PlatformDeps, settings: SettingValues<S>) => JobDefinitions;

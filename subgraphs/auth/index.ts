@@ -1,5 +1,4 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { authRoutes } from '../../rest-compat/auth/routes.js';
 import { defineComponent } from '../component.js';
 import { authAccess } from './access.js';
 import { authInputs } from './inputs.js';
@@ -29,7 +28,6 @@ export const auth = defineComponent({
   name: 'auth',
   access: authAccess,
   inputs: authInputs,
-  routes: authRoutes,
   settings: authSettings,
   async services(deps: PlatformDeps, settings) {
     const clients = new ClientDirectory(deps.database, deps.logger.child({ component: 'clients' }));

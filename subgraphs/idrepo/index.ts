@@ -1,7 +1,6 @@
 import type { PlatformDeps } from '../../lib/deps.js';
 import { DateTimeScalar, JsonScalar } from '../../lib/graph/scalars.js';
 import { openObjectStore, type ObjectStore } from '../../lib/object-store/index.js';
-import { idrepoRoutes } from '../../rest-compat/idrepo/routes.js';
 import { assembleAreas } from '../areas.js';
 import { defineComponent } from '../component.js';
 import type { IdrepoArea } from './area.js';
@@ -49,7 +48,6 @@ export const idrepo = defineComponent({
   name: 'idrepo',
   access: assembled.access,
   inputs: assembled.inputs,
-  routes: idrepoRoutes,
   settings: idrepoSettings,
   async services(deps: PlatformDeps, settings) {
     const objectStore = openObjectStore({ url: deps.config.objectStoreUrl, dataDir: deps.config.dataDir });
@@ -59,7 +57,7 @@ export const idrepo = defineComponent({
     const global = deps.services.syncdata.globalConfiguration();
     const rules = uinRules(global);
     const identities = new IdentityService(deps.prisma, deps.clock, cipher, new IdentityFiles(objectStore, cipher), deps.services.idSchemas, rules);
-    const uinPool = new UinPool(deps.prisma, deps.clock, cipher, rules, poolSize(settings, global), deps.logger.child({ component: 'uin-pool' }));
+    const uinPool = new UinPool(deps.prisma, deps.clock, cipher, rules, poolSize(settings, global), deps.logger.child({ component: 'uin-pool' }), deps.jobs);
     // The areas build on these: each offers its services in turn.
     const own = { objectStore, idrepoCipher: cipher, identities, uinPool };
     Object.assign(deps.services, own);
@@ -67,12 +65,11 @@ export const idrepo = defineComponent({
     const residents = new ResidentDirectory(deps.prisma, cipher, identities, deps.services.vids, { uin: rules, vid: vidRules(global) });
     return { ...own, ...areas, residents };
   },
-  // The pool fills in the background: the platform serves at once.
-  start: (deps) => {
+  // The pool fills in the background (a job): the platform serves at once.
+  start: async (deps) => {
     const pool = deps.services.uinPool;
-    void pool.refillIfLow().catch((error: unknown) => deps.logger.error({ err: error }, 'UIN pool refill failed'));
     deps.onClose(() => pool.stop());
-    return Promise.resolve();
+    await pool.refillIfLow();
   },
   resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, JSON: JsonScalar }),
 });

@@ -1,5 +1,4 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { keysRoutes } from '../../rest-compat/keys/routes.js';
 import { defineComponent } from '../component.js';
 import { keysAccess } from './access.js';
 import { keysInputs } from './inputs.js';
@@ -29,7 +28,6 @@ export const keys = defineComponent({
   name: 'keys',
   access: keysAccess,
   inputs: keysInputs,
-  routes: keysRoutes,
   settings: keysSettings,
   async services(deps: PlatformDeps, settings) {
     const store = new KeyStore(deps.prisma, deps.masterKey, deps.clock, settings.policy);

@@ -1,5 +1,4 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { licenseRoutes } from '../../rest-compat/license/routes.js';
 import { defineComponent } from '../component.js';
 import { licenseAccess } from './access.js';
 import { licenseInputs } from './inputs.js';
@@ -19,7 +18,6 @@ export const license = defineComponent({
   name: 'license',
   access: licenseAccess,
   inputs: licenseInputs,
-  routes: licenseRoutes,
   settings: licenseSettings,
   services: (deps: PlatformDeps, settings) => ({ license: new LicenseService(deps.prisma, deps.masterKey, deps.clock, settings) }),
   resolvers: (deps) => licenseResolvers(deps.services.license),

@@ -1,5 +1,4 @@
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
-import { masterdataRoutes } from '../../rest-compat/masterdata/routes.js';
 import { defineComponent } from '../component.js';
 import { assembleAreas } from '../areas.js';
 import type { MasterdataArea } from './area.js';
@@ -9,20 +8,12 @@ import { documentsArea } from './documents/index.js';
 import { holidaysArea } from './holidays/index.js';
 import { idschemaArea } from './idschema/index.js';
 import { importMasterdata, SAMPLE_COUNTRY_DIR } from './import/loader.js';
-import { SampleCountryEvents } from './import/sample-country.js';
 import { masterdataSettings } from './settings.js';
 
 /** The areas of master data, each its own folder here, SDL file and REST module. */
 const AREAS: readonly MasterdataArea[] = [idschemaArea, holidaysArea, documentsArea, devicesArea, centresArea];
 
 const assembled = assembleAreas(AREAS, 'KER-MSD-500');
-
-declare module '../../lib/deps.js' {
-  interface PlatformServices {
-    /** the sample country's loading, for the components that add sample rows of their own (partner management's default group) */
-    sampleCountry: SampleCountryEvents;
-  }
-}
 
 /** The sample rows' createdBy. */
 const SAMPLE_BY = 'sample-data';
@@ -32,12 +23,8 @@ export const masterdata = defineComponent({
   name: 'masterdata',
   access: assembled.access,
   inputs: assembled.inputs,
-  routes: masterdataRoutes,
   settings: masterdataSettings,
-  services: (deps, settings) => ({
-    sampleCountry: new SampleCountryEvents(deps.logger.child({ component: 'sample-country' })),
-    ...assembled.services(deps, settings),
-  }),
+  services: (deps, settings) => assembled.services(deps, settings),
   // The sample country, so that a newcomer can call every endpoint at once (CONTRACT.md: PLATFORM_SAMPLE_DATA).
   start: async (deps, settings) => {
     const wanted =
@@ -47,7 +34,7 @@ export const masterdata = defineComponent({
     const report = await importMasterdata(deps.prisma, SAMPLE_COUNTRY_DIR, SAMPLE_BY, at, (message) => deps.logger.info(`sample country: ${message}`));
     for (const row of report.rejected) deps.logger.warn(`sample country: ${row.file} line ${row.line} rejected: ${row.reason}`);
     // The other components' sample rows (the admin as manager of partner management's default group).
-    await deps.services.sampleCountry.loaded({ by: SAMPLE_BY, at });
+    await deps.events.publish('sampleCountry.loaded', { by: SAMPLE_BY, at });
   },
   resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, User: { __resolveReference: (ref: { userId: string }) => ref } }),
 });

@@ -1,5 +1,4 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { notifyRoutes } from '../../rest-compat/notify/routes.js';
 import { defineComponent } from '../component.js';
 import { notifyAccess } from './access.js';
 import { notifyInputs } from './inputs.js';
@@ -19,7 +18,6 @@ export const notify = defineComponent({
   name: 'notify',
   access: notifyAccess,
   inputs: notifyInputs,
-  routes: notifyRoutes,
   settings: notifySettings,
   services(deps: PlatformDeps, settings) {
     const service = new NotificationService(
@@ -29,8 +27,8 @@ export const notify = defineComponent({
       deps.logger.child({ component: 'notify' }),
       deps.services.keys,
       deps.masterKey.derive(RECIPIENT_KEY_PURPOSE),
+      deps.jobs,
     );
-    service.startSweeps();
     deps.onClose(() => service.stop());
     return { notify: service };
   },

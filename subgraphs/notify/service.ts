@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Notification, NotificationTemplate, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { NotifySettings } from './settings.js';
+import type { JobContext, Jobs } from '../../lib/jobs/types.js';
 import type { Logger } from '../../lib/log.js';
 import type { Clock } from '../../lib/time.js';
 import { NOTIFICATION_KEY } from '../keys/policy.js';
@@ -60,16 +61,14 @@ function templateKeyOf(key: string): [string, string, string] {
 }
 
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
-const LEASE_MS = 60_000;
 
 /**
  * E-mail and SMS. Every message is recorded before delivery: with no gateway
  * configured it stays in the outbox; a failed delivery is retried with
- * backoff and marked FAILED only after the configured attempts.
+ * backoff (a job) and marked FAILED only after the configured attempts.
  */
 export class NotificationService {
   private readonly delivery: Delivery;
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -80,6 +79,8 @@ export class NotificationService {
     private readonly sealer: Pick<KeysService, 'seal' | 'open'>,
     /** the HMAC key of the recipients' look-up values */
     private readonly recipientKey: Buffer,
+    /** deliveries are jobs (notify.deliver) */
+    private readonly jobs: Jobs,
   ) {
     this.delivery = new Delivery(settings);
   }
@@ -132,27 +133,34 @@ export class NotificationService {
 
   /**
    * Records the message, its body and attachments sealed with the key store,
-   * then tries to deliver it now; a failure is left for the retry sweep.
+   * with its delivery job in the same transaction, then makes the first
+   * attempt at once; a failure is retried by the job runner after the
+   * back-off (any instance or worker), and a crash before the attempt leaves
+   * the job to the next worker after its lease.
    */
   private async dispatch(message: Message & { channel: Channel }): Promise<void> {
     const configured = this.delivery.configured(message.channel);
-    const now = this.clock.now();
     const content = await this.sealer.seal(
       NOTIFICATION_KEY,
       Buffer.from(JSON.stringify({ to: message.to, cc: message.cc, body: message.body, attachments: message.attachments } satisfies Sealed), 'utf8'),
     );
-    const row = await this.prisma.notification.create({
-      data: {
-        channel: message.channel,
-        recipientKeys: [...new Set(message.to.split(',').map((address) => this.recipientKeyOf(address)))],
-        subject: message.subject,
-        content,
-        attachmentNames: message.attachments.map((a) => a.filename),
-        status: configured ? 'PENDING' : 'OUTBOX',
-        nextAttemptAt: configured ? new Date(now.getTime() + LEASE_MS) : null,
-      },
+    const data = {
+      channel: message.channel,
+      recipientKeys: [...new Set(message.to.split(',').map((address) => this.recipientKeyOf(address)))],
+      subject: message.subject,
+      content,
+      attachmentNames: message.attachments.map((a) => a.filename),
+      status: configured ? 'PENDING' : 'OUTBOX',
+    };
+    if (!configured) {
+      await this.prisma.notification.create({ data });
+      return;
+    }
+    const delivery = await this.prisma.$transaction(async (tx) => {
+      const row = await tx.notification.create({ data, select: { id: true } });
+      return this.jobs.hold('notify.deliver', { notificationId: row.id }, { tx });
     });
-    if (configured) await this.attempt(row, row.nextAttemptAt!, message);
+    await delivery.run();
   }
 
   /** The recipients, body and attachments of a row, or null once they have been dropped. */
@@ -162,31 +170,41 @@ export class NotificationService {
   }
 
   /**
-   * One delivery; its outcome is written only while this attempt still holds
-   * the lease on the row. A delivered message keeps no recipient and no
-   * body: channel, subject, state and times stay, and the recipients' look-up
-   * keys until the retention time.
+   * One delivery attempt (the `notify.deliver` job). A delivered message
+   * keeps no recipient and no body: channel, subject, state and times stay,
+   * and the recipients' look-up keys until the retention time. A failure is
+   * written to the row (attempts, the reason without addresses, when it is
+   * tried again, FAILED on the last attempt) and thrown for the runner to
+   * retry. A row already delivered or failed is left alone: a job run twice
+   * sends once, but for a crash between the gateway's answer and the commit.
    */
-  private async attempt(row: Notification, lease: Date, message?: Message): Promise<void> {
-    const attempts = row.attempts + 1;
+  async deliver(notificationId: string, job: Pick<JobContext, 'attempt' | 'retryAt' | 'completeIn'>): Promise<void> {
+    const row = await this.prisma.notification.findUnique({ where: { id: notificationId } });
+    if (row?.status !== 'PENDING') return;
+    // Attempts only grow: a late writer of an earlier attempt changes nothing.
+    const current = { id: row.id, status: 'PENDING', attempts: { lt: job.attempt } };
     try {
-      const content = message ?? (await this.messageOf(row));
-      await this.delivery.send(content);
-      await this.prisma.notification.updateMany({
-        where: { id: row.id, nextAttemptAt: lease },
-        data: { status: 'SENT', attempts, sentAt: this.clock.now(), lastError: null, nextAttemptAt: null, content: null },
-      });
+      await this.delivery.send(await this.messageOf(row));
     } catch (error) {
-      const failed = attempts >= this.settings.maxAttempts;
-      const backoffMs = this.settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
       // A gateway's answer may name the recipient: no address or number is kept or logged.
       const lastError = error instanceof Error ? error.message.replace(PERSONAL_IN_ERRORS, '<recipient>').slice(0, 500) : 'delivery failed';
       await this.prisma.notification.updateMany({
-        where: { id: row.id, nextAttemptAt: lease },
-        data: { status: failed ? 'FAILED' : 'PENDING', attempts, lastError, nextAttemptAt: failed ? null : new Date(this.clock.now().getTime() + backoffMs) },
+        where: current,
+        data: { status: job.retryAt ? 'PENDING' : 'FAILED', attempts: job.attempt, lastError, nextAttemptAt: job.retryAt },
       });
-      this.logger.warn({ notificationId: row.id, channel: row.channel, attempts, failed, error: lastError }, 'notification delivery failed');
+      this.logger.warn(
+        { notificationId: row.id, channel: row.channel, attempts: job.attempt, failed: !job.retryAt, error: lastError },
+        'notification delivery failed',
+      );
+      throw new Error(lastError);
     }
+    await this.prisma.$transaction(async (tx) => {
+      await tx.notification.updateMany({
+        where: current,
+        data: { status: 'SENT', attempts: job.attempt, sentAt: this.clock.now(), lastError: null, nextAttemptAt: null, content: null },
+      });
+      await job.completeIn(tx);
+    });
   }
 
   /** A recorded message as it is delivered; an error (the attempt fails) when its recipients were dropped before it could go. */
@@ -196,33 +214,12 @@ export class NotificationService {
     return { channel: row.channel, to: sealed.to, cc: sealed.cc ?? null, subject: row.subject, body: sealed.body, attachments: sealed.attachments };
   }
 
-  /** Delivers what is due; each row is claimed with a lease first, so several instances never send one twice. */
-  async retryDue(): Promise<number> {
-    const now = this.clock.now();
-    const due = await this.prisma.notification.findMany({
-      where: { status: 'PENDING', nextAttemptAt: { lte: now } },
-      take: 50,
-      orderBy: { nextAttemptAt: 'asc' },
-    });
-    let sent = 0;
-    for (const row of due) {
-      const lease = new Date(this.clock.now().getTime() + LEASE_MS);
-      const { count } = await this.prisma.notification.updateMany({
-        where: { id: row.id, status: 'PENDING', nextAttemptAt: row.nextAttemptAt },
-        data: { nextAttemptAt: lease },
-      });
-      if (count !== 1) continue;
-      await this.attempt(row, lease);
-      sent++;
-    }
-    return sent;
-  }
-
   /**
    * After the retention time a message keeps neither recipients nor body
    * (outbox mode, failures) nor the recipients' look-up keys (any message
    * but one still being delivered): channel, subject, state and times stay,
-   * naming no one. Answers how many rows were purged.
+   * naming no one. Answers how many rows were purged (the recurring
+   * `notify.purge` job).
    */
   async purgeExpired(): Promise<number> {
     const before = new Date(this.clock.now().getTime() - this.settings.outboxRetentionHours * 3_600_000);
@@ -233,18 +230,7 @@ export class NotificationService {
     return count;
   }
 
-  /** The retry and purge sweeps, on a timer that never keeps the process alive. */
-  startSweeps(): void {
-    this.timer ??= setInterval(() => {
-      this.retryDue()
-        .then(() => this.purgeExpired())
-        .catch((error: unknown) => this.logger.error({ err: error }, 'notification sweep failed'));
-    }, this.settings.retrySweepMs).unref();
-  }
-
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
     this.delivery.close();
   }
 

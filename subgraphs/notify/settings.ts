@@ -16,8 +16,13 @@ export const notifySettings = {
   ),
   smsNumberLength: setting('PLATFORM_SMS_NUMBER_LENGTH', read.integer(4, 20), '10', 'spec key `platform.kernel.sms.number.length`: digits of an SMS number'),
   maxAttempts: setting('PLATFORM_NOTIFY_MAX_ATTEMPTS', read.integer(1), '5', 'delivery attempts before a message is marked `FAILED`'),
-  retryBaseSeconds: setting('PLATFORM_NOTIFY_RETRY_SECONDS', read.integer(1), '30', 'first retry delay; doubles per attempt'),
-  retrySweepMs: setting('PLATFORM_NOTIFY_SWEEP_MS', read.integer(10), '5000', 'how often due retries are looked for and expired recipients and bodies dropped'),
+  retryBaseSeconds: setting('PLATFORM_NOTIFY_RETRY_SECONDS', read.integer(1), '30', 'first retry delay (a job on any runner); doubles per attempt'),
+  purgeEveryMs: setting(
+    'PLATFORM_NOTIFY_SWEEP_MS',
+    read.integer(10),
+    '5000',
+    'how often recipients and bodies past the retention time are dropped (a recurring job)',
+  ),
   outboxRetentionHours: setting(
     'PLATFORM_OUTBOX_RETENTION_HOURS',
     read.integer(1),

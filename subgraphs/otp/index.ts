@@ -1,5 +1,4 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { otpRoutes } from '../../rest-compat/otp/routes.js';
 import { defineComponent } from '../component.js';
 import { otpAccess } from './access.js';
 import { otpInputs } from './inputs.js';
@@ -19,7 +18,6 @@ export const otp = defineComponent({
   name: 'otp',
   access: otpAccess,
   inputs: otpInputs,
-  routes: otpRoutes,
   settings: otpSettings,
   services: (deps: PlatformDeps, settings) => ({ otp: new OtpService(deps.prisma, deps.masterKey, deps.clock, settings) }),
   resolvers: (deps) => otpResolvers(deps.services.otp, deps.config.specOpenEndpoints),

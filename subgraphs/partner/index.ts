@@ -1,5 +1,4 @@
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
-import { partnerRoutes } from '../../rest-compat/partner/routes.js';
 import { assembleAreas } from '../areas.js';
 import { ADMIN_USER } from '../auth/service.js';
 import { defineComponent } from '../component.js';
@@ -31,14 +30,13 @@ export const partner = defineComponent({
   name: 'partner',
   access: assembled.access,
   inputs,
-  routes: partnerRoutes,
   settings: partnerSettings,
   services: (deps, settings) => {
     const offered = { partnerCallers: new PartnerCallers(deps.services.users, deps.clock), ...assembled.services(deps, settings) };
     // With the sample country, the bootstrap admin manages the default group at once, as the sample maps it to zone MOR: heard in
     // whichever process master data loads the country (every process builds every component's services), and written to this
     // component's own tables.
-    deps.services.sampleCountry.onLoaded('partner', async ({ by }) => {
+    deps.events.on('sampleCountry.loaded', 'partner', async ({ by }) => {
       if (await deps.services.policyGroups.mapSampleManager(by, ADMIN_USER)) {
         deps.logger.info({ userId: ADMIN_USER }, 'sample country: the admin manages the default policy group');
       }

@@ -1,5 +1,4 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { syncdataRoutes } from '../../rest-compat/syncdata/routes.js';
 import { defineComponent } from '../component.js';
 import { syncdataAccess } from './access.js';
 import { loadSyncConfiguration } from './config-files.js';
@@ -23,13 +22,12 @@ export const syncdata = defineComponent({
   name: 'syncdata',
   access: syncdataAccess,
   inputs: syncdataInputs,
-  routes: syncdataRoutes,
   settings: syncdataSettings,
   // The configuration files are read here, once: a missing or incomplete file stops the start.
   services: (deps: PlatformDeps, settings) => {
     const syncdata = new SyncDataService(deps.prisma, deps.clock, loadSyncConfiguration(settings), () => deps.services.users, deps.services.centreReach);
     // The sample centre's registration staff (README, "Sample country"): heard in whichever process master data loads the country.
-    deps.services.sampleCountry.onLoaded('syncdata', async () => {
+    deps.events.on('sampleCountry.loaded', 'syncdata', async () => {
       const added = await syncdata.addSampleStaff();
       if (added.length) deps.logger.info({ userIds: added }, 'sample country: registration staff created without passwords (an admin sets them)');
     });

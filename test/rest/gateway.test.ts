@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubgraphServer, type SubgraphServer } from '../../gateway/subgraph-server.js';
 import { expressPath } from '../../rest-compat/route.js';
-import { REST_ROUTES } from '../../subgraphs/index.js';
+import { REST_ROUTES } from '../../gateway/components.js';
 import { auth } from '../../subgraphs/auth/index.js';
 import { ADMIN_PASSWORD, cookieHeader, envelopeOf, freshDatabase, startTestPlatform, type TestDatabase, type TestPlatform } from '../support/platform.js';
 

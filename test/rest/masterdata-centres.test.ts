@@ -1,7 +1,7 @@
 import { graphql } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRequestContext } from '../../lib/context.js';
-import { COMPONENTS } from '../../subgraphs/index.js';
+import { COMPONENTS } from '../../gateway/components.js';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 

@@ -4,7 +4,7 @@
 import { graphql as execute } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestContext } from '../../lib/context.js';
-import { COMPONENTS } from '../../subgraphs/index.js';
+import { COMPONENTS } from '../../gateway/components.js';
 import { cookieHeader, envelopeOf, freshDatabase, startTestPlatform, type TestDatabase, type TestPlatform } from '../support/platform.js';
 
 const queries: string[] = [];

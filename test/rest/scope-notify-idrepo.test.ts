@@ -6,7 +6,7 @@
 import { graphql as execute } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRequestContext } from '../../lib/context.js';
-import { COMPONENTS } from '../../subgraphs/index.js';
+import { COMPONENTS } from '../../gateway/components.js';
 import { expectError } from '../support/assertions.js';
 import { idrepoCalls, newRid } from '../support/identities.js';
 import { lastMessage } from '../support/outbox.js';

@@ -2,7 +2,7 @@ import { parse, Kind, OperationTypeNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '../../lib/roles.js';
 import { componentTypeDefs } from '../../lib/subgraph.js';
-import { COMPONENTS, REST_ROUTES, ROLE_TABLE } from '../../subgraphs/index.js';
+import { COMPONENTS, REST_ROUTES, ROLE_TABLE } from '../../gateway/components.js';
 
 /** "<Type>.<field>" of every object type field an SDL defines or extends. */
 function objectFields(sdl: string): string[] {

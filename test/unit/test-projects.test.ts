@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMPONENTS } from '../../subgraphs/index.js';
+import { COMPONENTS } from '../../gateway/components.js';
 import { PGLITE_SMOKE } from '../../vitest.config.js';
 
 describe('the PGlite smoke project', () => {

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../../generated/prisma/client.js';
 import { underLock } from '../../../lib/db/lock.js';
+import type { Jobs } from '../../../lib/jobs/types.js';
 import type { Logger } from '../../../lib/log.js';
 import type { Clock } from '../../../lib/time.js';
 import type { IdrepoCipher } from '../cipher.js';
@@ -10,6 +11,7 @@ const BATCH = 1_000;
 /** Numbers made between two turns of the event loop: well under a millisecond of work. */
 const YIELD_EVERY = 20;
 const contextOf = (uinHash: string) => `uin-pool/${uinHash}`;
+const REFILL_JOB = 'idrepo.uin-pool.refill';
 
 export interface PoolSize {
   /** how many unused UINs the pool is filled up to (platform.kernel.uin.uins-to-generate) */
@@ -21,8 +23,8 @@ export interface PoolSize {
 /**
  * UINs generated ahead under the platform.kernel.uin rules, as MOSIP's
  * kernel UIN generator keeps them: the registration processor draws one per
- * new identity, and the pool fills up again in the background when it runs
- * below its threshold. A UIN is unique across the pool and the stored
+ * new identity, and the pool fills up again in the background (a job on any
+ * runner) when it runs below its threshold. A UIN is unique across the pool and the stored
  * identities (both keyed by its HMAC); in the pool it is encrypted like every
  * other UIN, so a dump does not reveal the numbers residents will get.
  */
@@ -44,6 +46,7 @@ export class UinPool {
     private readonly rules: NumberRules,
     private readonly pool: PoolSize,
     private readonly logger: Logger,
+    private readonly jobs: Jobs,
   ) {}
 
   get limits(): PoolSize {
@@ -62,7 +65,7 @@ export class UinPool {
   async draw(): Promise<string> {
     const [row] = await this.take();
     if (row && this.believed !== undefined) this.believed--;
-    if (!this.filling) void this.refillIfLow().catch((error: unknown) => this.logger.error({ err: error }, 'UIN pool refill failed'));
+    if (this.believed !== undefined && this.believed < this.pool.threshold) await this.requestRefill();
     if (!row) return this.fresh();
     return (await this.cipher.decrypt(row.uinEncrypted, contextOf(row.uinHash))).toString('utf8');
   }
@@ -83,16 +86,19 @@ export class UinPool {
       ) RETURNING "uinHash", "uinEncrypted"`;
   }
 
-  /** Fills the pool up to its size in the background when it is below its threshold; one fill at a time per process. */
+  /** Asks for a fill (the `idrepo.uin-pool.refill` job) when the pool is below its threshold: at start, and when a draw takes it there. */
   async refillIfLow(): Promise<void> {
-    if (this.filling || this.stopped) return this.filling;
-    this.believed ??= await this.unused();
-    if (this.believed >= this.pool.threshold) return;
-    return this.fill();
+    this.believed = await this.unused();
+    if (this.believed < this.pool.threshold) await this.requestRefill();
+  }
+
+  /** One refill job queued or running at a time, whichever instance asks: the others' requests are dropped. */
+  private requestRefill(): Promise<void> {
+    return this.jobs.enqueue('idrepo.uin-pool.refill', {}, { singletonKey: REFILL_JOB });
   }
 
   /**
-   * Fills up to the size. Numbers are made outside any transaction, a few at
+   * Fills up to the size (the refill job; one fill at a time per process). Numbers are made outside any transaction, a few at
    * a time between turns of the event loop (a request waiting in a socket is
    * read at once, even while the pool fills); each batch is then inserted
    * under a lock, so instances filling together do not overshoot.

@@ -1,0 +1,69 @@
+import type { Settings } from '../lib/settings.js';
+import type { AccessTable } from '../lib/subgraph.js';
+import { authRoutes } from '../rest-compat/auth/routes.js';
+import { idrepoRoutes } from '../rest-compat/idrepo/routes.js';
+import { keysRoutes } from '../rest-compat/keys/routes.js';
+import { licenseRoutes } from '../rest-compat/license/routes.js';
+import { masterdataRoutes } from '../rest-compat/masterdata/routes.js';
+import { notifyRoutes } from '../rest-compat/notify/routes.js';
+import { otpRoutes } from '../rest-compat/otp/routes.js';
+import { partnerRoutes } from '../rest-compat/partner/routes.js';
+import type { RestRoute } from '../rest-compat/route.js';
+import { syncdataRoutes } from '../rest-compat/syncdata/routes.js';
+import { auth } from '../subgraphs/auth/index.js';
+import type { AnyComponent, Component, ComponentJobs } from '../subgraphs/component.js';
+import { idrepo } from '../subgraphs/idrepo/index.js';
+import { idrepoJobs } from '../subgraphs/idrepo/jobs.js';
+import { keys } from '../subgraphs/keys/index.js';
+import { license } from '../subgraphs/license/index.js';
+import { masterdata } from '../subgraphs/masterdata/index.js';
+import { notify } from '../subgraphs/notify/index.js';
+import { notifyJobs } from '../subgraphs/notify/jobs.js';
+import { otp } from '../subgraphs/otp/index.js';
+import { partner } from '../subgraphs/partner/index.js';
+import { syncdata } from '../subgraphs/syncdata/index.js';
+
+/** One line of the registry: a component (its subgraph and services), its REST routes and its job handlers. */
+export interface Registered<S extends Settings = Settings> {
+  component: Component<S>;
+  routes: readonly RestRoute[];
+  jobs?: ComponentJobs<S>;
+}
+
+const register = <S extends Settings>(component: Component<S>, routes: readonly RestRoute[], jobs?: ComponentJobs<S>): Registered<S> => ({
+  component,
+  routes,
+  jobs,
+});
+
+/**
+ * Every component of the platform, in start-up order: a component's services
+ * may use those of the components before it. The only list to edit when a
+ * component is added: its folder under subgraphs/, its REST routes under
+ * rest-compat/, and one line here.
+ */
+// Each line keeps its own settings type; the list only needs what all share (settings are contravariant in services).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const REGISTRY: readonly Registered<any>[] = [
+  register(keys, keysRoutes),
+  register(notify, notifyRoutes, notifyJobs),
+  register(otp, otpRoutes),
+  register(auth, authRoutes),
+  register(license, licenseRoutes),
+  register(masterdata, masterdataRoutes),
+  register(syncdata, syncdataRoutes),
+  register(partner, partnerRoutes),
+  register(idrepo, idrepoRoutes, idrepoJobs),
+];
+
+export const COMPONENTS: readonly AnyComponent[] = REGISTRY.map((line) => line.component);
+
+export function componentNamed(name: string): AnyComponent | undefined {
+  return COMPONENTS.find((component) => component.name === name);
+}
+
+/** The one role table, assembled from the components' rows; subgraphs and the REST layer enforce it, a test checks it. */
+export const ROLE_TABLE: AccessTable = Object.assign({}, ...COMPONENTS.map((component) => component.access)) as AccessTable;
+
+/** Every REST path of the platform: mounted, and documented by /v3/api-docs, from this one list. */
+export const REST_ROUTES: readonly RestRoute[] = REGISTRY.flatMap((line) => line.routes);

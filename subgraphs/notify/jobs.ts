@@ -1,0 +1,26 @@
+import type { ComponentJobs } from '../component.js';
+import type { notifySettings } from './settings.js';
+
+declare module '../../lib/jobs/types.js' {
+  interface JobPayloads {
+    /** one message's delivery, retried with the notify back-off */
+    'notify.deliver': { notificationId: string };
+    /** recipients and bodies past the retention time dropped */
+    'notify.purge': Record<string, never>;
+  }
+}
+
+/** Deliveries (first attempt in the request, retries on any runner) and the outbox purge. */
+export const notifyJobs: ComponentJobs<typeof notifySettings> = (deps, settings) => ({
+  'notify.deliver': {
+    run: ({ notificationId }, job) => deps.services.notify.deliver(notificationId, job),
+    maxAttempts: settings.maxAttempts,
+    backoffMs: settings.retryBaseSeconds * 1000,
+    // SMTP and SMS timeouts stay well below it (delivery.ts).
+    leaseMs: 60_000,
+  },
+  'notify.purge': {
+    run: async () => void (await deps.services.notify.purgeExpired()),
+    everyMs: settings.purgeEveryMs,
+  },
+});
