@@ -1,11 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { ApolloServer } from '@apollo/server';
 import type { Express, Request } from 'express';
-import type { PlatformConfig } from '../lib/config.js';
 import { createRequestContext, type RequestContext } from '../lib/context.js';
 import type { Database } from '../lib/db/client.js';
 import type { PlatformDeps } from '../lib/deps.js';
-import type { Logger } from '../lib/log.js';
 import type { MessageQueue } from '../lib/queue/index.js';
 import type { JobRunner } from '../lib/jobs/runner.js';
 import type { OperationExecutor } from '../rest-compat/handler.js';

@@ -8,7 +8,7 @@ import type { Logger } from './log.js';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the components
 export interface DomainEvents {}
 
-export type EventName = keyof DomainEvents & string;
+export type EventName = Extract<keyof DomainEvents, string>;
 
 type Listener<P> = (payload: P) => void | Promise<void>;
 
@@ -33,7 +33,7 @@ export class EventBus {
   /** `subscriber` names the listening component; answers how to stop listening. */
   on<K extends EventName>(name: K, subscriber: string, listener: Listener<DomainEvents[K]>): () => void {
     const list = this.subscribers.get(name) ?? [];
-    const entry: Subscriber = { name: subscriber, listener: listener as Listener<never> };
+    const entry: Subscriber = { name: subscriber, listener: listener };
     list.push(entry);
     this.subscribers.set(name, list);
     return () => {

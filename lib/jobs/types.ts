@@ -10,7 +10,7 @@ export type JobTx = Prisma.TransactionClient;
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the components
 export interface JobPayloads {}
 
-export type JobKind = keyof JobPayloads & string;
+export type JobKind = Extract<keyof JobPayloads, string>;
 
 /** What a running job knows of itself. */
 export interface JobContext {
