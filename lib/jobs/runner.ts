@@ -102,7 +102,7 @@ export class JobRunner {
     while (Date.now() < until) {
       this.wake();
       await this.polling;
-      if (this.running.size === 0 && !this.polling) {
+      if (this.running.size === 0) {
         const counts = await this.queue.storage.counts();
         if (counts.running === 0 && !(await this.queue.storage.claimable(this.queue.kinds, this.clock.now()))) return;
       }
