@@ -55,6 +55,7 @@ describe('jobs on PostgreSQL', () => {
     return { queue, runner };
   }
   const enqueue = (queue: JobQueue, payload: TestJobPayload, options = {}) => queue.enqueue('test.work' as never, payload as never, options);
+  const labelOf = (row: { payload: unknown }) => (row.payload as TestJobPayload).label;
   const jobRows = () => database.prisma.platformJob.findMany({ orderBy: { createdAt: 'asc' } });
 
   it('runs a job again after the lease of a worker killed with SIGKILL mid-job, and completes it once', async () => {
@@ -99,7 +100,7 @@ describe('jobs on PostgreSQL', () => {
     await waitFor(() => journalLines(journal).includes('done committed 1'), 'the committed job to run');
     await runner.drain();
     expect(journalLines(journal)).toEqual(['start committed 1', 'done committed 1']);
-    expect((await jobRows()).map((row) => (row.payload as TestJobPayload).label)).toEqual(['committed']);
+    expect((await jobRows()).map((row) => labelOf(row))).toEqual(['committed']);
   });
 
   it('retries a failing job with back-off and marks it DEAD with the reason after its attempts', async () => {
@@ -111,8 +112,8 @@ describe('jobs on PostgreSQL', () => {
     await waitFor(async () => (await jobRows()).every((row) => row.state === 'DONE' || row.state === 'DEAD'), 'both jobs to end');
     await runner.drain();
     const rows = await jobRows();
-    expect(rows.find((row) => (row.payload as TestJobPayload).label === 'flaky')).toMatchObject({ state: 'DONE', attempts: 3, lastError: null });
-    expect(rows.find((row) => (row.payload as TestJobPayload).label === 'doomed')).toMatchObject({
+    expect(rows.find((row) => labelOf(row) === 'flaky')).toMatchObject({ state: 'DONE', attempts: 3, lastError: null });
+    expect(rows.find((row) => labelOf(row) === 'doomed')).toMatchObject({
       state: 'DEAD',
       attempts: 3,
       lastError: 'attempt 3 of doomed fails',
