@@ -2,7 +2,6 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/input.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import multer from 'multer';
-import { Kind, OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import type { z } from 'zod';
 import type { RequestContext } from '../lib/context.js';
 import { describeIssue } from '../lib/graph/inputs.js';
@@ -148,16 +147,6 @@ function errorItems(route: RestRoute, errors: NonNullable<Awaited<ReturnType<Ope
   });
 }
 
-/** "<Type>.<field>" of each root field the route's operation selects, as the role table names them. */
-function rootFieldsOf(operation: Operation<unknown, unknown>): string[] {
-  const definition = parse(operation.query).definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operation.name,
-  );
-  if (!definition) throw new Error(`operation ${operation.name} not found`);
-  const type = definition.operation === OperationTypeNode.MUTATION ? 'Mutation' : 'Query';
-  return definition.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [`${type}.${selection.name.value}`] : []));
-}
-
 /** The Express handler of one route: envelope in, named operation, envelope out. */
 export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandler {
   const { input } = route;
@@ -185,14 +174,13 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
     res.status(200).type('application/json').send(text);
   };
 
-  const guarded = rootFieldsOf(route.operation);
   return async (req, res) => {
     let version: unknown;
     try {
       const context = deps.contextFor(req);
       // The caller's token and roles are checked before a body is read: a stranger cannot make the server buffer uploads.
       try {
-        for (const field of guarded) await authorize(deps.roleTable[field], field, context, deps.specOpenEndpoints);
+        for (const field of route.rootFields) await authorize(deps.roleTable[field], field, context, deps.specOpenEndpoints);
       } catch (error) {
         if (error instanceof PlatformError) throw new EdgeError({ errorCode: error.code, message: error.message });
         throw error;

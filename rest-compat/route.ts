@@ -51,10 +51,11 @@ export interface ResultHelpers {
  * for the OpenAPI document. The operation's variables and result are typed
  * from the SDL (generated), the input from its zod schema, and the result
  * mapping must produce what the response schema documents: a copy that
- * drifts fails to compile.
+ * drifts fails to compile. Routes are made by the route factory
+ * (route-factory.ts), which derives the codes and the envelope id.
  */
 // The list of all routes holds RestRoute<unknown, ...>: `variables` and `result` are methods (bivariant),
-// so a route typed by defineRoute fits the list, and the handler gives each exactly what it declared.
+// so a route typed by the factory fits the list, and the handler gives each exactly what it declared.
 export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown, Response extends z.ZodType = z.ZodType> {
   method: HttpMethod;
   /** the spec's path, parameters as {name} */
@@ -69,6 +70,8 @@ export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown,
   emptyErrors?: null | [];
   input: RouteInput<Input>;
   operation: Operation<Data, Variables>;
+  /** "<Type>.<field>" of each root field the operation selects, as the role table names them */
+  rootFields: readonly string[];
   variables(input: Input, req: Request, files: readonly UploadedFile[]): Variables;
   /** the `response` member on success */
   response: Response;
@@ -80,10 +83,6 @@ export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown,
   /** add MOSIP's Response-Signature header: a detached JWS over the response body */
   signResponse?: boolean;
 }
-
-export const defineRoute = <Input, Data, Variables, Response extends z.ZodType>(
-  route: RestRoute<Input, Data, Variables, Response>,
-): RestRoute<Input, Data, Variables, Response> => route;
 
 /** `/a/{b}` → `/a/:b` */
 export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { identifier } from '../../lib/input.js';
+import { auth } from '../../subgraphs/auth/index.js';
 import { authInputs, sendOtpFields, templateVariableName, templateVariableValue } from '../../subgraphs/auth/inputs.js';
 import { refreshCookie, refreshTokenOf, tokenCookie } from '../../lib/credentials.js';
 import * as ops from '../../generated/graphql/auth.operations.js';
-import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute } from '../route.js';
+import { pathParam, type RestRoute } from '../route.js';
+import { routeFactory } from '../route-factory.js';
 
-const { schemas, codeFor } = authInputs;
-const codesOf = (rootField: string) => (field: string, missing: boolean) => codeFor(field, missing, rootField);
+const { schemas } = authInputs;
+const route = routeFactory({ component: auth, internalErrorCode: 'KER-ATH-500', idPrefix: 'platform.', pathPrefix: '/v1/authmanager' });
 const text = identifier();
 
 /** MOSIP's password login may name a client too: accepted, not used. */
@@ -25,7 +26,7 @@ const identity = z.object({
   rid: z.string().nullable(),
 });
 
-/** Token checks read the cookie; anything malformed about the call itself is an authentication failure. */
+/** Token checks read the cookie; anything malformed about the call itself is an authentication failure, not the inputs' KER-ATH-400. */
 const tokenCodeFor = () => 'KER-ATH-401';
 
 /** REST's template variables are a map; GraphQL's a list of name and value. */
@@ -38,47 +39,43 @@ const otpLogin = z.preprocess(
 );
 
 export const authRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'post',
-    path: '/v1/authmanager/authenticate/sendotp',
+    path: '/authenticate/sendotp',
     summary: "Send a login OTP to the user's e-mail or phone",
-    id: 'platform.authentication.sendotp',
+    idSuffix: 'authentication.sendotp',
     versionKey: 'ver',
     input: { from: 'envelope', schema: sendOtp },
-    operation: operation(ops.SendOtpDocument),
+    operation: ops.SendOtpDocument,
     variables: ({ templateVariables, ...input }) => ({
       ...input,
       templateVariables: Object.entries(templateVariables ?? {}).map(([name, value]) => ({ name, value })),
     }),
     response: z.object({ status: z.string(), message: z.string() }),
     result: (data) => data.sendOtp,
-    codeFor: codesOf('sendOtp'),
-    internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: '/v1/authmanager/authenticate/useridOTP',
+    path: '/authenticate/useridOTP',
     summary: 'Log in with user id and OTP; the token is set as the Authorization cookie',
-    id: 'platform.authentication.useridOTP',
+    idSuffix: 'authentication.useridOTP',
     versionKey: 'ver',
     input: { from: 'envelope', schema: otpLogin },
-    operation: operation(ops.LoginWithOtpDocument),
+    operation: ops.LoginWithOtpDocument,
     variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
     result: ({ loginWithOtp: login }, { res }) => {
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
       return { status: login.status, message: login.message };
     },
-    codeFor: codesOf('loginWithOtp'),
-    internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: '/v1/authmanager/authenticate/internal/useridPwd',
+    path: '/authenticate/internal/useridPwd',
     summary: 'Log in with user name and password; the token is returned in the body and as the Authorization cookie',
-    id: 'platform.authentication.useridPwd',
+    idSuffix: 'authentication.useridPwd',
     input: { from: 'envelope', schema: passwordLogin },
-    operation: operation(ops.LoginWithPasswordDocument),
+    operation: ops.LoginWithPasswordDocument,
     variables: ({ userName, password, appId }) => ({ userName, password, appId }),
     response: z.object({
       token: z.string(),
@@ -94,32 +91,30 @@ export const authRoutes: RestRoute[] = [
       res.append('Set-Cookie', refreshCookie(login.refreshToken, login.refreshExpiryTime));
       return login;
     },
-    codeFor: codesOf('loginWithPassword'),
-    internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: '/v1/authmanager/authenticate/clientidsecretkey',
+    path: '/authenticate/clientidsecretkey',
     summary: 'Log an application in with client id and secret key; the token is set as the Authorization cookie',
-    id: 'platform.authentication.clientidsecretkey',
+    idSuffix: 'authentication.clientidsecretkey',
     input: { from: 'envelope', schema: schemas.loginWithClientSecret },
-    operation: operation(ops.LoginWithClientSecretDocument),
+    operation: ops.LoginWithClientSecretDocument,
     variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
     result: ({ loginWithClientSecret: login }, { res }) => {
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
       return { status: login.status, message: login.message };
     },
-    codeFor: codesOf('loginWithClientSecret'),
+    // the client login answers every failure with its one code, 500, as its input codes do
     internalErrorCode: '500',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: '/v1/authmanager/authorize/admin/validateToken',
+    path: '/authorize/admin/validateToken',
     summary: "Validate the caller's token (Authorization cookie) and return its identity record",
-    id: 'platform.authentication.validateToken',
+    idSuffix: 'authentication.validateToken',
     input: { from: 'none' },
-    operation: operation(ops.ValidateTokenDocument),
+    operation: ops.ValidateTokenDocument,
     variables: () => ({}),
     response: identity,
     result: (data, { res }) => {
@@ -128,30 +123,28 @@ export const authRoutes: RestRoute[] = [
       return data.validateToken;
     },
     codeFor: tokenCodeFor,
-    internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: '/v1/authmanager/authorize/invalidateToken',
+    path: '/authorize/invalidateToken',
     summary: "Invalidate the caller's token (Authorization cookie) everywhere at once",
-    id: 'platform.authorize.invalidatetoken',
+    idSuffix: 'authorize.invalidatetoken',
     versionKey: 'ver',
     input: { from: 'none' },
-    operation: operation(ops.InvalidateTokenDocument),
+    operation: ops.InvalidateTokenDocument,
     variables: () => ({}),
     response: z.object({ message: z.string() }),
     result: (data) => data.invalidateToken,
     codeFor: tokenCodeFor,
-    internalErrorCode: 'KER-ATH-500',
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: '/v1/authmanager/authorize/refreshToken/{appId}',
+    path: '/authorize/refreshToken/{appId}',
     summary:
       'Exchange a refresh token (cookie refresh_token, or request.refreshToken) for new tokens; the refresh token is rotated, and one presented twice revokes its session',
-    id: 'platform.authorize.refreshToken',
+    idSuffix: 'authorize.refreshToken',
     input: { from: 'envelope', schema: schemas.refreshToken.omit({ appId: true }), requestTime: 'optional', bodyOptional: true },
-    operation: operation(ops.RefreshTokenDocument),
+    operation: ops.RefreshTokenDocument,
     variables: (input, req) => ({ appId: pathParam(req, 'appId'), refreshToken: input.refreshToken ?? refreshTokenOf(req.headers.cookie) }),
     response: z.object({
       token: z.string(),
@@ -166,7 +159,5 @@ export const authRoutes: RestRoute[] = [
       res.append('Set-Cookie', refreshCookie(refreshed.refreshToken, refreshed.refreshExpiryTime));
       return refreshed;
     },
-    codeFor: codesOf('refreshToken'),
-    internalErrorCode: 'KER-ATH-500',
   }),
 ];

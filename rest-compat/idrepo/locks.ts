@@ -2,14 +2,14 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/idrepo.operations.js';
 import { identifier } from '../../lib/input.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { locksSchemas, requestTime } from '../../subgraphs/idrepo/locks/index.js';
-import { lockCodeFor as codeFor } from '../../subgraphs/idrepo/locks/service.js';
+import { locksSchemas, requestTime } from '../../subgraphs/idrepo/locks/inputs.js';
 import type { EnvelopeFormat } from '../envelope.js';
-import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute } from '../route.js';
+import { pathParam, type RestRoute } from '../route.js';
+import { routeFactory } from '../route-factory.js';
+import { IDREPO } from './shared.js';
 
-const PREFIX = '/idrepository/v1/identity/authtypes/status';
-const internalErrorCode = 'IDA-MLC-007';
+/** Locks are ID authentication's calls in MOSIP: its internal code and envelope. */
+const route = routeFactory({ ...IDREPO, internalErrorCode: 'IDA-MLC-007', pathPrefix: '/idrepository/v1/identity/authtypes/status' });
 
 /** What the resident is told to do about each failure (MOSIP's action messages). */
 const ACTIONS: Readonly<Record<string, string>> = {
@@ -75,14 +75,14 @@ const statesOf = (list: readonly { authType: string; authSubType: string | null;
   list.map(({ authType, authSubType, isLocked }) => ({ authType, ...(authSubType ? { authSubType } : {}), isLocked }));
 
 export const locksRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'post',
-    path: PREFIX,
+    path: '',
     summary: "Locks or unlocks authentication types of the resident's own identity, by UIN or VID, with their consent",
-    id: 'platform.identity.authtype.status.update',
+    idSuffix: 'identity.authtype.status.update',
     envelope: authTypeEnvelope,
     input: { from: 'body', schema: updateBody },
-    operation: operation(ops.LocksUpdateAuthTypeStatusDocument),
+    operation: ops.LocksUpdateAuthTypeStatusDocument,
     variables: ({ request, requestTime, consentObtained, individualId, individualIdType }) => ({
       requestTime,
       consentObtained,
@@ -92,21 +92,17 @@ export const locksRoutes: RestRoute[] = [
     }),
     response: z.null(),
     result: () => null,
-    codeFor,
-    internalErrorCode,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/individualIdType/{IDType}/individualId/{ID}`,
+    path: '/individualIdType/{IDType}/individualId/{ID}',
     summary: 'The lock state of the authentication types of an identity, by UIN or VID (a resident reads their own)',
-    id: 'platform.identity.authtype.status.read',
+    idSuffix: 'identity.authtype.status.read',
     envelope: authTypeEnvelope,
     input: { from: 'none' },
-    operation: operation(ops.LocksAuthTypeStatusDocument),
+    operation: ops.LocksAuthTypeStatusDocument,
     variables: (_input, req) => ({ individualId: pathParam(req, 'ID'), individualIdType: pathParam(req, 'IDType') }),
     response: z.object({ authTypes: z.array(state) }),
     result: (data) => ({ authTypes: statesOf(data.authTypeStatus) }),
-    codeFor,
-    internalErrorCode,
   }),
 ];

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/idrepo.operations.js';
-import { idrepoCodeFor as codeFor } from '../../subgraphs/idrepo/errors.js';
-import { vidsSchemas as schemas } from '../../subgraphs/idrepo/vids/index.js';
-import { operation } from '../operations.js';
-import { defineRoute, optionalTimestamp, pathParam, timestamp, type RestRoute } from '../route.js';
+import { vidsSchemas as schemas } from '../../subgraphs/idrepo/vids/inputs.js';
+import { optionalTimestamp, pathParam, timestamp, type RestRoute } from '../route.js';
+import { routeFactory } from '../route-factory.js';
+import { IDREPO } from './shared.js';
 
-const PREFIX = '/idrepository/v1/vid';
-const internalErrorCode = 'IDR-IDC-004';
+const route = routeFactory({ ...IDREPO, pathPrefix: '/idrepository/v1/vid' });
 
 /** MOSIP's VidResponseDTO: every member present, null when the call does not fill it. */
 const vidResponse = z.object({
@@ -23,26 +22,24 @@ const uinField = z.preprocess((value) => (typeof value === 'number' ? String(val
 const withUin = z.object({ UIN: uinField });
 
 export const vidsRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}`,
+    path: '',
     summary: 'A new VID of the type (Perpetual, Temporary) for an ACTIVATED UIN, under the VID policy',
-    id: 'platform.vid.create',
+    idSuffix: 'vid.create',
     input: { from: 'envelope', schema: z.object({ vidType: schemas.createVid.shape.vidType, UIN: withUin.shape.UIN }) },
-    operation: operation(ops.VidsCreateDocument),
+    operation: ops.VidsCreateDocument,
     variables: (input) => ({ vidType: input.vidType, uin: input.UIN }),
     response: vidResponse,
     result: ({ createVid }) => answer({ VID: createVid.vid, vidStatus: createVid.vidStatus }),
-    codeFor,
-    internalErrorCode,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/uin/{UIN}`,
+    path: '/uin/{UIN}',
     summary: "The UIN's ACTIVE, unexpired VIDs",
-    id: 'platform.vid.read',
+    idSuffix: 'vid.read',
     input: { from: 'none' },
-    operation: operation(ops.VidsByUinDocument),
+    operation: ops.VidsByUinDocument,
     variables: (_input, req) => ({ uin: pathParam(req, 'UIN') }),
     response: z.array(
       z.object({
@@ -64,55 +61,47 @@ export const vidsRoutes: RestRoute[] = [
         transactionLimit: info.transactionLimit ?? null,
         transactionsLeftCount: info.transactionsLeftCount ?? null,
       })),
-    codeFor,
-    internalErrorCode,
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/deactivate`,
+    path: '/deactivate',
     summary: 'Every ACTIVE VID of the UIN DEACTIVATED',
-    id: 'platform.vid.deactivate',
+    idSuffix: 'vid.deactivate',
     input: { from: 'envelope', schema: withUin },
-    operation: operation(ops.VidsDeactivateDocument),
+    operation: ops.VidsDeactivateDocument,
     variables: (input) => ({ uin: input.UIN }),
     response: vidResponse,
     result: ({ deactivateVids }) => answer({ vidStatus: deactivateVids.vidStatus }),
-    codeFor,
-    internalErrorCode,
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/reactivate`,
+    path: '/reactivate',
     summary: 'Every DEACTIVATED, unexpired VID of the UIN ACTIVE again',
-    id: 'platform.vid.reactivate',
+    idSuffix: 'vid.reactivate',
     input: { from: 'envelope', schema: withUin },
-    operation: operation(ops.VidsReactivateDocument),
+    operation: ops.VidsReactivateDocument,
     variables: (input) => ({ uin: input.UIN }),
     response: vidResponse,
     result: ({ reactivateVids }) => answer({ vidStatus: reactivateVids.vidStatus }),
-    codeFor,
-    internalErrorCode,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/{VID}`,
+    path: '/{VID}',
     summary: 'The UIN of an ACTIVE, unexpired VID',
-    id: 'platform.vid.read',
+    idSuffix: 'vid.read',
     input: { from: 'none' },
-    operation: operation(ops.VidsUinByVidDocument),
+    operation: ops.VidsUinByVidDocument,
     variables: (_input, req) => ({ vid: pathParam(req, 'VID') }),
     response: vidResponse,
     result: ({ uinByVid }) => answer({ UIN: uinByVid }),
-    codeFor,
-    internalErrorCode,
   }),
-  defineRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/{VID}`,
+    path: '/{VID}',
     summary: 'The status of an ACTIVE VID changed (REVOKED, USED, ...); a revoked perpetual VID is restored',
-    id: 'platform.vid.update',
+    idSuffix: 'vid.update',
     input: { from: 'envelope', schema: z.object({ vidStatus: schemas.updateVidStatus.shape.vidStatus }) },
-    operation: operation(ops.VidsUpdateStatusDocument),
+    operation: ops.VidsUpdateStatusDocument,
     variables: (input, req) => ({ vid: pathParam(req, 'VID'), vidStatus: input.vidStatus }),
     response: vidResponse,
     result: ({ updateVidStatus: change }) =>
@@ -120,20 +109,16 @@ export const vidsRoutes: RestRoute[] = [
         vidStatus: change.vidStatus,
         restoredVid: change.restoredVid ? { VID: change.restoredVid.vid, vidStatus: change.restoredVid.vidStatus, UIN: null, restoredVid: null } : null,
       }),
-    codeFor,
-    internalErrorCode,
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/{VID}/regenerate`,
+    path: '/{VID}/regenerate',
     summary: 'A temporary VID INVALIDATED and a new one of its type made',
-    id: 'platform.vid.regenerate',
+    idSuffix: 'vid.regenerate',
     input: { from: 'none' },
-    operation: operation(ops.VidsRegenerateDocument),
+    operation: ops.VidsRegenerateDocument,
     variables: (_input, req) => ({ vid: pathParam(req, 'VID') }),
     response: vidResponse,
     result: ({ regenerateVid }) => answer({ VID: regenerateVid.vid, vidStatus: regenerateVid.vidStatus }),
-    codeFor,
-    internalErrorCode,
   }),
 ];

@@ -2,36 +2,15 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/masterdata.operations.js';
 import type { CentresCentreRecordFragment, CentresMachineRecordFragment, CentresUserRecordFragment } from '../../generated/graphql/masterdata.operations.js';
-import { centreInput, centresCodeFor as codeFor, machineInput, weekDay } from '../../subgraphs/masterdata/centres/inputs.js';
+import { centreInput, machineInput, weekDay } from '../../subgraphs/masterdata/centres/inputs.js';
 import { WEEK_DAYS } from '../../subgraphs/masterdata/centres/service.js';
-import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute, timestamp } from '../route.js';
+import { auditShape, createdFields, createdShape, withAudit } from '../audit.js';
+import { optionalTimestamp, pathParam, type RestRoute } from '../route.js';
+import { routeFactory } from '../route-factory.js';
+import { MASTERDATA } from './shared.js';
 
-const PREFIX = '/v1/masterdata';
+const route = routeFactory({ ...MASTERDATA, idPrefix: 'platform.masterdata.' });
 const text = z.string().nullable();
-
-/** MOSIP's audit fields of every master data record (only live rows are shown, so never deleted). */
-const audit = {
-  createdBy: text,
-  createdDateTime: z.string(),
-  updatedBy: text,
-  updatedDateTime: text,
-  isDeleted: z.boolean(),
-  deletedDateTime: text,
-};
-const auditOf = (row: {
-  createdBy: { userId: string } | null;
-  createdAt: Date | string;
-  updatedBy: { userId: string } | null;
-  updatedAt: Date | string | null;
-}) => ({
-  createdBy: row.createdBy?.userId ?? null,
-  createdDateTime: timestamp(row.createdAt),
-  updatedBy: row.updatedBy?.userId ?? null,
-  updatedDateTime: row.updatedAt ? timestamp(row.updatedAt) : null,
-  isDeleted: false,
-  deletedDateTime: null,
-});
 
 // --- centres ---
 
@@ -71,33 +50,28 @@ const centreRecord = z.object({
   zoneCode: z.string(),
   isActive: z.boolean(),
   workingNonWorkingDays: z.record(z.string(), z.boolean()),
-  ...audit,
+  ...auditShape,
 });
-const toCentre = ({ workingDays, createdBy, createdAt, updatedBy, updatedAt, ...row }: CentresCentreRecordFragment): z.input<typeof centreRecord> => ({
-  ...row,
-  workingNonWorkingDays: Object.fromEntries(workingDays.map((day) => [day.dayCode, day.isWorking])),
-  ...auditOf({ createdBy, createdAt, updatedBy, updatedAt }),
-});
+const toCentre = ({ workingDays, ...row }: CentresCentreRecordFragment): z.input<typeof centreRecord> =>
+  withAudit(row, { workingNonWorkingDays: Object.fromEntries(workingDays.map((day) => [day.dayCode, day.isWorking])) });
 const centres = z.object({ registrationCenters: z.array(centreRecord) });
 
 const workingDays = z.object({
   workingdays: z.array(z.object({ dayCode: z.string(), name: z.string(), order: z.number(), languageCode: z.string(), isWorking: z.boolean() })),
 });
 const workingDaysRoute = (path: string, idParam: string, langParam: string) =>
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}${path}`,
+    path,
     summary: "A registration centre's working and non-working days",
-    id: 'platform.masterdata.workingdays.get',
+    idSuffix: 'workingdays.get',
     input: { from: 'none' },
-    operation: operation(ops.CentresWorkingDaysDocument),
+    operation: ops.CentresWorkingDaysDocument,
     variables: (_: unknown, req: Request) => ({ id: pathParam(req, idParam), langCode: pathParam(req, langParam) }),
     response: workingDays,
     result: (data, { res }) => ({
       workingdays: data.registrationCentreWorkingDays.map((day) => ({ ...day, languageCode: pathParam(res.req, langParam) })),
     }),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   });
 
 // --- machines ---
@@ -114,13 +88,10 @@ const machineRecord = z.object({
   zoneCode: z.string(),
   validityDateTime: text,
   isActive: z.boolean(),
-  ...audit,
+  ...auditShape,
 });
-const toMachine = ({ validityDateTime, createdBy, createdAt, updatedBy, updatedAt, ...row }: CentresMachineRecordFragment): z.input<typeof machineRecord> => ({
-  ...row,
-  validityDateTime: validityDateTime ? timestamp(validityDateTime) : null,
-  ...auditOf({ createdBy, createdAt, updatedBy, updatedAt }),
-});
+const toMachine = ({ validityDateTime, ...row }: CentresMachineRecordFragment): z.input<typeof machineRecord> =>
+  withAudit(row, { validityDateTime: optionalTimestamp(validityDateTime) });
 const machines = z.object({ machines: z.array(machineRecord) });
 
 // --- centre users ---
@@ -129,175 +100,150 @@ const machines = z.object({ machines: z.array(machineRecord) });
 const mappingRequest = z
   .object({ userId: z.string().max(64).nullish(), id: z.string().max(64).nullish(), regCenterId: z.string().max(10) })
   .refine((value) => Boolean(value.userId ?? value.id), { message: 'userId is required', path: ['userId'] });
-const mappingRecord = z.object({ userId: z.string(), regCenterId: z.string(), isActive: z.boolean(), createdBy: text, createdDateTime: z.string() });
+const mappingRecord = z.object({ userId: z.string(), regCenterId: z.string(), isActive: z.boolean(), ...createdShape });
 const toMapping = (row: CentresUserRecordFragment): z.input<typeof mappingRecord> => ({
   userId: row.user.userId,
   regCenterId: row.regCenterId,
   isActive: row.isActive,
-  createdBy: row.createdBy?.userId ?? null,
-  createdDateTime: timestamp(row.createdAt),
+  ...createdFields(row),
 });
 
 const idAndLanguage = (req: Request) => ({ id: pathParam(req, 'id'), langCode: pathParam(req, 'langcode') });
 const deleted = z.object({ id: z.string() });
 
 export const centresRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/registrationcenters`,
+    path: '/registrationcenters',
     summary: 'Create a registration centre, or its row in another language',
-    id: 'platform.masterdata.registrationcenter.create',
+    idSuffix: 'registrationcenter.create',
     input: { from: 'envelope', schema: centreRequest },
-    operation: operation(ops.CentresCreateCentreDocument),
+    operation: ops.CentresCreateCentreDocument,
     variables: centreVariables,
     response: centreRecord,
     result: (data) => toCentre(data.createRegistrationCentre),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'put',
-    path: `${PREFIX}/registrationcenters`,
+    path: '/registrationcenters',
     summary: "Update a registration centre's row in a language",
-    id: 'platform.masterdata.registrationcenter.update',
+    idSuffix: 'registrationcenter.update',
     input: { from: 'envelope', schema: centreRequest },
-    operation: operation(ops.CentresUpdateCentreDocument),
+    operation: ops.CentresUpdateCentreDocument,
     variables: centreVariables,
     response: centreRecord,
     result: (data) => toCentre(data.updateRegistrationCentre),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/registrationcenters/{id}/{langcode}`,
+    path: '/registrationcenters/{id}/{langcode}',
     summary: 'A registration centre in a language',
-    id: 'platform.masterdata.registrationcenter.get',
+    idSuffix: 'registrationcenter.get',
     input: { from: 'none' },
-    operation: operation(ops.CentresCentreDocument),
+    operation: ops.CentresCentreDocument,
     variables: (_, req) => idAndLanguage(req),
     response: centres,
     result: (data) => ({ registrationCenters: [toCentre(data.registrationCentre)] }),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/registrationcenters/{langcode}`,
+    path: '/registrationcenters/{langcode}',
     summary: 'Every registration centre of a language',
-    id: 'platform.masterdata.registrationcenter.get',
+    idSuffix: 'registrationcenter.get',
     input: { from: 'none' },
-    operation: operation(ops.CentresCentresOfLanguageDocument),
+    operation: ops.CentresCentresOfLanguageDocument,
     variables: (_, req) => ({ langCode: pathParam(req, 'langcode') }),
     response: centres,
     result: (data) => ({ registrationCenters: data.registrationCentresOfLanguage.map(toCentre) }),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'delete',
-    path: `${PREFIX}/registrationcenters/{id}`,
+    path: '/registrationcenters/{id}',
     summary: 'Delete a registration centre (every language), once nothing is mapped to it',
-    id: 'platform.masterdata.registrationcenter.delete',
+    idSuffix: 'registrationcenter.delete',
     input: { from: 'none' },
-    operation: operation(ops.CentresDeleteCentreDocument),
+    operation: ops.CentresDeleteCentreDocument,
     variables: (_, req) => ({ id: pathParam(req, 'id') }),
     response: deleted,
     result: (data) => ({ id: data.deleteRegistrationCentre }),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
   workingDaysRoute('/workingdays/{registrationCenterID}/{langCode}', 'registrationCenterID', 'langCode'),
   workingDaysRoute('/registrationcenters/{id}/workingdays/{langcode}', 'id', 'langcode'),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/machines`,
+    path: '/machines',
     summary: 'Create a machine, or its row in another language',
-    id: 'platform.masterdata.machine.create',
+    idSuffix: 'machine.create',
     input: { from: 'envelope', schema: machineInput },
-    operation: operation(ops.CentresCreateMachineDocument),
+    operation: ops.CentresCreateMachineDocument,
     variables: (input) => ({ input }),
     response: machineRecord,
     result: (data) => toMachine(data.createMachine),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'put',
-    path: `${PREFIX}/machines`,
+    path: '/machines',
     summary: 'Update a machine (every language)',
-    id: 'platform.masterdata.machine.update',
+    idSuffix: 'machine.update',
     input: { from: 'envelope', schema: machineInput },
-    operation: operation(ops.CentresUpdateMachineDocument),
+    operation: ops.CentresUpdateMachineDocument,
     variables: (input) => ({ input }),
     response: machineRecord,
     result: (data) => toMachine(data.updateMachine),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/machines/{id}/{langcode}`,
+    path: '/machines/{id}/{langcode}',
     summary: 'A machine in a language',
-    id: 'platform.masterdata.machine.get',
+    idSuffix: 'machine.get',
     input: { from: 'none' },
-    operation: operation(ops.CentresMachineDocument),
+    operation: ops.CentresMachineDocument,
     variables: (_, req) => idAndLanguage(req),
     response: machines,
     result: (data) => ({ machines: [toMachine(data.machine)] }),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/machines/{langcode}`,
+    path: '/machines/{langcode}',
     summary: 'Every machine of a language',
-    id: 'platform.masterdata.machine.get',
+    idSuffix: 'machine.get',
     input: { from: 'none' },
-    operation: operation(ops.CentresMachinesOfLanguageDocument),
+    operation: ops.CentresMachinesOfLanguageDocument,
     variables: (_, req) => ({ langCode: pathParam(req, 'langcode') }),
     response: machines,
     result: (data) => ({ machines: data.machinesOfLanguage.map(toMachine) }),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'delete',
-    path: `${PREFIX}/machines/{id}`,
+    path: '/machines/{id}',
     summary: 'Delete a machine (every language)',
-    id: 'platform.masterdata.machine.delete',
+    idSuffix: 'machine.delete',
     input: { from: 'none' },
-    operation: operation(ops.CentresDeleteMachineDocument),
+    operation: ops.CentresDeleteMachineDocument,
     variables: (_, req) => ({ id: pathParam(req, 'id') }),
     response: deleted,
     result: (data) => ({ id: data.deleteMachine }),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/usercentermapping`,
+    path: '/usercentermapping',
     summary: 'Map a user to a registration centre',
-    id: 'platform.masterdata.usercentermapping.create',
+    idSuffix: 'usercentermapping.create',
     input: { from: 'envelope', schema: mappingRequest },
-    operation: operation(ops.CentresMapUserDocument),
+    operation: ops.CentresMapUserDocument,
     variables: (input) => ({ userId: input.userId ?? input.id ?? '', regCenterId: input.regCenterId }),
     response: mappingRecord,
     result: (data) => toMapping(data.mapUserToCentre),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'delete',
-    path: `${PREFIX}/usercentermapping/{userid}/{regcenterid}`,
+    path: '/usercentermapping/{userid}/{regcenterid}',
     summary: 'Unmap a user from a registration centre',
-    id: 'platform.masterdata.usercentermapping.delete',
+    idSuffix: 'usercentermapping.delete',
     input: { from: 'none' },
-    operation: operation(ops.CentresUnmapUserDocument),
+    operation: ops.CentresUnmapUserDocument,
     variables: (_, req) => ({ userId: pathParam(req, 'userid'), regCenterId: pathParam(req, 'regcenterid') }),
     response: mappingRecord,
     result: (data) => toMapping(data.unmapUserFromCentre),
-    codeFor,
-    internalErrorCode: 'KER-MSD-500',
   }),
 ];

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/masterdata.operations.js';
 import { holidaysArea, holidaysSchemas as schemas } from '../../subgraphs/masterdata/holidays/index.js';
-import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute, timestamp } from '../route.js';
+import { auditShape, withAudit } from '../audit.js';
+import { pathParam, type RestRoute } from '../route.js';
+import { routeFactory } from '../route-factory.js';
+import { mapRows, MASTERDATA, pageShape } from './shared.js';
 
-const PREFIX = '/v1/masterdata';
-const code = (rootField: string) => (field: string, missing: boolean) => holidaysArea.codeFor(field, missing, rootField);
+/** MOSIP's holiday and location services answer any failure of an operation with its one code, the code the area gives its inputs. */
+const operationCode = (rootField: string) => holidaysArea.codeFor('request', false, rootField);
+const route = routeFactory({ ...MASTERDATA, idPrefix: 'platform.', internalErrorCode: operationCode });
 
 /** Document 1's holiday record. */
 const holiday = z.object({
@@ -21,16 +24,7 @@ const holiday = z.object({
   isActive: z.boolean(),
 });
 /** The paged list's and the search's rows add the audit fields (and MOSIP's holidayId and name). */
-const auditedHoliday = holiday.extend({
-  createdBy: z.string().nullable(),
-  createdDateTime: z.string(),
-  updatedBy: z.string().nullable(),
-  updatedDateTime: z.string().nullable(),
-  isDeleted: z.boolean(),
-  deletedDateTime: z.string().nullable(),
-  holidayId: z.number(),
-  name: z.string(),
-});
+const auditedHoliday = holiday.extend({ ...auditShape, holidayId: z.number(), name: z.string() });
 const holidayKey = z.object({ holidayDate: z.string(), holidayName: z.string(), langCode: z.string(), locationCode: z.string() });
 const holidays = z.object({ holidays: z.array(holiday) });
 const location = z.object({
@@ -44,32 +38,21 @@ const location = z.object({
 });
 const locations = z.object({ locations: z.array(location) });
 
-const audited = ({ createdBy, createdAt, updatedBy, updatedAt, deletedAt, ...row }: ops.HolidayAuditedFragment): z.input<typeof auditedHoliday> => ({
-  ...row,
-  createdBy: createdBy?.userId ?? null,
-  createdDateTime: timestamp(createdAt),
-  updatedBy: updatedBy?.userId ?? null,
-  updatedDateTime: updatedAt ? timestamp(updatedAt) : null,
-  deletedDateTime: deletedAt ? timestamp(deletedAt) : null,
-  holidayId: row.id,
-  name: row.holidayName,
-});
+const audited = (row: ops.HolidayAuditedFragment): z.input<typeof auditedHoliday> => ({ ...withAudit(row), holidayId: row.id, name: row.holidayName });
 const toLocation = ({ parentCode, ...row }: ops.LocationRecordFragment) => ({ ...row, parentLocCode: parentCode ?? null });
 
 /** One shape for the holiday reads by id. */
 const byId = (path: string, withLanguage: boolean) =>
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}${path}`,
+    path,
     summary: withLanguage ? 'A holiday in one language' : 'A holiday in every language',
-    id: 'platform.holiday.read',
+    idSuffix: 'holiday.read',
     input: { from: 'none' },
-    operation: operation(ops.HolidaysByIdDocument),
+    operation: ops.HolidaysByIdDocument,
     variables: (_input, req) => ({ holidayId: Number(pathParam(req, 'holidayid')), langCode: withLanguage ? pathParam(req, 'langcode') : null }),
     response: holidays,
     result: (data) => ({ holidays: data.holidaysById }),
-    codeFor: code('holidaysById'),
-    internalErrorCode: 'KER-MSD-019',
   });
 
 /** The location reads by (code, language). */
@@ -79,139 +62,121 @@ const locationRead = (
   document: typeof ops.LocationsHierarchyDocument | typeof ops.LocationsChildrenDocument,
   pick: (data: ops.LocationsHierarchyQuery & ops.LocationsChildrenQuery) => ops.LocationRecordFragment[],
 ) =>
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}${path}`,
+    path,
     summary,
-    id: 'platform.location.read',
+    idSuffix: 'location.read',
     input: { from: 'none' },
-    operation: operation(document as typeof ops.LocationsHierarchyDocument),
+    operation: document as typeof ops.LocationsHierarchyDocument,
     variables: (_input, req) => ({ code: pathParam(req, 'locationcode'), langCode: pathParam(req, 'langcode') }),
     response: z.object({ locations: z.array(location) }),
     result: (data) => ({ locations: pick(data as ops.LocationsHierarchyQuery & ops.LocationsChildrenQuery).map(toLocation) }),
-    codeFor: code('locationHierarchy'),
-    internalErrorCode: 'KER-MSD-025',
   });
 
 export const holidaysRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/holidays`,
+    path: '/holidays',
     summary: 'Every holiday',
-    id: 'platform.holiday.read',
+    idSuffix: 'holiday.read',
     input: { from: 'none' },
-    operation: operation(ops.HolidaysAllDocument),
+    operation: ops.HolidaysAllDocument,
     variables: () => ({}),
     response: holidays,
     result: (data) => ({ holidays: data.allHolidays }),
-    codeFor: code('allHolidays'),
-    internalErrorCode: 'KER-MSD-019',
+    // takes no arguments, so the component's inputs have no code of its own for it
+    codeFor: () => operationCode('allHolidays'),
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/holidays`,
+    path: '/holidays',
     summary: 'Add a holiday (or a translation) to a location',
-    id: 'platform.holiday.create',
+    idSuffix: 'holiday.create',
     input: { from: 'envelope', schema: schemas.createHoliday },
-    operation: operation(ops.HolidaysCreateDocument),
+    operation: ops.HolidaysCreateDocument,
     variables: (input) => input,
     response: holidayKey,
     result: (data) => data.createHoliday,
-    codeFor: code('createHoliday'),
-    internalErrorCode: 'KER-MSD-065',
   }),
-  defineRoute({
+  route({
     method: 'put',
-    path: `${PREFIX}/holidays`,
+    path: '/holidays',
     summary: 'Rename, move or re-describe a holiday',
-    id: 'platform.holiday.update',
+    idSuffix: 'holiday.update',
     input: { from: 'envelope', schema: schemas.updateHoliday },
-    operation: operation(ops.HolidaysUpdateDocument),
+    operation: ops.HolidaysUpdateDocument,
     variables: (input) => input,
     response: holidayKey,
     result: (data) => data.updateHoliday,
-    codeFor: code('updateHoliday'),
-    internalErrorCode: 'KER-MSD-099',
   }),
-  defineRoute({
+  route({
     method: 'delete',
-    path: `${PREFIX}/holidays`,
+    path: '/holidays',
     summary: 'Delete a holiday in every language',
-    id: 'platform.holiday.delete',
+    idSuffix: 'holiday.delete',
     input: { from: 'envelope', schema: schemas.deleteHoliday },
-    operation: operation(ops.HolidaysDeleteDocument),
+    operation: ops.HolidaysDeleteDocument,
     variables: (input) => input,
     response: holidayKey.omit({ langCode: true }),
     result: (data) => data.deleteHoliday,
-    codeFor: code('deleteHoliday'),
-    internalErrorCode: 'KER-MSD-100',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/holidays/all`,
+    path: '/holidays/all',
     summary: 'Holidays, paged (orderBy desc, pageNumber 0, pageSize 10, sortBy createdDateTime by default)',
-    id: 'platform.holiday.read',
+    idSuffix: 'holiday.read',
     input: { from: 'query', schema: schemas.holidayPage },
-    operation: operation(ops.HolidaysPagedDocument),
+    operation: ops.HolidaysPagedDocument,
     variables: (input) => input,
-    response: z.object({ data: z.array(auditedHoliday), pageNo: z.number(), totalItems: z.number(), totalPages: z.number() }),
-    result: (data) => ({ ...data.holidayPage, data: data.holidayPage.data.map(audited) }),
-    codeFor: code('holidayPage'),
-    internalErrorCode: 'KER-MSD-019',
+    response: pageShape(auditedHoliday),
+    result: (data) => mapRows(data.holidayPage, audited),
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/holidays/search`,
+    path: '/holidays/search',
     summary: 'Search holidays: contains, equals, startsWith, between; sort; pagination',
-    id: 'platform.holiday.search',
+    idSuffix: 'holiday.search',
     input: { from: 'envelope', schema: schemas.searchHolidays.shape.request },
-    operation: operation(ops.HolidaysSearchDocument),
+    operation: ops.HolidaysSearchDocument,
     variables: (request) => ({ request }),
     response: z.object({ holidays: z.array(auditedHoliday), fromRecord: z.number(), toRecord: z.number(), totalRecord: z.number() }),
     result: (data) => ({ ...data.searchHolidays, holidays: data.searchHolidays.holidays.map(audited) }),
-    codeFor: (field, missing) => code('searchHolidays')(`request.${field}`, missing),
-    internalErrorCode: 'KER-MSD-019',
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/holidays/filtervalues`,
+    path: '/holidays/filtervalues',
     summary: 'Unique or all values of holiday columns',
-    id: 'platform.holiday.filtervalues',
+    idSuffix: 'holiday.filtervalues',
     input: { from: 'envelope', schema: schemas.holidayFilterValues.shape.request },
-    operation: operation(ops.HolidaysFilterValuesDocument),
+    operation: ops.HolidaysFilterValuesDocument,
     variables: (request) => ({ request }),
     response: z.object({ filters: z.array(z.object({ fieldID: z.string(), fieldValue: z.string() })) }),
     result: (data) => data.holidayFilterValues,
-    codeFor: (field, missing) => code('holidayFilterValues')(`request.${field}`, missing),
-    internalErrorCode: 'KER-MSD-019',
   }),
   byId('/holidays/{holidayid}', false),
   byId('/holidays/{holidayid}/{langcode}', true),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/locations`,
+    path: '/locations',
     summary: 'Add a location to the hierarchy',
-    id: 'platform.location.create',
+    idSuffix: 'location.create',
     input: { from: 'envelope', schema: schemas.createLocation },
-    operation: operation(ops.LocationsCreateDocument),
+    operation: ops.LocationsCreateDocument,
     variables: (input) => input,
     response: location,
     result: (data) => toLocation(data.createLocation),
-    codeFor: code('createLocation'),
-    internalErrorCode: 'KER-MSD-064',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/locations/{langcode}`,
+    path: '/locations/{langcode}',
     summary: 'The locations of a language',
-    id: 'platform.location.read',
+    idSuffix: 'location.read',
     input: { from: 'none' },
-    operation: operation(ops.LocationsByLanguageDocument),
+    operation: ops.LocationsByLanguageDocument,
     variables: (_input, req) => ({ langCode: pathParam(req, 'langcode') }),
     response: locations,
     result: (data) => ({ locations: data.locationsByLanguage.map(toLocation) }),
-    codeFor: code('locationsByLanguage'),
-    internalErrorCode: 'KER-MSD-025',
   }),
   locationRead(
     '/locations/{locationcode}/{langcode}',

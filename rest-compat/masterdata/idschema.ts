@@ -2,13 +2,12 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/masterdata.operations.js';
 import type { IdSchemaRecordFragment } from '../../generated/graphql/masterdata.operations.js';
-import { idschemaArea, idschemaSchemas as schemas } from '../../subgraphs/masterdata/idschema/index.js';
-import { operation } from '../operations.js';
-import { defineRoute, type RestRoute, timestamp } from '../route.js';
+import { idschemaSchemas as schemas } from '../../subgraphs/masterdata/idschema/index.js';
+import { optionalTimestamp, type RestRoute, timestamp } from '../route.js';
+import { routeFactory } from '../route-factory.js';
+import { mapRows, MASTERDATA, pageShape } from './shared.js';
 
-const PREFIX = '/v1/masterdata/idschema';
-const { codeFor } = idschemaArea;
-const code = (rootField: string) => (field: string, missing: boolean) => codeFor(field, missing, rootField);
+const route = routeFactory({ ...MASTERDATA, idPrefix: 'platform.idschema.', pathPrefix: `${MASTERDATA.pathPrefix}/idschema` });
 
 /** Document 1's ID schema record. */
 const record = z.object({
@@ -35,88 +34,76 @@ const toRecord = ({ schema, createdBy, createdAt, updatedBy, updatedAt, effectiv
   createdBy: createdBy?.userId ?? null,
   createdOn: timestamp(createdAt),
   updatedBy: updatedBy?.userId ?? null,
-  updatedOn: updatedAt ? timestamp(updatedAt) : null,
+  updatedOn: optionalTimestamp(updatedAt),
 });
 
 const queryId = (req: Request) => (typeof req.query.id === 'string' ? req.query.id : '');
 
 export const idschemaRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'post',
-    path: PREFIX,
+    path: '',
     summary: 'Create a draft ID schema',
-    id: 'platform.idschema.create',
+    idSuffix: 'create',
     input: { from: 'envelope', schema: schemas.createIdSchema },
-    operation: operation(ops.IdSchemaCreateDocument),
+    operation: ops.IdSchemaCreateDocument,
     variables: (input) => input,
     response: record,
     result: (data) => toRecord(data.createIdSchema),
-    codeFor: code('createIdSchema'),
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'put',
-    path: PREFIX,
+    path: '',
     summary: 'Rewrite a draft ID schema (?id=)',
-    id: 'platform.idschema.update',
+    idSuffix: 'update',
     input: { from: 'envelope', schema: schemas.createIdSchema },
-    operation: operation(ops.IdSchemaUpdateDocument),
+    operation: ops.IdSchemaUpdateDocument,
     variables: (input, req) => ({ ...input, id: queryId(req) }),
     response: record,
     result: (data) => toRecord(data.updateIdSchema),
-    codeFor: code('updateIdSchema'),
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'delete',
-    path: PREFIX,
+    path: '',
     summary: 'Delete a draft ID schema (?id=)',
-    id: 'platform.idschema.delete',
+    idSuffix: 'delete',
     input: { from: 'query', schema: schemas.deleteIdSchema },
-    operation: operation(ops.IdSchemaDeleteDocument),
+    operation: ops.IdSchemaDeleteDocument,
     variables: (input) => input,
     response: z.string(),
     result: (data) => data.deleteIdSchema,
-    codeFor: code('deleteIdSchema'),
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'put',
-    path: `${PREFIX}/publish`,
+    path: '/publish',
     summary: 'Publish a draft ID schema from effectiveFrom (idVersion goes up)',
-    id: 'platform.idschema.publish',
+    idSuffix: 'publish',
     input: { from: 'envelope', schema: schemas.publishIdSchema },
-    operation: operation(ops.IdSchemaPublishDocument),
+    operation: ops.IdSchemaPublishDocument,
     variables: (input) => input,
     response: record,
     result: (data) => toRecord(data.publishIdSchema),
-    codeFor: code('publishIdSchema'),
-    internalErrorCode: 'KER-MSD-500',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/all`,
+    path: '/all',
     summary: 'ID schemas, paged (orderBy, pageNumber, pageSize, sortBy)',
-    id: 'platform.idschema.read',
+    idSuffix: 'read',
     input: { from: 'query', schema: schemas.idSchemaPage },
-    operation: operation(ops.IdSchemaAllDocument),
+    operation: ops.IdSchemaAllDocument,
     variables: (input) => input,
-    response: z.object({ data: z.array(record), pageNo: z.number(), totalItems: z.number(), totalPages: z.number() }),
-    result: (data) => ({ ...data.idSchemaPage, data: data.idSchemaPage.data.map(toRecord) }),
-    codeFor: code('idSchemaPage'),
-    internalErrorCode: 'KER-MSD-500',
+    response: pageShape(record),
+    result: (data) => mapRows(data.idSchemaPage, toRecord),
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/latest`,
+    path: '/latest',
     summary: 'The latest published ID schema, or the one of ?schemaVersion= (its idVersion)',
-    id: 'platform.idschema.read',
+    idSuffix: 'read',
     input: { from: 'query', schema: schemas.latestIdSchema },
-    operation: operation(ops.IdSchemaLatestDocument),
+    operation: ops.IdSchemaLatestDocument,
     variables: (input) => input,
     response: record,
     result: (data) => toRecord(data.latestIdSchema),
-    codeFor: code('latestIdSchema'),
-    internalErrorCode: 'KER-MSD-500',
   }),
 ];

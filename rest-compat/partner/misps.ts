@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
-import { mispsSchemas as schemas } from '../../subgraphs/partner/misps/index.js';
-import { operation } from '../operations.js';
+import { mispsSchemas as schemas } from '../../subgraphs/partner/misps/inputs.js';
 import { pathParam, present, type RestRoute, timestamp } from '../route.js';
-import { pmsRoute } from './pms-route.js';
-
-const PREFIX = '/partnermanagement/v1/misps';
+import { route } from './shared.js';
 
 /** A MISP as MOSIP's MISP service answers it. */
 const record = z.object({
@@ -37,24 +34,24 @@ const updateBody = z.preprocess(
 const statusBody = z.object({ mispStatus: z.string().max(16) });
 
 export const mispsRoutes: RestRoute[] = [
-  pmsRoute({
+  route({
     method: 'post',
-    path: PREFIX,
+    path: '/misps',
     summary: 'Register a MISP (status Active)',
-    id: 'platform.partnermanagement.misp.create',
+    idSuffix: 'misp.create',
     input: { from: 'envelope', schema: createBody },
-    operation: operation(ops.MispsCreateDocument),
+    operation: ops.MispsCreateDocument,
     variables: ({ organizationName, contactNumber, emailId, address }) => ({ organizationName, contactNumber, emailId, address }),
     response: z.object({ mispStatus: z.string(), mispID: z.string() }),
     result: (data) => ({ mispStatus: data.createMisp.status, mispID: data.createMisp.id }),
   }),
-  pmsRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/{mispId}/status`,
+    path: '/misps/{mispId}/status',
     summary: 'Approve (a license key is issued) or reject a MISP',
-    id: 'platform.partnermanagement.misp.status',
+    idSuffix: 'misp.status',
     input: { from: 'envelope', schema: statusBody },
-    operation: operation(ops.MispsDecideDocument),
+    operation: ops.MispsDecideDocument,
     variables: (input, req) => ({ mispId: mispId(req), mispStatus: input.mispStatus }),
     response: z.object({
       mispID: z.string(),
@@ -75,24 +72,24 @@ export const mispsRoutes: RestRoute[] = [
       message: license ? 'MISP approved; license key issued' : `MISP ${misp.status}`,
     }),
   }),
-  pmsRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/{mispId}/licenseKey`,
+    path: '/misps/{mispId}/licenseKey',
     summary: "Check that a license key is the MISP's, valid and active",
-    id: 'platform.partnermanagement.misp.license.validate',
+    idSuffix: 'misp.license.validate',
     input: { from: 'envelope', schema: z.object({ mispLicenseKey: z.string().max(256) }) },
-    operation: operation(ops.MispsValidateLicenseDocument),
+    operation: ops.MispsValidateLicenseDocument,
     variables: (input, req) => ({ mispId: mispId(req), mispLicenseKey: input.mispLicenseKey }),
     response: z.object({ message: z.string() }),
     result: () => ({ message: 'Valid' }),
   }),
-  pmsRoute({
+  route({
     method: 'put',
-    path: `${PREFIX}/{mispId}/licenseKey`,
+    path: '/misps/{mispId}/licenseKey',
     summary: 'Issue a new license key to an approved MISP (its active keys are blocked)',
-    id: 'platform.partnermanagement.misp.license.regenerate',
+    idSuffix: 'misp.license.regenerate',
     input: { from: 'none' },
-    operation: operation(ops.MispsRegenerateLicenseDocument),
+    operation: ops.MispsRegenerateLicenseDocument,
     variables: (_input, req) => ({ mispId: mispId(req) }),
     response: issued,
     result: ({ regenerateMispLicense: { mispId: id, ...license } }) => ({
@@ -101,13 +98,13 @@ export const mispsRoutes: RestRoute[] = [
       mispLicenseKeyExpiry: timestamp(license.mispLicenseKeyExpiry),
     }),
   }),
-  pmsRoute({
+  route({
     method: 'put',
-    path: `${PREFIX}/{mispId}`,
+    path: '/misps/{mispId}',
     summary: "Change a MISP's details (at least one)",
-    id: 'platform.partnermanagement.misp.update',
+    idSuffix: 'misp.update',
     input: { from: 'envelope', schema: updateBody },
-    operation: operation(ops.MispsUpdateDocument),
+    operation: ops.MispsUpdateDocument,
     variables: (input, req) => ({ ...input, mispId: mispId(req) }),
     response: record.omit({ status: true, mispStatus: true }),
     result: (data) => {
@@ -115,13 +112,13 @@ export const mispsRoutes: RestRoute[] = [
       return row;
     },
   }),
-  pmsRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/{mispId}`,
+    path: '/misps/{mispId}',
     summary: 'Switch a MISP on (Active) or off (De-Active)',
-    id: 'platform.partnermanagement.misp.status.update',
+    idSuffix: 'misp.status.update',
     input: { from: 'envelope', schema: statusBody },
-    operation: operation(ops.MispsSetActiveDocument),
+    operation: ops.MispsSetActiveDocument,
     variables: (input, req) => ({ mispId: mispId(req), mispStatus: input.mispStatus }),
     response: z.object({ mispID: z.string(), mispStatus: z.string(), message: z.string() }),
     result: (data) => {
@@ -129,46 +126,46 @@ export const mispsRoutes: RestRoute[] = [
       return { mispID: data.setMispActive.id, mispStatus: status, message: `MISP status changed to ${status}` };
     },
   }),
-  pmsRoute({
+  route({
     method: 'get',
-    path: PREFIX,
+    path: '/misps',
     summary: 'Every MISP',
-    id: 'platform.partnermanagement.misp.read',
+    idSuffix: 'misp.read',
     input: { from: 'none' },
-    operation: operation(ops.MispsAllDocument),
+    operation: ops.MispsAllDocument,
     variables: () => ({}),
     response: z.array(record),
     result: (data) => data.allMisps.map(toRecord),
   }),
-  pmsRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/mispId/{mispId}`,
+    path: '/misps/mispId/{mispId}',
     summary: 'A MISP',
-    id: 'platform.partnermanagement.misp.read',
+    idSuffix: 'misp.read',
     input: { from: 'none' },
-    operation: operation(ops.MispsByIdDocument),
+    operation: ops.MispsByIdDocument,
     variables: (_input, req) => ({ mispId: mispId(req) }),
     response: record,
     result: (data) => toRecord(data.misp),
   }),
-  pmsRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/name/{mispOrgName}`,
+    path: '/misps/name/{mispOrgName}',
     summary: 'MISPs whose organisation name contains the text',
-    id: 'platform.partnermanagement.misp.read',
+    idSuffix: 'misp.read',
     input: { from: 'none' },
-    operation: operation(ops.MispsByNameDocument),
+    operation: ops.MispsByNameDocument,
     variables: (_input, req) => ({ name: pathParam(req, 'mispOrgName') }),
     response: z.array(record),
     result: (data) => data.mispsByName.map(toRecord),
   }),
-  pmsRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/{mispId}/licenseKey`,
+    path: '/misps/{mispId}/licenseKey',
     summary: "A MISP's newest license key as kept: its last characters, status and expiry",
-    id: 'platform.partnermanagement.misp.license.read',
+    idSuffix: 'misp.license.read',
     input: { from: 'none' },
-    operation: operation(ops.MispsLicenseDocument),
+    operation: ops.MispsLicenseDocument,
     variables: (_input, req) => ({ mispId: mispId(req) }),
     response: z.object({ mispId: z.string(), licenseKeyHint: z.string(), licenseKeyStatus: z.string(), licenseKeyExpiry: z.string() }).nullable(),
     result: ({ mispLicense }) =>

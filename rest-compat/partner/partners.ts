@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
-import { partnersArea, partnersSchemas as schemas } from '../../subgraphs/partner/partners/index.js';
-import { operation } from '../operations.js';
-import { defineRoute, optionalTimestamp, pathParam, timestamp, type RestRoute } from '../route.js';
-
-const PREFIX = '/partnermanagement/v1';
-const code = (rootField: string) => (field: string, missing: boolean) => partnersArea.codeFor(field, missing, rootField);
-/** What every partner management route shares: `errors: []` on success, PMS_COR_003 for the platform's failures. */
-const pms = { emptyErrors: [] as [], internalErrorCode: 'PMS_COR_003' };
+import { partnersSchemas as schemas } from '../../subgraphs/partner/partners/inputs.js';
+import { optionalTimestamp, pathParam, timestamp, type RestRoute } from '../route.js';
+import { route } from './shared.js';
 
 const message = z.object({ message: z.string() });
 const statusRequest = schemas.updatePartnerStatus.pick({ status: true });
@@ -29,78 +24,68 @@ const toPartner = ({ id, status, ...row }: ops.PartnersRecordFragment): z.input<
 });
 
 export const partnersRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/partners`,
+    path: '/partners',
     summary: "Self-registration: the caller's login becomes a partner of a policy group (partnerId generated when absent)",
-    id: 'platform.partnermanagement.partners.register',
+    idSuffix: 'partners.register',
     input: { from: 'envelope', schema: schemas.registerPartner },
-    operation: operation(ops.PartnersRegisterDocument),
+    operation: ops.PartnersRegisterDocument,
     variables: (input) => input,
     response: z.object({ partnerId: z.string(), status: z.string() }),
     result: (data) => data.registerPartner,
-    codeFor: code('registerPartner'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/partners/digitalcertificate`,
+    path: '/partners/digitalcertificate',
     summary: "The platform's certificate for partners (PEM)",
-    id: 'platform.partnermanagement.partners.digitalcertificate',
+    idSuffix: 'partners.digitalcertificate',
     input: { from: 'none' },
-    operation: operation(ops.PartnersPlatformCertificateDocument),
+    operation: ops.PartnersPlatformCertificateDocument,
     variables: () => ({}),
     response: z.object({ platformCertificate: z.string() }),
     result: (data) => ({ platformCertificate: data.partnerPlatformCertificate }),
-    codeFor: code('partnerPlatformCertificate'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/partners/certificate/upload`,
+    path: '/partners/certificate/upload',
     summary: "Uploads a partner's certificate into the key manager; answers it certified by partner management's key",
-    id: 'platform.partnermanagement.partners.certificate.upload',
+    idSuffix: 'partners.certificate.upload',
     input: { from: 'envelope', schema: schemas.uploadPartnerCertificate },
-    operation: operation(ops.PartnersUploadCertificateDocument),
+    operation: ops.PartnersUploadCertificateDocument,
     variables: (input) => input,
     response: z.object({ certificateId: z.string(), signedCertificateData: z.string(), timestamp: z.string() }),
     result: ({ uploadPartnerCertificate: uploaded }) => ({ ...uploaded, timestamp: timestamp(uploaded.timestamp) }),
-    codeFor: code('uploadPartnerCertificate'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/partners/{partnerId}/certificate`,
+    path: '/partners/{partnerId}/certificate',
     summary: "The partner's certificate as partner management signed it",
-    id: 'platform.partnermanagement.partners.certificate',
+    idSuffix: 'partners.certificate',
     input: { from: 'none' },
-    operation: operation(ops.PartnersCertificateDocument),
+    operation: ops.PartnersCertificateDocument,
     variables: (_input, req) => ({ partnerId: pathParam(req, 'partnerId') }),
     response: z.object({ certificateId: z.string(), certificateData: z.string(), timestamp: z.string() }),
     result: ({ partnerCertificate: found }) => ({ ...found, timestamp: timestamp(found.timestamp) }),
-    codeFor: code('partnerCertificate'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/partners/{partnerId}/partnerAPIKeyRequests`,
+    path: '/partners/{partnerId}/partnerAPIKeyRequests',
     summary: 'The partner asks for an API key mapped to a policy of its group',
-    id: 'platform.partnermanagement.partners.apikey.request',
+    idSuffix: 'partners.apikey.request',
     input: { from: 'envelope', schema: schemas.requestPartnerApiKey.omit({ partnerId: true }) },
-    operation: operation(ops.PartnersRequestApiKeyDocument),
+    operation: ops.PartnersRequestApiKeyDocument,
     variables: (input, req) => ({ ...input, partnerId: pathParam(req, 'partnerId') }),
     response: z.object({ apiRequestId: z.string(), message: z.string() }),
     result: (data) => data.requestPartnerApiKey,
-    codeFor: code('requestPartnerApiKey'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/partners/{partnerId}/partnerAPIKeyRequests/{APIKeyReqID}`,
+    path: '/partners/{partnerId}/partnerAPIKeyRequests/{APIKeyReqID}',
     summary: "The status of one of the partner's API key requests",
-    id: 'platform.partnermanagement.partners.apikey.status',
+    idSuffix: 'partners.apikey.status',
     input: { from: 'none' },
-    operation: operation(ops.PartnersApiKeyRequestStateDocument),
+    operation: ops.PartnersApiKeyRequestStateDocument,
     variables: (_input, req) => ({ partnerId: pathParam(req, 'partnerId'), apiKeyReqId: pathParam(req, 'APIKeyReqID') }),
     response: z.object({
       apiRequestId: z.string(),
@@ -109,73 +94,61 @@ export const partnersRoutes: RestRoute[] = [
       validityTill: z.string().nullable(),
     }),
     result: ({ apiKeyRequestState: state }) => ({ ...state, validityTill: optionalTimestamp(state.validityTill) }),
-    codeFor: code('apiKeyRequestState'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/pmpartners`,
+    path: '/pmpartners',
     summary: "The partners of the partner manager's policy groups",
-    id: 'platform.partnermanagement.partners.retrieve',
+    idSuffix: 'partners.retrieve',
     input: { from: 'none' },
-    operation: operation(ops.PartnersManagedDocument),
+    operation: ops.PartnersManagedDocument,
     variables: () => ({}),
     response: z.object({ partners: z.array(partnerRecord) }),
     result: (data) => ({ partners: data.managedPartners.map(toPartner) }),
-    codeFor: code('managedPartners'),
-    ...pms,
   }),
   // Before /pmpartners/{partnerID}/{PartnerAPIKey}, which would match it too.
-  defineRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/pmpartners/PartnerAPIKeyRequests/{APIKeyReqID}`,
+    path: '/pmpartners/PartnerAPIKeyRequests/{APIKeyReqID}',
     summary: 'Approve or reject an API key request; on approval the key, shown this once',
-    id: 'platform.partnermanagement.partners.apikey.approval',
+    idSuffix: 'partners.apikey.approval',
     input: { from: 'envelope', schema: schemas.decideApiKeyRequest.pick({ status: true }) },
-    operation: operation(ops.PartnersDecideApiKeyRequestDocument),
+    operation: ops.PartnersDecideApiKeyRequestDocument,
     variables: (input, req) => ({ ...input, apiKeyReqId: pathParam(req, 'APIKeyReqID') }),
     response: z.object({ message: z.string(), partnerAPIKey: z.string().nullable() }),
     result: (data) => data.decideApiKeyRequest,
-    codeFor: code('decideApiKeyRequest'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/pmpartners/{partnerID}`,
+    path: '/pmpartners/{partnerID}',
     summary: 'Activate or deactivate a partner: Active or De-Active',
-    id: 'platform.partnermanagement.partners.status.update',
+    idSuffix: 'partners.status.update',
     input: { from: 'envelope', schema: statusRequest },
-    operation: operation(ops.PartnersUpdateStatusDocument),
+    operation: ops.PartnersUpdateStatusDocument,
     variables: (input, req) => ({ ...input, partnerId: pathParam(req, 'partnerID') }),
     response: message,
     result: (data) => data.updatePartnerStatus,
-    codeFor: code('updatePartnerStatus'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/pmpartners/{partnerID}/{PartnerAPIKey}`,
+    path: '/pmpartners/{partnerID}/{PartnerAPIKey}',
     summary: 'Activate or deactivate a partner API key',
-    id: 'platform.partnermanagement.partners.apikeystatus.update',
+    idSuffix: 'partners.apikeystatus.update',
     input: { from: 'envelope', schema: statusRequest },
-    operation: operation(ops.PartnersUpdateApiKeyStatusDocument),
+    operation: ops.PartnersUpdateApiKeyStatusDocument,
     variables: (input, req) => ({ ...input, partnerId: pathParam(req, 'partnerID'), partnerApiKey: pathParam(req, 'PartnerAPIKey') }),
     response: message,
     result: (data) => data.updatePartnerApiKeyStatus,
-    codeFor: code('updatePartnerApiKeyStatus'),
-    ...pms,
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/pmpartners/{partnerID}/{PartnerAPIKey}`,
+    path: '/pmpartners/{partnerID}/{PartnerAPIKey}',
     summary: 'Move a partner API key from its policy to another of the group',
-    id: 'platform.partnermanagement.partners.policy.mapping',
+    idSuffix: 'partners.policy.mapping',
     input: { from: 'envelope', schema: schemas.changePartnerApiKeyPolicy.pick({ oldPolicyID: true, newPolicyID: true }) },
-    operation: operation(ops.PartnersChangeApiKeyPolicyDocument),
+    operation: ops.PartnersChangeApiKeyPolicyDocument,
     variables: (input, req) => ({ ...input, partnerId: pathParam(req, 'partnerID'), partnerApiKey: pathParam(req, 'PartnerAPIKey') }),
     response: message,
     result: (data) => data.changePartnerApiKeyPolicy,
-    codeFor: code('changePartnerApiKeyPolicy'),
-    ...pms,
   }),
 ];

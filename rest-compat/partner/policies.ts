@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
-import { policiesArea, policiesSchemas as schemas } from '../../subgraphs/partner/policies/index.js';
-import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute, timestamp } from '../route.js';
-
-const PREFIX = '/partnermanagement/v1/policies';
-const codeFor = (rootField: string) => (field: string, missing: boolean) => policiesArea.codeFor(field, missing, rootField);
-const shared = { emptyErrors: [] as [], internalErrorCode: 'PMS_COR_003' };
+import { policiesSchemas as schemas } from '../../subgraphs/partner/policies/inputs.js';
+import { optionalTimestamp, pathParam, type RestRoute, timestamp } from '../route.js';
+import { route } from './shared.js';
 
 /** Document 1's policy record, without its `policies` member. */
 const policyRecord = z.object({
@@ -36,7 +32,7 @@ const audited = (row: Audited) => ({
   cr_by: row.createdBy?.userId ?? null,
   cr_dtimes: timestamp(row.createdAt),
   up_by: row.updatedBy?.userId ?? null,
-  upd_dtimes: row.updatedAt ? timestamp(row.updatedAt) : null,
+  upd_dtimes: optionalTimestamp(row.updatedAt),
 });
 const toRecord = (row: ops.PoliciesRecordFragment): z.input<typeof policyRecord> => ({ ...audited(row), desc: row.description });
 const toFull = (row: ops.PoliciesFullFragment): z.input<typeof fullPolicy> => ({ ...toRecord(row), policies: row.policies });
@@ -47,121 +43,103 @@ const toGroupWithManagers = (row: ops.PoliciesGroupWithManagersFragment): z.inpu
 });
 
 export const policiesRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/group/new`,
+    path: '/policies/group/new',
     summary: 'Create a policy group',
-    id: 'platform.partnermanagement.policy.group.create',
+    idSuffix: 'policy.group.create',
     input: { from: 'envelope', schema: schemas.createPolicyGroup },
-    operation: operation(ops.PoliciesCreateGroupDocument),
+    operation: ops.PoliciesCreateGroupDocument,
     variables: (input) => input,
     response: groupRecord,
     result: (data) => toGroup(data.createPolicyGroup),
-    codeFor: codeFor('createPolicyGroup'),
-    ...shared,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/group/all`,
+    path: '/policies/group/all',
     summary: 'Every policy group',
-    id: 'platform.partnermanagement.policy.group.read',
+    idSuffix: 'policy.group.read',
     input: { from: 'none' },
-    operation: operation(ops.PoliciesGroupListDocument),
+    operation: ops.PoliciesGroupListDocument,
     variables: () => ({}),
     response: z.array(groupRecord),
     result: (data) => data.policyGroupList.map(toGroup),
-    codeFor: codeFor('policyGroupList'),
-    ...shared,
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: `${PREFIX}/group/{policyGroupId}/managers`,
+    path: '/policies/group/{policyGroupId}/managers',
     summary: 'Make a POLICYMANAGER or PARTNERMANAGER user a manager of a policy group',
-    id: 'platform.partnermanagement.policy.group.manager.create',
+    idSuffix: 'policy.group.manager.create',
     input: { from: 'envelope', schema: schemas.addPolicyGroupManager.pick({ userId: true }) },
-    operation: operation(ops.PoliciesAddManagerDocument),
+    operation: ops.PoliciesAddManagerDocument,
     variables: (input, req) => ({ policyGroupId: pathParam(req, 'policyGroupId'), userId: input.userId }),
     response: groupWithManagers,
     result: (data) => toGroupWithManagers(data.addPolicyGroupManager),
-    codeFor: codeFor('addPolicyGroupManager'),
-    ...shared,
   }),
-  defineRoute({
+  route({
     method: 'delete',
-    path: `${PREFIX}/group/{policyGroupId}/managers/{userId}`,
+    path: '/policies/group/{policyGroupId}/managers/{userId}',
     summary: 'Remove a manager from a policy group',
-    id: 'platform.partnermanagement.policy.group.manager.delete',
+    idSuffix: 'policy.group.manager.delete',
     input: { from: 'none' },
-    operation: operation(ops.PoliciesRemoveManagerDocument),
+    operation: ops.PoliciesRemoveManagerDocument,
     variables: (_input, req) => ({ policyGroupId: pathParam(req, 'policyGroupId'), userId: pathParam(req, 'userId') }),
     response: groupWithManagers,
     result: (data) => toGroupWithManagers(data.removePolicyGroupManager),
-    codeFor: codeFor('removePolicyGroupManager'),
-    ...shared,
   }),
-  defineRoute({
+  route({
     method: 'post',
-    path: PREFIX,
+    path: '/policies',
     summary: "Create a policy in one of the caller's policy groups",
-    id: 'platform.partnermanagement.policy.create',
+    idSuffix: 'policy.create',
     input: { from: 'envelope', schema: schemas.createPolicy },
-    operation: operation(ops.PoliciesCreateDocument),
+    operation: ops.PoliciesCreateDocument,
     variables: (input) => input,
     response: z.object({ policies: z.array(fullPolicy) }),
     result: (data) => ({ policies: [toFull(data.createPolicy)] }),
-    codeFor: codeFor('createPolicy'),
-    ...shared,
   }),
-  defineRoute({
+  route({
     method: 'put',
-    path: `${PREFIX}/{policyID}`,
+    path: '/policies/{policyID}',
     summary: "Update a policy's name, description or content",
-    id: 'platform.partnermanagement.policy.update',
+    idSuffix: 'policy.update',
     input: { from: 'envelope', schema: schemas.updatePolicy.omit({ policyId: true }) },
-    operation: operation(ops.PoliciesUpdateDocument),
+    operation: ops.PoliciesUpdateDocument,
     variables: (input, req) => ({ ...input, policyId: pathParam(req, 'policyID') }),
     response: policyRecord,
     result: (data) => toRecord(data.updatePolicy),
-    codeFor: codeFor('updatePolicy'),
-    ...shared,
   }),
-  defineRoute({
+  route({
     method: 'patch',
-    path: `${PREFIX}/{policyID}`,
+    path: '/policies/{policyID}',
     summary: 'Activate or deactivate a policy',
-    id: 'platform.partnermanagement.policy.update.status',
+    idSuffix: 'policy.update.status',
     input: { from: 'envelope', schema: z.object({ status: z.string().pipe(z.enum(['Active', 'De-Active'])) }) },
-    operation: operation(ops.PoliciesSetActiveDocument),
+    operation: ops.PoliciesSetActiveDocument,
     variables: (input, req) => ({ policyId: pathParam(req, 'policyID'), isActive: input.status === 'Active' }),
     response: z.object({ message: z.string() }),
     result: (data) => ({ message: `Policy status updated to ${data.setPolicyActive.isActive ? 'Active' : 'De-Active'}` }),
-    codeFor: codeFor('setPolicyActive'),
-    ...shared,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: PREFIX,
+    path: '/policies',
     summary: "The policies of the caller's policy groups",
-    id: 'platform.partnermanagement.policy.read',
+    idSuffix: 'policy.read',
     input: { from: 'none' },
-    operation: operation(ops.PoliciesListDocument),
+    operation: ops.PoliciesListDocument,
     variables: () => ({}),
     response: z.object({ policies: z.array(fullPolicy) }),
     result: (data) => ({ policies: data.policyList.map(toFull) }),
-    codeFor: codeFor('policyList'),
-    ...shared,
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/{policyID}`,
+    path: '/policies/{policyID}',
     summary: "A policy of the caller's policy groups",
-    id: 'platform.partnermanagement.policy.read',
+    idSuffix: 'policy.read',
     input: { from: 'none' },
-    operation: operation(ops.PoliciesByIdDocument),
+    operation: ops.PoliciesByIdDocument,
     variables: (_input, req) => ({ policyId: pathParam(req, 'policyID') }),
     response: fullPolicy,
     result: (data) => toFull(data.policy),
-    codeFor: codeFor('policy'),
-    ...shared,
   }),
 ];

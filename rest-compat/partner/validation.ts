@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
-import { operation } from '../operations.js';
 import { pathParam, type RestRoute } from '../route.js';
-import { pmsRoute } from './pms-route.js';
+import { route } from './shared.js';
 
 const policies = z.object({
   authPolicies: z.array(z.object({ authType: z.string(), authSubType: z.string().nullable(), mandatory: z.boolean() })),
@@ -10,13 +9,13 @@ const policies = z.object({
 });
 
 export const validationRoutes: RestRoute[] = [
-  pmsRoute({
+  route({
     method: 'get',
-    path: '/partnermanagement/v1/pmpartners/validatePartnerMisp/partnerId/{partnerId}/partnerApiKey/{partner_api_key}/mispLicenseKey/{misp_license_key}',
+    path: '/pmpartners/validatePartnerMisp/partnerId/{partnerId}/partnerApiKey/{partner_api_key}/mispLicenseKey/{misp_license_key}',
     summary: "Validate a MISP license key, the MISP, a partner and its API key; answer the key's policy",
-    id: 'platform.partnermanagement.partners.validate',
+    idSuffix: 'partners.validate',
     input: { from: 'none' },
-    operation: operation(ops.ValidationPartnerMispDocument),
+    operation: ops.ValidationPartnerMispDocument,
     variables: (_input, req) => ({
       partnerId: pathParam(req, 'partnerId'),
       partnerApiKey: pathParam(req, 'partner_api_key'),

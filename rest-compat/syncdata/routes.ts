@@ -2,11 +2,11 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/syncdata.operations.js';
 import type { SyncClientSettingsQuery } from '../../generated/graphql/syncdata.operations.js';
-import { operation } from '../operations.js';
-import { defineRoute, pathParam, type RestRoute } from '../route.js';
+import { syncdata } from '../../subgraphs/syncdata/index.js';
+import { pathParam, timestamp, type RestRoute } from '../route.js';
+import { routeFactory } from '../route-factory.js';
 
-const PREFIX = '/v1/syncdata';
-const codeFor = () => 'KER-SNC-999';
+const route = routeFactory({ component: syncdata, internalErrorCode: 'KER-SNC-500', idPrefix: 'platform.kernel.syncdata.', pathPrefix: '/v1/syncdata' });
 const asMap = (entries: readonly { key: string; value: string }[]) => Object.fromEntries(entries.map(({ key, value }) => [key, value]));
 
 /** MOSIP's query names: keyindex (the machine key's thumbprint), lastupdated (ISO 8601, optional). */
@@ -19,62 +19,56 @@ const clientSettings = z.object({
   dataToSync: z.array(z.object({ entityName: z.string(), entityType: z.string(), data: z.string() })),
 });
 const toClientSettings = ({ clientSettings: answer }: SyncClientSettingsQuery): z.input<typeof clientSettings> => ({
-  lastSyncTime: typeof answer.lastSyncTime === 'string' ? answer.lastSyncTime : answer.lastSyncTime.toISOString(),
+  lastSyncTime: timestamp(answer.lastSyncTime),
   dataToSync: answer.dataToSync,
 });
 
 const clientSettingsRoute = (path: string, regCenterId: (req: Request) => string | null) =>
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}${path}`,
+    path,
     summary: "The master data a registration client needs, encrypted for the machine's key (keyindex); lastupdated: only what changed since",
-    id: 'platform.kernel.syncdata.clientsettings',
+    idSuffix: 'clientsettings',
     input: { from: 'query', schema: clientSettingsQuery },
-    operation: operation(ops.SyncClientSettingsDocument),
+    operation: ops.SyncClientSettingsDocument,
     variables: (input, req) => ({ ...input, regCenterId: regCenterId(req) }),
     response: clientSettings,
     result: toClientSettings,
-    codeFor,
-    internalErrorCode: 'KER-SNC-500',
   });
 
 export const syncdataRoutes: RestRoute[] = [
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/configs`,
+    path: '/configs',
     summary: 'The registration and global configuration of registration clients',
-    id: 'platform.kernel.syncdata.configs',
+    idSuffix: 'configs',
     input: { from: 'none' },
-    operation: operation(ops.SyncConfigsDocument),
+    operation: ops.SyncConfigsDocument,
     variables: () => ({}),
     response: z.object({ registrationConfiguration: z.record(z.string(), z.string()), globalConfiguration: z.record(z.string(), z.string()) }),
     result: (data) => ({
       registrationConfiguration: asMap(data.syncConfigs.registrationConfiguration),
       globalConfiguration: asMap(data.syncConfigs.globalConfiguration),
     }),
-    codeFor,
-    internalErrorCode: 'KER-SNC-500',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/roles`,
+    path: '/roles',
     summary: 'Every role of the platform',
-    id: 'platform.kernel.syncdata.roles',
+    idSuffix: 'roles',
     input: { from: 'none' },
-    operation: operation(ops.SyncRolesDocument),
+    operation: ops.SyncRolesDocument,
     variables: () => ({}),
     response: z.object({ roles: z.array(z.object({ roleId: z.string(), roleName: z.string(), roleDescription: z.string() })) }),
     result: (data) => ({ roles: data.syncRoles }),
-    codeFor,
-    internalErrorCode: 'KER-SNC-500',
   }),
-  defineRoute({
+  route({
     method: 'get',
-    path: `${PREFIX}/userdetails/{registrationcenterid}`,
+    path: '/userdetails/{registrationcenterid}',
     summary: 'The users of a registration centre, with their password hashes for offline login',
-    id: 'platform.kernel.syncdata.userdetails',
+    idSuffix: 'userdetails',
     input: { from: 'none' },
-    operation: operation(ops.SyncUserDetailsDocument),
+    operation: ops.SyncUserDetailsDocument,
     variables: (_, req) => ({ regCenterId: pathParam(req, 'registrationcenterid') }),
     response: z.object({
       userDetails: z.array(
@@ -90,8 +84,6 @@ export const syncdataRoutes: RestRoute[] = [
       ),
     }),
     result: (data) => ({ userDetails: data.syncUserDetails }),
-    codeFor,
-    internalErrorCode: 'KER-SNC-500',
   }),
   clientSettingsRoute('/clientsettings', () => null),
   clientSettingsRoute('/clientsettings/{regcenterid}', (req) => pathParam(req, 'regcenterid')),

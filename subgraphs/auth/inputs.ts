@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
 import { identifier, text as freeText } from '../../lib/input.js';
+import { ROLES } from '../../lib/roles.js';
 
 const text = identifier();
+// any character a person may type in a password, but NUL; the service sets the least length (KER-ATH-400)
+const password = freeText(256);
 
 /** The fields REST's sendotp shares with GraphQL's (template variables differ in shape: a map there, a list here). */
 export const sendOtpFields = { userId: text, otpChannel: z.array(z.string().max(16)).max(4), useridtype: text, appId: text, context: text.nullish() };
@@ -28,12 +31,64 @@ function authCodeFor(field: string, _missing: boolean, rootField: string): strin
   }
 }
 
-/** The arguments of the login root fields, for GraphQL and REST alike. */
+/**
+ * A user's or client's id: the service checks a new one's format (KER-ATH-400, 1 to 64 of letters,
+ * digits, . @ + - _); none is longer than a pre-registration login's (256).
+ */
+const subjectId = identifier(256);
+/** Application ids, roles, phone numbers, language codes: the service checks them against its lists and formats (KER-ATH-400). */
+const short = identifier(64);
+/** An id can be at most 256 UTF-16 units, 768 bytes of UTF-8: its cursor (base64url) at most 1,024 characters. */
+const page = { first: z.number().int().nullish(), after: identifier(1024).nullish() };
+const role = z.enum(ROLES);
+const grants = { roles: z.array(short).max(64).nullish(), appIds: z.array(short).max(64).nullish() };
+const profile = {
+  name: text.nullish(),
+  mail: text.nullish(),
+  mobile: short.nullish(),
+  langCode: short.nullish(),
+  ...grants,
+  rid: short.nullish(),
+};
+const client = { ...grants, isActive: z.boolean().nullish() };
+const byUser = z.object({ userId: subjectId });
+const byClient = z.object({ clientId: subjectId });
+const listFilter = { role: role.nullish(), appId: short.nullish() };
+const sessionFilter = z.object({
+  subject: subjectId.nullish(),
+  subjectType: z.enum(['USER', 'CLIENT', 'RESIDENT']).nullish(),
+  appId: short.nullish(),
+  status: z.enum(['ACTIVE', 'EXPIRED', 'REVOKED']).nullish(),
+});
+
+/** The arguments of the portal's users, clients and sessions fields (admins'; a bad one is KER-ATH-400, as the service's checks). */
+const adminSchemas = {
+  users: z.object({
+    ...page,
+    filter: z.object({ userId: subjectId.nullish(), ...listFilter, isLocked: z.boolean().nullish() }).nullish(),
+    orderBy: z.object({ field: z.enum(['USER_ID', 'CREATED_AT']), direction: z.enum(['ASC', 'DESC']) }).nullish(),
+  }),
+  user: byUser,
+  clients: z.object({ ...page, filter: z.object({ clientId: subjectId.nullish(), ...listFilter, isActive: z.boolean().nullish() }).nullish() }),
+  client: byClient,
+  sessions: z.object({ ...page, filter: sessionFilter.nullish() }),
+  createUser: z.object({ input: z.object({ userId: subjectId, ...profile, password: password.nullish() }) }),
+  updateUser: z.object({ userId: subjectId, input: z.object(profile) }),
+  resetPassword: z.object({ userId: subjectId, password }),
+  lockUser: byUser,
+  unlockUser: byUser,
+  createClient: z.object({ input: z.object({ clientId: subjectId, ...client }) }),
+  updateClient: z.object({ clientId: subjectId, input: z.object(client) }),
+  rotateClientSecret: byClient,
+  // sessions are keyed by UUIDs
+  revokeSession: z.object({ id: identifier(64) }),
+};
+
+/** The arguments of the login and administration root fields, for GraphQL and REST alike. */
 export const authInputs = fieldInputs(
   {
-    // any character a person may type in a password, but NUL
-    loginWithPassword: z.object({ userName: text, password: freeText(256), appId: text }),
-    changePassword: z.object({ currentPassword: freeText(256), newPassword: freeText(256) }),
+    loginWithPassword: z.object({ userName: text, password, appId: text }),
+    changePassword: z.object({ currentPassword: password, newPassword: password }),
     loginWithClientSecret: z.object({ clientId: text, secretKey: text, appId: text }),
     sendOtp: z.object({
       ...sendOtpFields,
@@ -44,6 +99,7 @@ export const authInputs = fieldInputs(
     }),
     loginWithOtp: z.object({ userId: text, otp: z.string().max(16), appId: text }),
     refreshToken: z.object({ appId: text, refreshToken: identifier(4096).nullish() }),
+    ...adminSchemas,
   },
   authCodeFor,
 );

@@ -1,13 +1,12 @@
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import { underLock } from '../../lib/db/lock.js';
 import type { Clock } from '../../lib/time.js';
 import type { KeysService } from '../keys/service.js';
 import { IDREPO_APPLICATION } from '../keys/policy.js';
 import { idrepoErrors } from './errors.js';
+import { IdrepoKeyStorage, type KeyPurpose } from './storage.js';
 
-type Purpose = 'DATA' | 'LOOKUP' | 'HASH';
-const PURPOSES: readonly Purpose[] = ['DATA', 'LOOKUP', 'HASH'];
+const PURPOSES: readonly KeyPurpose[] = ['DATA', 'LOOKUP', 'HASH'];
 const SEALING_KEY = { applicationId: IDREPO_APPLICATION, referenceId: '' };
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -27,27 +26,25 @@ export class IdrepoCipher {
   private active: { id: string; key: KeyObject } | undefined;
   private lookupKey: KeyObject | undefined;
   private hashKey: KeyObject | undefined;
+  private readonly store: IdrepoKeyStorage;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    prisma: PrismaClient,
     private readonly keys: Pick<KeysService, 'seal' | 'open'>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.store = new IdrepoKeyStorage(prisma);
+  }
 
   /** Opens the keys, creating each missing one (under a lock, so instances starting together agree). */
   async start(): Promise<void> {
-    let rows = await this.prisma.idrepoKey.findMany({ where: { active: true } });
+    let rows = await this.store.active();
     const missing = PURPOSES.filter((purpose) => !rows.some((row) => row.purpose === purpose));
     if (missing.length) {
       // Sealed before the lock: the key store works on its own connections, which a transaction must not wait for.
       const candidates = await Promise.all(missing.map(async (purpose) => ({ purpose, sealedKey: await this.keys.seal(SEALING_KEY, randomBytes(32)) })));
-      await underLock(this.prisma, 'idrepo_key', async (tx) => {
-        for (const { purpose, sealedKey } of candidates) {
-          if (await tx.idrepoKey.findFirst({ where: { purpose, active: true }, select: { id: true } })) continue;
-          await tx.idrepoKey.create({ data: { id: randomUUID(), purpose, sealedKey, active: true, createdAt: this.clock.now() } });
-        }
-      });
-      rows = await this.prisma.idrepoKey.findMany({ where: { active: true } });
+      await this.store.addMissing(candidates, this.clock.now());
+      rows = await this.store.active();
     }
     for (const row of rows) {
       const key = createSecretKey(await this.keys.open(SEALING_KEY, row.sealedKey));
@@ -93,7 +90,7 @@ export class IdrepoCipher {
   private async dataKey(id: string): Promise<KeyObject> {
     const known = this.dataKeys.get(id);
     if (known) return known;
-    const row = await this.prisma.idrepoKey.findUnique({ where: { id } });
+    const row = await this.store.byId(id);
     if (row?.purpose !== 'DATA') throw idrepoErrors.crypto('stored data names no key of the ID repository');
     const key = createSecretKey(await this.keys.open(SEALING_KEY, row.sealedKey));
     this.dataKeys.set(id, key);

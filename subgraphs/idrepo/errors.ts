@@ -19,3 +19,32 @@ export const idrepoErrors = {
 
 /** A missing argument is IDR-IDC-001, a malformed one IDR-IDC-002. */
 export const idrepoCodeFor = (_field: string, missing: boolean): string => (missing ? 'IDR-IDC-001' : 'IDR-IDC-002');
+
+/** MOSIP's VID codes (IdRepoErrorConstants, VID service). */
+export const vidErrors = {
+  /** IDR-VID-001: the VID is not usable (REVOKED, EXPIRED, USED, INVALIDATED, DEACTIVATED) */
+  invalidVid: (status: string) => new PlatformError('IDR-VID-001', `VID is ${status}`),
+  generation: () => new PlatformError('IDR-VID-002', 'Failed to generate VID'),
+  policy: (why: string) => new PlatformError('IDR-VID-003', `Could not generate/regenerate VID as per policy: ${why}`),
+  /** IDR-VID-004: the identity is not ACTIVATED (BLOCKED, DEACTIVATED) */
+  invalidUin: (status: string) => new PlatformError('IDR-VID-004', `${status} UIN`),
+};
+
+/** The authentication-type locks' IDA-MLC-* codes (spec Document 1), with MOSIP's messages. */
+export const lockErrors = {
+  requestTime: (window: string) => new PlatformError('IDA-MLC-001', `Request to be received at the platform within ${window}`),
+  invalidUin: () => new PlatformError('IDA-MLC-002', 'Invalid UIN'),
+  inactive: (status: string) => new PlatformError('IDA-MLC-003', status === 'BLOCKED' ? 'UIN has been blocked' : 'UIN has been deactivated'),
+  missing: (field: string) => new PlatformError('IDA-MLC-006', `Missing Input parameter - ${field}`),
+  unprocessable: () => new PlatformError('IDA-MLC-007', 'Request could not be processed. Please try again'),
+  invalid: (field: string, why?: string) => new PlatformError('IDA-MLC-009', `Invalid Input parameter - ${field}${why ? `: ${why}` : ''}`),
+  noConsent: () => new PlatformError('IDA-MLC-012', "Individual's Consent is not available"),
+  idTypeNotConfigured: (type: string) => new PlatformError('IDA-MLC-015', `Identity Type - ${type} not configured for the country`),
+  notFound: (type: 'UIN' | 'VID') => new PlatformError('IDA-MLC-018', `${type} not available in database`),
+};
+
+/**
+ * A lock request's missing argument is IDA-MLC-006, a malformed one IDA-MLC-009; a request
+ * that cannot be read at all (not JSON, `request` not an object) IDA-MLC-007.
+ */
+export const lockCodeFor = (field: string, missing: boolean): string => (missing ? 'IDA-MLC-006' : field === 'request' ? 'IDA-MLC-007' : 'IDA-MLC-009');

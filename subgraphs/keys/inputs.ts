@@ -19,6 +19,15 @@ const crypto = z.object({
   timeStamp: z.string().max(64).nullish(),
 });
 const machine = z.object({ machineName: text, publicKey: z.string().max(8192) });
+/** Machine keys are keyed by names of up to 256 UTF-16 units (768 bytes of UTF-8): cursors (base64url) of up to 1,024 characters. */
+const page = { first: z.number().int().nullish(), after: identifier(1024).nullish() };
+const keyFilter = z.object({
+  applicationId: optional,
+  // the empty string selects master keys
+  referenceId: optional,
+  kind: z.enum(['ROOT', 'MASTER', 'BASE', 'OTHER_DOMAIN']).nullish(),
+  status: z.enum(['ACTIVE', 'RETIRED', 'EXPIRED']).nullish(),
+});
 
 const CRYPTO_FIELDS = new Set(['encrypt', 'decrypt']);
 const MACHINE_FIELDS = new Set(['uploadMachinePublicKey', 'verifyMachinePublicKey']);
@@ -48,6 +57,9 @@ export const keysInputs = fieldInputs(
     validateSignature: z.object({ signature: z.string(), data: z.string().nullish() }),
     uploadMachinePublicKey: machine,
     verifyMachinePublicKey: machine,
+    keys: z.object({ ...page, filter: keyFilter.nullish() }),
+    key: z.object({ id: text }),
+    machineKeys: z.object(page),
   },
   keysCodeFor,
 );

@@ -5,6 +5,7 @@ import { licenseInputs } from './inputs.js';
 import { licenseResolvers } from './resolvers.js';
 import { LicenseService } from './service.js';
 import { licenseSettings } from './settings.js';
+import { licenseStorage } from './storage.js';
 
 declare module '../../lib/deps.js' {
   interface PlatformServices {
@@ -19,6 +20,6 @@ export const license = defineComponent({
   access: licenseAccess,
   inputs: licenseInputs,
   settings: licenseSettings,
-  services: (deps: PlatformDeps, settings) => ({ license: new LicenseService(deps.prisma, deps.masterKey, deps.clock, settings) }),
+  services: (deps: PlatformDeps, settings) => ({ license: new LicenseService(licenseStorage(deps.prisma), deps.masterKey, deps.clock, settings, deps.events) }),
   resolvers: (deps) => licenseResolvers(deps.services.license),
 });

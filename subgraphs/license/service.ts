@@ -1,11 +1,12 @@
-import type { LicenseKey as LicenseRow, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
-import type { Principal } from '../../lib/tokens.js';
-import type { LicenseSettings } from './settings.js';
+import type { EventBus } from '../../lib/events.js';
+import type { Connection, PageArgs } from '../../lib/graph/connection.js';
 import type { MasterKey } from '../../lib/master-key.js';
 import { lookupHash, randomAlphanumeric } from '../../lib/secrets.js';
 import { parseInstant, type Clock } from '../../lib/time.js';
+import type { Principal } from '../../lib/tokens.js';
 import { licenseErrors } from './errors.js';
+import type { LicenseSettings } from './settings.js';
+import type { LicenseFilter, LicenseRow, LicenseStorage } from './storage.js';
 
 export const LICENSE_STATUSES = ['ACTIVE', 'SUSPENDED', 'BLOCKED'] as const;
 const HMAC_PURPOSE = 'license/key-hmac';
@@ -17,16 +18,18 @@ export type LicenseView = LicenseRow & { licenseKey: string | null };
  * License keys for MISPs. A key is shown once, at generation; the database
  * keeps only its HMAC. Expiry is checked whenever a key is used. A suspended
  * or blocked key keeps its permissions but cannot be mapped or read until it
- * is made ACTIVE again (KER-LKM-012), so a MISP cut off stays cut off.
+ * is made ACTIVE again (KER-LKM-012), so a MISP cut off stays cut off. A
+ * change of status is published (`license.changed`) once written.
  */
 export class LicenseService {
   private readonly hmacKey: Buffer;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly storage: LicenseStorage,
     masterKey: MasterKey,
     private readonly clock: Clock,
     private readonly settings: LicenseSettings,
+    private readonly events: Pick<EventBus, 'publish'>,
   ) {
     this.hmacKey = masterKey.derive(HMAC_PURPOSE);
   }
@@ -40,26 +43,19 @@ export class LicenseService {
     return { ...row, licenseKey };
   }
 
-  private newKey(): string {
-    return randomAlphanumeric(this.settings.keyLength);
-  }
-
   async generate(caller: Pick<Principal, 'subject'>, mispId: string, licenseExpiryTime: string): Promise<LicenseView> {
     if (!mispId?.trim()) throw licenseErrors.emptyMisp();
     const expiresAt = parseInstant(licenseExpiryTime ?? '');
     if (!expiresAt) throw licenseErrors.badExpiry();
     if (expiresAt <= this.clock.now()) throw licenseErrors.expiryInPast();
-    const licenseKey = this.newKey();
-    const row = await this.prisma.licenseKey.create({
-      data: {
-        keyHash: this.hashOf(licenseKey),
-        keyHint: licenseKey.slice(-4),
-        mispId: mispId.trim(),
-        expiresAt,
-        status: 'ACTIVE',
-        permissions: [],
-        createdBy: caller.subject,
-      },
+    const licenseKey = randomAlphanumeric(this.settings.keyLength);
+    const row = await this.storage.create({
+      keyHash: this.hashOf(licenseKey),
+      keyHint: licenseKey.slice(-4),
+      mispId: mispId.trim(),
+      expiresAt,
+      status: 'ACTIVE',
+      createdBy: caller.subject,
     });
     return this.view(row, licenseKey);
   }
@@ -68,7 +64,7 @@ export class LicenseService {
   private async usable(licenseKey: string, mispId: string): Promise<LicenseRow> {
     if (!licenseKey?.trim()) throw licenseErrors.emptyKey();
     if (!mispId?.trim()) throw licenseErrors.emptyMisp();
-    const row = await this.prisma.licenseKey.findUnique({ where: { keyHash: this.hashOf(licenseKey.trim()) } });
+    const row = await this.find(licenseKey);
     if (!row || row.mispId !== mispId.trim()) throw licenseErrors.notFound();
     if (row.expiresAt <= this.clock.now()) throw licenseErrors.expired();
     if (row.status !== 'ACTIVE') throw licenseErrors.notUsable(row.status);
@@ -77,18 +73,20 @@ export class LicenseService {
 
   /** Blocks every active key of a MISP (before a new one is issued in their place); how many. */
   async blockAllOf(mispId: string): Promise<number> {
-    return (await this.prisma.licenseKey.updateMany({ where: { mispId, status: 'ACTIVE' }, data: { status: 'BLOCKED' } })).count;
+    const blocked = await this.storage.blockActiveOf(mispId);
+    if (blocked > 0) await this.events.publish('license.changed', { mispId, status: 'BLOCKED' });
+    return blocked;
   }
 
   /** The newest key of a MISP, if any (its hint, status and expiry: the key itself is never kept). */
   async newestOf(mispId: string): Promise<LicenseView | null> {
-    const row = await this.prisma.licenseKey.findFirst({ where: { mispId }, orderBy: newestFirst() });
+    const row = await this.storage.newestOf(mispId);
     return row ? this.view(row) : null;
   }
 
   /** The row of a license key, whatever its state (partner management checks state and owner itself, in its own order). */
   find(licenseKey: string): Promise<LicenseRow | null> {
-    return this.prisma.licenseKey.findUnique({ where: { keyHash: this.hashOf(licenseKey.trim()) } });
+    return this.storage.byHash(this.hashOf(licenseKey.trim()));
   }
 
   async mapPermissions(licenseKey: string, mispId: string, permissions: string[]): Promise<LicenseView> {
@@ -98,7 +96,7 @@ export class LicenseService {
     }
     const row = await this.usable(licenseKey, mispId);
     const merged = [...new Set([...row.permissions, ...permissions.map((p) => p.trim())])];
-    return this.view(await this.prisma.licenseKey.update({ where: { keyHash: row.keyHash }, data: { permissions: merged } }));
+    return this.view(await this.storage.setPermissions(row.keyHash, merged));
   }
 
   async permissions(licenseKey: string, mispId: string): Promise<string[]> {
@@ -110,31 +108,26 @@ export class LicenseService {
   async updateStatus(licenseKey: string, status: string): Promise<LicenseView> {
     if (!licenseKey?.trim()) throw licenseErrors.emptyKey();
     if (!(LICENSE_STATUSES as readonly string[]).includes(status)) throw licenseErrors.badStatus(status);
-    const row = await this.prisma.licenseKey.findUnique({ where: { keyHash: this.hashOf(licenseKey.trim()) } });
+    const row = await this.find(licenseKey);
     if (!row) throw licenseErrors.notFound();
-    return this.view(await this.prisma.licenseKey.update({ where: { keyHash: row.keyHash }, data: { status } }));
+    const updated = await this.storage.setStatus(row.keyHash, status);
+    await this.events.publish('license.changed', { mispId: updated.mispId, status });
+    return this.view(updated);
   }
 
-  /** License keys, newest first (the unique id breaks ties). */
-  list(page: PageArgs, filter?: { MISPId?: string | null; status?: string | null } | null): Promise<Connection<LicenseView>> {
-    const where: Prisma.LicenseKeyWhereInput = { ...(filter?.MISPId ? { mispId: filter.MISPId } : {}), ...(filter?.status ? { status: filter.status } : {}) };
-    return connection(
-      page,
-      (row) => row.id,
-      async (query) => (await this.prisma.licenseKey.findMany({ where, ...pageArgs(query, 'id'), orderBy: newestFirst() })).map((row) => this.view(row)),
-      () => this.prisma.licenseKey.count({ where }),
-    );
+  /** License keys, newest first. */
+  async list(page: PageArgs, filter?: LicenseFilter | null): Promise<Connection<LicenseView>> {
+    const found = await this.storage.page(page, filter);
+    return { ...found, edges: found.edges.map((edge) => ({ ...edge, node: this.view(edge.node) })) };
   }
 
   async byIds(ids: readonly string[]): Promise<Map<string, LicenseView>> {
-    const rows = await this.prisma.licenseKey.findMany({ where: { id: { in: [...ids] } } });
-    return new Map(rows.map((row) => [row.id, this.view(row)]));
+    return new Map((await this.storage.byIds(ids)).map((row) => [row.id, this.view(row)]));
   }
 
   /** How many keys each user generated, for a page of users in one grouped query. */
-  async issuedBy(userIds: readonly string[]): Promise<Map<string, number>> {
-    const groups = await this.prisma.licenseKey.groupBy({ by: ['createdBy'], where: { createdBy: { in: [...userIds] } }, _count: { _all: true } });
-    return new Map(groups.map((group) => [group.createdBy!, group._count._all]));
+  issuedBy(userIds: readonly string[]): Promise<Map<string, number>> {
+    return this.storage.countByCreator(userIds);
   }
 
   permissionValues(): string[] {

@@ -13,10 +13,24 @@ const formAddresses = z.union([address, z.array(address).max(MAX_RECIPIENTS)]).t
     .filter(Boolean),
 );
 
-const emailText = { mailSubject: identifier(998), mailContent: text(1024 * 1024).nullish() };
+const subject = identifier(998);
+const body = text(1024 * 1024);
+const emailText = { mailSubject: subject, mailContent: body.nullish() };
+
+/** "email" or "sms"; the service checks a template's (KER-NOE-008), an unknown one filters nothing in. */
+const channel = identifier(16);
+/**
+ * A template's cursor is the JSON of its code, language and channel (at most 160 UTF-16 units,
+ * each at most 6 bytes once escaped): up to 1,300 characters of base64url; a message's is a UUID.
+ */
+const page = { first: z.number().int().nullish(), after: identifier(1400).nullish() };
+/** The portal's reads: a bad argument is the caller's mistake, as a bad cursor of them. */
+const READS = new Set(['outbox', 'notifications', 'notificationTemplates']);
 
 function notifyCodeFor(field: string, missing: boolean, rootField: string): string {
   if (rootField === 'sendSms') return missing || field !== 'number' ? 'KER-NOS-001' : 'KER-NOS-002';
+  if (rootField === 'saveNotificationTemplate') return 'KER-NOE-008';
+  if (READS.has(rootField)) return 'BAD_USER_INPUT';
   if (field.startsWith('mailTo')) return 'KER-NOE-001';
   if (field === 'mailSubject') return 'KER-NOE-002';
   return field.startsWith('attachments') ? 'KER-NOE-007' : 'KER-NOE-006';
@@ -35,6 +49,15 @@ export const notifyInputs = fieldInputs(
         .max(10)
         .nullish(),
     }),
+    // `to`: a whole address, or several comma-separated; the service bounds `limit` (1 to 500)
+    outbox: z.object({ to: address.nullish(), channel: channel.nullish(), limit: z.number().int().nullish() }),
+    notifications: z.object({
+      ...page,
+      filter: z.object({ to: address.nullish(), channel: channel.nullish(), status: z.enum(['OUTBOX', 'PENDING', 'SENT', 'FAILED']).nullish() }).nullish(),
+    }),
+    notificationTemplates: z.object(page),
+    // the service checks the channel, the language (three letters) and that code and body are not blank (KER-NOE-008)
+    saveNotificationTemplate: z.object({ code: identifier(128), langCode: identifier(16), channel, subject: subject.nullish(), body }),
   },
   notifyCodeFor,
 );

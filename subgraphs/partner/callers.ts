@@ -3,7 +3,7 @@ import type { Role } from '../../lib/roles.js';
 import type { Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { RequestContext } from '../../lib/context.js';
-import type { UsersService } from '../auth/users-service.js';
+import type { User } from '../../generated/prisma/client.js';
 import { partnerErrors } from './errors.js';
 
 /**
@@ -91,6 +91,14 @@ interface Account {
 
 const ACCOUNT_CACHE_SIZE = 10_000;
 
+type Password = Pick<User, 'passwordHash' | 'passwordChangedAt'>;
+
+/** What the desks need of auth's users (its UsersService). */
+export interface AccountDirectory {
+  user(userId: string): PromiseLike<Password | null>;
+  passwordExpiresAt(user: Password): Date | null;
+}
+
 /**
  * Admits a caller at a desk, after the role check: the token must have been
  * issued for partner management (admins may bring their admin-portal
@@ -104,7 +112,7 @@ export class PartnerCallers {
   private readonly accounts = new Map<string, Account>();
 
   constructor(
-    private readonly users: Pick<UsersService, 'user' | 'passwordExpiresAt'>,
+    private readonly users: AccountDirectory,
     private readonly clock: Clock,
   ) {}
 

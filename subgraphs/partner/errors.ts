@@ -48,4 +48,6 @@ export const partnerErrors = {
   partnerPasswordExpired: () => new PlatformError('PMS_PRT_004', 'Partner password expired'),
   partnerUnknown: (id: string) => new PlatformError('PMS_PRT_005', `Partner does not exist: ${id}`),
   apiKeyRequestUnknown: (id: string) => new PlatformError('PMS_PRT_006', `APIKeyReqID does not exist: ${id}`),
+  // another caller's partner record: the platform's forbidden code, as for any record not the caller's
+  notYourPartner: () => new PlatformError('KER-ATH-403', 'Forbidden: not your partner record'),
 };

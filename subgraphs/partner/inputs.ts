@@ -47,3 +47,6 @@ export function containing(text: string, field: string): { contains: string; mod
   if (text.includes('\u0000')) throw partnerErrors.invalid(field, 'must not contain NUL characters');
   return { contains: likeLiteral(text), mode: 'insensitive' };
 }
+
+/** Every area's code for an argument: PMS_COR_001 when it is missing, PMS_COR_002 when it is malformed. */
+export const codeFor = (_field: string, missing: boolean): string => (missing ? 'PMS_COR_001' : 'PMS_COR_002');

@@ -4,6 +4,7 @@ import { PlatformError } from '../../../lib/errors.js';
 import type { ObjectStore } from '../../../lib/object-store/index.js';
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors } from '../errors.js';
+import type { IdentityRow } from './storage.js';
 
 /** A document (DEMO) or biometric record (BIO) of an identity, in clear. */
 export interface PlainFile {
@@ -28,6 +29,12 @@ export const contextOf = {
 export function sealedIdentity(cipher: IdrepoCipher, identityId: string, identity: Record<string, unknown>) {
   const json = Buffer.from(JSON.stringify(identity), 'utf8');
   return { identityData: cipher.encrypt(json, contextOf.identity(identityId)), identityHash: cipher.hash(json, contextOf.identity(identityId)) };
+}
+
+/** The attributes of an identity in clear, checked against their HMAC. */
+export async function openIdentity(cipher: IdrepoCipher, row: Pick<IdentityRow, 'id' | 'identityData' | 'identityHash'>): Promise<Record<string, unknown>> {
+  const plain = await cipher.open(row.identityData, row.identityHash, contextOf.identity(row.id));
+  return JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
 }
 
 /** The stored columns of an identity's UIN: its look-up HMAC and its ciphertext. */

@@ -1,10 +1,10 @@
-import { z } from 'zod';
-import { identifier } from '../../../lib/input.js';
 import { access } from '../../../lib/roles.js';
-import { parseInstant } from '../../../lib/time.js';
 import { defineArea } from '../area.js';
+import { lockCodeFor } from '../errors.js';
+import { locksSchemas } from './inputs.js';
 import { locksResolvers } from './resolvers.js';
-import { AuthTypeLockService, lockCodeFor, lockKey, lockSettings } from './service.js';
+import { AuthTypeLockService, lockSettings } from './service.js';
+import { LockStorage } from './storage.js';
 
 declare module '../../../lib/deps.js' {
   interface PlatformServices {
@@ -14,45 +14,6 @@ declare module '../../../lib/deps.js' {
 }
 
 const { roles } = access;
-
-/** A UIN or VID: digits as the number rules check them (IDA-MLC-002 or 009 from the service). */
-const individualId = identifier(64).pipe(z.string().trim().min(1));
-const individualIdType = identifier(16).nullish();
-/** As MOSIP's clients send it: ISO 8601 with milliseconds and a zone (`Z` or `+05:30`). */
-export const requestTime = identifier(64).refine((value) => parseInstant(value) !== undefined, {
-  message: "an ISO 8601 date and time (yyyy-MM-dd'T'HH:mm:ss.SSSXXX)",
-});
-const authTypeChange = z.object({
-  authType: identifier(16),
-  authSubType: identifier(16).nullish(),
-  isLocked: z.boolean(),
-});
-/** The changes: each names a lockable type (otp, demo, bio, bio with Finger, Iris or Face) once. */
-export const authTypes = z
-  .array(authTypeChange)
-  .min(1)
-  .max(16)
-  .superRefine((changes, ctx) => {
-    const seen = new Set<string>();
-    changes.forEach((change, index) => {
-      const key = lockKey(change.authType, change.authSubType);
-      if (!key) ctx.addIssue({ code: 'custom', path: [index], message: 'authType otp, demo or bio; authSubType Finger, Iris or Face, for bio only' });
-      else if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [index], message: `${key} is listed twice` });
-      if (key) seen.add(key);
-    });
-  });
-
-/** The arguments of the lock root fields, for GraphQL and REST alike. */
-export const locksSchemas = {
-  updateAuthTypeStatus: z.object({
-    requestTime: requestTime.nullish(),
-    consentObtained: z.boolean(),
-    individualId,
-    individualIdType,
-    authTypes,
-  }),
-  authTypeStatus: z.object({ individualId, individualIdType }),
-};
 
 /**
  * Authentication-type locks: MOSIP lets only the resident change them (the
@@ -70,9 +31,9 @@ export const locksArea = defineArea({
   codeFor: lockCodeFor,
   services: (deps) => ({
     authTypeLocks: new AuthTypeLockService(
-      deps.prisma,
+      new LockStorage(deps.prisma),
       deps.clock,
-      deps.services.idrepoCipher,
+      deps.services.identities,
       deps.services.vids,
       lockSettings(deps.services.syncdata.globalConfiguration()),
     ),

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Resolvers } from '../../../generated/graphql/idrepo.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
-import type { locksSchemas } from './index.js';
+import type { locksSchemas } from './inputs.js';
 
 /** The arguments as the area's schemas have parsed them (the subgraph checks every call before it reaches a resolver). */
 type Parsed<F extends keyof typeof locksSchemas> = z.output<(typeof locksSchemas)[F]>;

@@ -1,11 +1,10 @@
-import type { Identity as IdentityRow, PrismaClient } from '../../../generated/prisma/client.js';
-import { PlatformError } from '../../../lib/errors.js';
 import { parseInstant, type Clock } from '../../../lib/time.js';
-import type { Principal } from '../../../lib/tokens.js';
-import type { IdrepoCipher } from '../cipher.js';
+import { residentIdentityOf, type Caller } from '../callers.js';
+import { lockErrors } from '../errors.js';
+import type { IdentityRow, IdentityService } from '../identities/service.js';
 import { uinRules, vidRules, violations, type NumberRules } from '../numbers.js';
-import { ResidentDirectory } from '../residents/service.js';
 import type { VidService } from '../vids/service.js';
+import type { LockRow, LockStore } from './storage.js';
 
 /** What can be locked: MOSIP's authentication types, biometrics as a whole or by modality. */
 export const AUTH_TYPES = ['otp', 'demo', 'bio'] as const;
@@ -41,27 +40,6 @@ export interface LockRequest {
   authTypes: readonly AuthTypeChange[];
 }
 
-type Caller = Pick<Principal, 'subject' | 'subjectType' | 'roles'>;
-
-/** The ID repository's IDA-MLC-* codes (spec Document 1), with MOSIP's messages. */
-export const lockErrors = {
-  requestTime: (window: string) => new PlatformError('IDA-MLC-001', `Request to be received at the platform within ${window}`),
-  invalidUin: () => new PlatformError('IDA-MLC-002', 'Invalid UIN'),
-  inactive: (status: string) => new PlatformError('IDA-MLC-003', status === 'BLOCKED' ? 'UIN has been blocked' : 'UIN has been deactivated'),
-  missing: (field: string) => new PlatformError('IDA-MLC-006', `Missing Input parameter - ${field}`),
-  unprocessable: () => new PlatformError('IDA-MLC-007', 'Request could not be processed. Please try again'),
-  invalid: (field: string, why?: string) => new PlatformError('IDA-MLC-009', `Invalid Input parameter - ${field}${why ? `: ${why}` : ''}`),
-  noConsent: () => new PlatformError('IDA-MLC-012', "Individual's Consent is not available"),
-  idTypeNotConfigured: (type: string) => new PlatformError('IDA-MLC-015', `Identity Type - ${type} not configured for the country`),
-  notFound: (type: IndividualIdType) => new PlatformError('IDA-MLC-018', `${type} not available in database`),
-};
-
-/**
- * A missing argument is IDA-MLC-006, a malformed one IDA-MLC-009; a request
- * that cannot be read at all (not JSON, `request` not an object) IDA-MLC-007.
- */
-export const lockCodeFor = (field: string, missing: boolean): string => (missing ? 'IDA-MLC-006' : field === 'request' ? 'IDA-MLC-007' : 'IDA-MLC-009');
-
 /** The stored key of a change: `otp`, `demo`, `bio`, or `bio-Finger` (subtype names as MOSIP spells them); undefined when it names nothing lockable. */
 export function lockKey(authType: string, authSubType?: string | null): string | undefined {
   const type = AUTH_TYPES.find((known) => known === authType.trim().toLowerCase());
@@ -71,7 +49,7 @@ export function lockKey(authType: string, authSubType?: string | null): string |
   return type === 'bio' && subType ? `${type}-${subType}` : undefined;
 }
 
-const stateOf = (row: { authType: string; locked: boolean; updatedAt: Date }): AuthTypeState => {
+const stateOf = (row: LockRow): AuthTypeState => {
   const [authType = row.authType, authSubType = null] = row.authType.split('-', 2);
   return { authType, authSubType, isLocked: row.locked, updatedAt: row.updatedAt };
 };
@@ -121,9 +99,9 @@ const describeSeconds = (seconds: number) =>
  */
 export class AuthTypeLockService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: LockStore,
     private readonly clock: Clock,
-    private readonly cipher: Pick<IdrepoCipher, 'lookup'>,
+    private readonly identities: Pick<IdentityService, 'byUin'>,
     private readonly vids: Pick<VidService, 'identityOfVid'>,
     private readonly settings: LockSettings,
   ) {}
@@ -151,7 +129,7 @@ export class AuthTypeLockService {
     const number = individualId.trim();
     if (type === 'UIN') {
       if (violations(number, this.settings.uinRules).length) throw lockErrors.invalidUin();
-      const row = await this.prisma.identity.findUnique({ where: { uinHash: this.cipher.lookup(number) } });
+      const row = await this.identities.byUin(number);
       if (!row) throw lockErrors.notFound('UIN');
       return row;
     }
@@ -166,7 +144,7 @@ export class AuthTypeLockService {
     const row = await this.resolve(individualId, type);
     if (purpose === 'read' && caller.roles.some((role) => READ_ANY.has(role))) return row;
     // Another's identity is answered as an unknown number.
-    if (ResidentDirectory.identityIdOf(caller) !== row.id) throw lockErrors.notFound(type);
+    if (residentIdentityOf(caller) !== row.id) throw lockErrors.notFound(type);
     return row;
   }
 
@@ -186,18 +164,8 @@ export class AuthTypeLockService {
     if (!changes.size) throw lockErrors.missing('request.authTypes');
     const row = await this.target(caller, request.individualId, type, 'write');
     if (row.status !== 'ACTIVATED') throw lockErrors.inactive(row.status);
-    const now = this.clock.now();
     // The resident's subject is the identity itself: the row names the role.
-    const updatedBy = 'RESIDENT';
-    await this.prisma.$transaction(
-      [...changes].map(([authType, locked]) =>
-        this.prisma.authTypeLock.upsert({
-          where: { identityId_authType: { identityId: row.id, authType } },
-          create: { identityId: row.id, authType, locked, updatedBy, updatedAt: now },
-          update: { locked, updatedBy, updatedAt: now },
-        }),
-      ),
-    );
+    await this.store.save(row.id, changes, 'RESIDENT', this.clock.now());
     return this.statesOf(row.id);
   }
 
@@ -213,10 +181,7 @@ export class AuthTypeLockService {
 
   /** The lock states of several identities (the portal graph's Identity.authTypeLocks), by identity id. */
   async byIdentities(identityIds: readonly string[]): Promise<Map<string, AuthTypeState[]>> {
-    const rows = await this.prisma.authTypeLock.findMany({
-      where: { identityId: { in: [...identityIds] } },
-      orderBy: [{ identityId: 'asc' }, { authType: 'asc' }],
-    });
+    const rows = await this.store.ofIdentities(identityIds);
     const states = new Map<string, AuthTypeState[]>();
     for (const row of rows) {
       const list = states.get(row.identityId) ?? [];

@@ -1,9 +1,10 @@
-import type { Identity as IdentityRow, PrismaClient } from '../../../generated/prisma/client.js';
-import type { Principal, SubjectType } from '../../../lib/tokens.js';
 import type { IdrepoCipher } from '../cipher.js';
-import type { IdentityService } from '../identities/service.js';
+import type { IdentityRow, IdentityService } from '../identities/service.js';
 import { violations, type NumberRules } from '../numbers.js';
 import type { VidService } from '../vids/service.js';
+
+// The authentication manager issues residents' tokens with this subject type.
+export { RESIDENT_SUBJECT } from '../callers.js';
 
 /** How a resident named themselves: by UIN, or by one of their VIDs. */
 export type ResidentIdType = 'UIN' | 'VID';
@@ -18,9 +19,6 @@ export interface ResidentContact {
   /** that language, for the message's template */
   langCode: string | null;
 }
-
-/** The subject type of a token issued to a resident: its subject is the identity's opaque id, never the UIN. */
-export const RESIDENT_SUBJECT: SubjectType = 'resident';
 
 /** Who reads a resident's contact details, in the identity's audit trail. */
 const CONTACT_READER = { subject: 'authmanager', roles: [] as string[] };
@@ -45,9 +43,8 @@ function firstLanguage(value: unknown): { value: string | null; language: string
  */
 export class ResidentDirectory {
   constructor(
-    private readonly prisma: PrismaClient,
     private readonly cipher: Pick<IdrepoCipher, 'lookup'>,
-    private readonly identities: Pick<IdentityService, 'identityOf' | 'audit'>,
+    private readonly identities: Pick<IdentityService, 'byUin' | 'identityOf' | 'audit'>,
     private readonly vids: Pick<VidService, 'identityOfVid'>,
     private readonly rules: { uin: NumberRules; vid: NumberRules },
   ) {}
@@ -69,10 +66,7 @@ export class ResidentDirectory {
   async find(number: string): Promise<{ identity: IdentityRow; via: ResidentIdType } | undefined> {
     const via = this.idTypeOf(number);
     if (!via) return undefined;
-    const identity =
-      via === 'UIN'
-        ? await this.prisma.identity.findUnique({ where: { uinHash: this.keyOf(number) } })
-        : await this.vids.identityOfVid(number.trim(), 'usable');
+    const identity = via === 'UIN' ? await this.identities.byUin(number.trim()) : await this.vids.identityOfVid(number.trim(), 'usable');
     return identity?.status === 'ACTIVATED' ? { identity, via } : undefined;
   }
 
@@ -84,10 +78,5 @@ export class ResidentDirectory {
     await this.identities.audit(CONTACT_READER, found.identity.id, ['contact'], found.via);
     const name = firstLanguage(identity.fullName);
     return { identityId: found.identity.id, email: text(identity.email), phone: text(identity.phone), name: name.value, langCode: name.language };
-  }
-
-  /** The identity a resident's token speaks for; undefined for any other caller (a user named like a UIN included). */
-  static identityIdOf(caller: Pick<Principal, 'subject' | 'subjectType' | 'roles'>): string | undefined {
-    return caller.subjectType === RESIDENT_SUBJECT && caller.roles.includes('RESIDENT') ? caller.subject : undefined;
   }
 }

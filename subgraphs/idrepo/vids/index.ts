@@ -1,12 +1,12 @@
-import { z } from 'zod';
-import { identifier } from '../../../lib/input.js';
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import { idrepoCodeFor } from '../errors.js';
 import { uinRules, vidRules } from '../numbers.js';
+import { vidsSchemas } from './inputs.js';
 import { loadVidPolicy, VidPolicies } from './policy.js';
 import { vidsResolvers } from './resolvers.js';
-import { VID_STATUSES, VidService } from './service.js';
+import { VidService } from './service.js';
+import { VidStorage } from './storage.js';
 
 declare module '../../../lib/deps.js' {
   interface PlatformServices {
@@ -20,22 +20,6 @@ const { roles } = access;
 const MANAGERS = roles('RESIDENT', 'ID_REPOSITORY', 'REGISTRATION_PROCESSOR');
 /** The services that act on any resident's VIDs. */
 const SYSTEMS = roles('ID_REPOSITORY', 'REGISTRATION_PROCESSOR');
-
-/** A number of digits; its rules (length, check digit, patterns) are the service's, from the global configuration. */
-const number = identifier(64).pipe(z.string().trim().min(1));
-const vidType = identifier(32).pipe(z.string().trim().min(1));
-const vidStatus = z.string().pipe(z.enum(VID_STATUSES));
-
-/** The arguments of the VID root fields, for GraphQL and REST alike. */
-export const vidsSchemas = {
-  createVid: z.object({ vidType, uin: number }),
-  uinByVid: z.object({ vid: number }),
-  vidsByUin: z.object({ uin: number }),
-  updateVidStatus: z.object({ vid: number, vidStatus }),
-  regenerateVid: z.object({ vid: number }),
-  deactivateVids: z.object({ uin: number }),
-  reactivateVids: z.object({ uin: number }),
-};
 
 /**
  * VIDs (MOSIP's VID service). The roles follow MOSIP's callers: resident
@@ -65,7 +49,7 @@ export const vidsArea = defineArea({
     // The policy: the operator's file (PLATFORM_VID_POLICY_FILE), else MOSIP's shipped one.
     const policies = settings.vidPolicyFile ? loadVidPolicy(settings.vidPolicyFile) : new VidPolicies();
     return {
-      vids: new VidService(deps.prisma, deps.clock, deps.services.idrepoCipher, deps.services.identities, policies, {
+      vids: new VidService(new VidStorage(deps.prisma), deps.clock, deps.services.idrepoCipher, deps.services.identities, policies, {
         vid: vidRules(global),
         uin: uinRules(global),
       }),

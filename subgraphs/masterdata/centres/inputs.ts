@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { identifier } from '../../../lib/input.js';
+import { connectionPage } from '../paged.js';
 import { WEEK_DAYS } from './service.js';
 
 // eslint-disable-next-line no-control-regex -- control characters are what the rule refuses
@@ -65,6 +67,8 @@ const withId = <T extends z.ZodObject<{ id: z.ZodType }>>(schema: T) =>
 const key = z.object({ id, langCode });
 const language = z.object({ langCode });
 const userMapping = z.object({ userId: code(64), regCenterId: id });
+/** What both portal lists filter on, bounded as the columns; `name` is any part of the name. */
+const listFilter = { langCode: identifier(3).nullish(), zoneCode: identifier(36).nullish(), isActive: z.boolean().nullish() };
 
 /** The arguments of the area's root fields, for GraphQL and REST alike. */
 export const centresSchemas = {
@@ -81,6 +85,16 @@ export const centresSchemas = {
   machinesOfLanguage: language,
   mapUserToCentre: userMapping,
   unmapUserFromCentre: userMapping,
+  registrationCentres: z.object({
+    ...connectionPage,
+    filter: z
+      .object({ ...listFilter, locationCode: identifier(36).nullish(), centerTypeCode: identifier(36).nullish(), name: identifier(128).nullish() })
+      .nullish(),
+  }),
+  machines: z.object({
+    ...connectionPage,
+    filter: z.object({ ...listFilter, regCenterId: identifier(10).nullish(), name: identifier(64).nullish() }).nullish(),
+  }),
 };
 
 /** MOSIP's masterdata answers every malformed or missing request field with KER-MSD-999 (RequestErrorCode). */

@@ -1,13 +1,14 @@
-import { z } from 'zod';
 import type { RequestContext } from '../../../lib/context.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
 import { defineArea } from '../area.js';
 import { pairKey } from '../keys.js';
-import { pagedListInput } from '../paged.js';
-import { filterValuesInput, searchInput } from '../search-inputs.js';
+import { holidaysCodeFor, holidaysSchemas } from './inputs.js';
 import { LocationService } from './locations-service.js';
 import { HolidayService } from './service.js';
+
+// REST's holiday routes take the schemas from here.
+export { holidaysSchemas } from './inputs.js';
 
 declare module '../../../lib/deps.js' {
   interface PlatformServices {
@@ -17,60 +18,6 @@ declare module '../../../lib/deps.js' {
     holidays: HolidayService;
   }
 }
-
-const code = z.string().trim().min(1).max(36);
-const lang = z.string().trim().length(3);
-const name = z.string().trim().min(1).max(64);
-const desc = z.string().trim().max(128);
-const date = z.string().max(10);
-const holidayKey = z.object({ holidayDate: date, holidayName: name, locationCode: code });
-
-/** The arguments of the holiday and location root fields, for GraphQL and REST alike. */
-export const holidaysSchemas = {
-  createHoliday: holidayKey.extend({
-    id: z.number().int().positive().nullish(),
-    holidayDay: z.string().max(16).nullish(),
-    holidayMonth: z.string().max(16),
-    holidayYear: z.string().max(4),
-    holidayDesc: desc,
-    langCode: lang,
-    isActive: z.boolean(),
-  }),
-  updateHoliday: holidayKey.extend({
-    id: z.number().int().positive(),
-    holidayDesc: desc,
-    langCode: lang,
-    isActive: z.boolean(),
-    newHolidayName: name,
-    newHolidayDate: date,
-    newHolidayDesc: desc,
-  }),
-  deleteHoliday: holidayKey,
-  holidaysById: z.object({ holidayId: z.coerce.number().int().positive(), langCode: lang.nullish() }),
-  holidayPage: pagedListInput,
-  searchHolidays: z.object({ request: searchInput }),
-  holidayFilterValues: z.object({ request: filterValuesInput.extend({ languageCode: lang }) }),
-  createLocation: z.object({
-    code,
-    langCode: lang,
-    name,
-    hierarchyLevel: z.number().int().min(0).max(10),
-    hierarchyName: name,
-    parentLocCode: code.nullish(),
-    isActive: z.boolean(),
-  }),
-  locationsByLanguage: z.object({ langCode: lang }),
-  locationHierarchy: z.object({ code, langCode: lang }),
-  locationChildren: z.object({ code, langCode: lang }),
-};
-
-/** MOSIP's codes for a bad holiday request: that of the failing operation. */
-const HOLIDAY_CODES: Record<string, string> = {
-  createHoliday: 'KER-MSD-065',
-  updateHoliday: 'KER-MSD-099',
-  deleteHoliday: 'KER-MSD-100',
-  createLocation: 'KER-MSD-064',
-};
 
 const key = (row: { code: string; langCode: string }) => pairKey(row.code, row.langCode);
 
@@ -96,7 +43,7 @@ export const holidaysArea = defineArea({
     'Location.__resolveReference': MASTERDATA_READERS,
   },
   schemas: holidaysSchemas,
-  codeFor: (_field, _missing, rootField) => HOLIDAY_CODES[rootField] ?? (rootField.startsWith('location') ? 'KER-MSD-025' : 'KER-MSD-019'),
+  codeFor: holidaysCodeFor,
   services: (deps) => {
     const locations = new LocationService(deps.prisma, deps.clock);
     return { locations, holidays: new HolidayService(deps.prisma, deps.clock, locations) };

@@ -1,11 +1,13 @@
-import { z } from 'zod';
 import { loader } from '../../../lib/graph/loader.js';
 import { JsonScalar } from '../../../lib/graph/scalars.js';
 import { access } from '../../../lib/roles.js';
 import { MASTERDATA_READERS } from '../access.js';
 import { defineArea } from '../area.js';
-import { pagedListInput } from '../paged.js';
+import { idschemaCodeFor, idschemaSchemas } from './inputs.js';
 import { fieldsOf, IdSchemaService } from './service.js';
+
+// REST's ID schema routes take the schemas from here.
+export { idschemaSchemas } from './inputs.js';
 
 declare module '../../../lib/deps.js' {
   interface PlatformServices {
@@ -15,20 +17,6 @@ declare module '../../../lib/deps.js' {
 }
 
 const SCHEMA_WRITERS = access.roles('GLOBAL_ADMIN', 'MASTERDATA_ADMIN');
-const text = z.string().trim().min(1).max(1024);
-const draft = z.object({ title: text, description: text, effectiveFrom: z.string().max(64), schemaVersion: z.number().nonnegative(), schema: z.unknown() });
-const id = z.string().min(1).max(64);
-
-/** The arguments of the ID schema's root fields, for GraphQL and REST alike. */
-export const idschemaSchemas = {
-  createIdSchema: draft,
-  updateIdSchema: draft.extend({ id }),
-  deleteIdSchema: z.object({ id }),
-  publishIdSchema: z.object({ id, effectiveFrom: z.string().max(64) }),
-  idSchemaPage: pagedListInput,
-  latestIdSchema: z.object({ schemaVersion: z.coerce.number().nonnegative().nullish() }),
-};
-
 /** The ID schema: drafts, publish, paged list, latest. */
 export const idschemaArea = defineArea({
   name: 'idschema',
@@ -43,14 +31,7 @@ export const idschemaArea = defineArea({
     'IdSchema.__resolveReference': MASTERDATA_READERS,
   },
   schemas: idschemaSchemas,
-
-  // A missing draft field is an insert error, a bad one on update an update error (MOSIP's codes).
-  codeFor: (_field, _missing, rootField) =>
-    rootField === 'createIdSchema'
-      ? 'KER-SCH-005'
-      : rootField.startsWith('update') || rootField.startsWith('publish') || rootField.startsWith('delete')
-        ? 'KER-SCH-006'
-        : 'KER-SCH-004',
+  codeFor: idschemaCodeFor,
   services: (deps) => ({ idSchemas: new IdSchemaService(deps.prisma, deps.clock) }),
   resolvers: (deps) => {
     const service = deps.services.idSchemas;

@@ -1,27 +1,20 @@
 import { randomInt } from 'node:crypto';
-import { Prisma, type Misp as MispRow, type PrismaClient } from '../../../generated/prisma/client.js';
-import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { isUniqueViolation } from '../../../lib/db/unique.js';
+import type { EventBus } from '../../../lib/events.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import type { LicenseService } from '../../license/service.js';
 import { partnerErrors } from '../errors.js';
-import { containing } from '../inputs.js';
-import { mispName, mispNameKey } from './names.js';
 import type { PartnerSettings } from '../settings.js';
+import { mispName, mispNameKey } from './names.js';
+import type { MispChanges, MispFilter, MispRow, MispsStorage } from './storage.js';
 
-export type { MispRow };
+export type { MispFilter, MispRow };
 
 export interface MispInput {
   organizationName: string;
   contactNumber?: string | null;
   emailId: string;
   address: string;
-}
-
-export interface MispFilter {
-  status?: string | null;
-  isActive?: boolean | null;
-  nameContains?: string | null;
 }
 
 /** A MISP's license key as approval and regeneration hand it out: the key itself, once. */
@@ -33,25 +26,32 @@ export interface IssuedLicense {
 }
 
 export const MISP_DECISIONS = ['Approved', 'Rejected'] as const;
+/** A MISP waits for its decision in this status. */
+const WAITING = 'Active';
+
+/** What MISPs need of the license key manager. */
+export type MispLicenses = Pick<LicenseService, 'generate' | 'find' | 'blockAllOf' | 'newestOf'>;
 
 /**
  * MISPs (MOSIP's MISP service): created Active, then approved, which issues
  * a license key through the license key manager (the key stays there; a
- * MISP refers to its keys), or rejected. A MISP can be switched off and on.
+ * MISP refers to its keys), or rejected. A MISP can be switched off and on;
+ * a decision or a switch is published (`misp.changed`) once written.
  */
 export class MispService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly storage: MispsStorage,
     private readonly clock: Clock,
-    private readonly license: LicenseService,
-    private readonly settings: PartnerSettings,
+    private readonly license: MispLicenses,
+    private readonly settings: Pick<PartnerSettings, 'mispLicenseDays'>,
+    private readonly events: Pick<EventBus, 'publish'>,
   ) {}
 
   /** MOSIP's MISP ids are numeric: 6 digits, drawn until unused. */
   private async newId(): Promise<string> {
     for (;;) {
       const id = String(randomInt(100000, 1000000));
-      if (!(await this.prisma.misp.findUnique({ where: { id }, select: { id: true } }))) return id;
+      if (!(await this.storage.idTaken(id))) return id;
     }
   }
 
@@ -62,54 +62,55 @@ export class MispService {
     return { organizationName, nameKey: mispNameKey(organizationName) };
   }
 
+  private stamp(by: string) {
+    return { by, at: this.clock.now() };
+  }
+
   async create(by: string, input: MispInput): Promise<MispRow> {
     const { organizationName, nameKey } = this.named(input.organizationName);
-    if (await this.prisma.misp.findUnique({ where: { nameKey }, select: { id: true } })) throw partnerErrors.mispNameTaken(organizationName);
-    try {
-      return await this.prisma.misp.create({
-        data: {
-          id: await this.newId(),
-          organizationName,
-          nameKey,
-          contactNumber: input.contactNumber ?? null,
-          emailId: input.emailId,
-          address: input.address,
-          status: 'Active',
-          createdBy: by,
-          createdAt: this.clock.now(),
-        },
-      });
-    } catch (error) {
-      // Two registrations of one name racing: the unique index lets one through.
-      if (isUniqueViolation(error)) throw partnerErrors.mispNameTaken(organizationName);
-      throw error;
-    }
+    if (await this.storage.nameKeyTaken(nameKey)) throw partnerErrors.mispNameTaken(organizationName);
+    const created = await this.storage.create({
+      id: await this.newId(),
+      organizationName,
+      nameKey,
+      contactNumber: input.contactNumber ?? null,
+      emailId: input.emailId,
+      address: input.address,
+      status: WAITING,
+      createdBy: by,
+      createdAt: this.clock.now(),
+    });
+    // Two registrations of one name racing: the unique index lets one through.
+    if (!created) throw partnerErrors.mispNameTaken(organizationName);
+    return created;
   }
 
   async get(id: string): Promise<MispRow> {
-    const row = await this.prisma.misp.findUnique({ where: { id } });
+    const row = await this.storage.byId(id);
     if (!row) throw partnerErrors.mispNotFound(id);
     return row;
   }
 
-  private expiry(): Date {
-    return new Date(this.clock.now().getTime() + this.settings.mispLicenseDays * 86_400_000);
+  /** A MISP by id, or null (validatePartnerMisp's link). */
+  find(id: string): Promise<MispRow | null> {
+    return this.storage.byId(id);
   }
 
   private async issue(by: string, mispId: string): Promise<IssuedLicense> {
-    const key = await this.license.generate({ subject: by }, mispId, this.expiry().toISOString());
+    const expiry = new Date(this.clock.now().getTime() + this.settings.mispLicenseDays * 86_400_000);
+    const key = await this.license.generate({ subject: by }, mispId, expiry.toISOString());
     return { mispId, mispLicenseKey: key.licenseKey!, mispLicenseKeyExpiry: key.expiresAt, mispLicenseKeyStatus: 'Active' };
   }
 
   /** Approves (a license key is issued) or rejects a MISP still waiting; a decided MISP is not decided again. */
   async decide(by: string, id: string, decision: string): Promise<{ misp: MispRow; license: IssuedLicense | null }> {
     if (!(MISP_DECISIONS as readonly string[]).includes(decision)) throw partnerErrors.invalid('mispStatus', 'Approved or Rejected');
-    const now = this.clock.now();
-    const { count } = await this.prisma.misp.updateMany({ where: { id, status: 'Active' }, data: { status: decision, updatedBy: by, updatedAt: now } });
-    if (count === 0) {
+    if (!(await this.storage.moveStatus(id, WAITING, decision, this.stamp(by)))) {
       const row = await this.get(id);
       throw partnerErrors.invalid('mispStatus', `MISP ${id} is already ${row.status}`);
     }
+    // Published before the license is issued: the decision stands even if issuing fails.
+    await this.events.publish('misp.changed', { mispId: id });
     const misp = await this.get(id);
     return { misp, license: decision === 'Approved' ? await this.issue(by, id) : null };
   }
@@ -118,25 +119,21 @@ export class MispService {
   async setActive(by: string, id: string, status: string): Promise<MispRow> {
     if (status !== 'Active' && status !== 'De-Active') throw partnerErrors.invalid('mispStatus', 'Active or De-Active');
     await this.get(id);
-    return this.prisma.misp.update({ where: { id }, data: { isActive: status === 'Active', updatedBy: by, updatedAt: this.clock.now() } });
+    const row = await this.storage.setActive(id, status === 'Active', this.stamp(by));
+    await this.events.publish('misp.changed', { mispId: id });
+    return row;
   }
 
   async update(by: string, id: string, input: { [K in keyof MispInput]?: MispInput[K] | null }): Promise<MispRow> {
     const { organizationName, ...rest } = input;
     const name = organizationName != null ? this.named(organizationName) : undefined;
-    const data: Prisma.MispUpdateInput = {
-      ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined && value !== null)),
-      ...name,
-    };
-    if (!Object.keys(data).length) throw partnerErrors.mispNothingToUpdate();
+    const changes: MispChanges = { ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value != null)), ...name };
+    if (!Object.keys(changes).length) throw partnerErrors.mispNothingToUpdate();
     await this.get(id);
-    try {
-      return await this.prisma.misp.update({ where: { id }, data: { ...data, updatedBy: by, updatedAt: this.clock.now() } });
-    } catch (error) {
-      // Another MISP's name, or one that differs from it only in case, width, spacing or invisible characters.
-      if (isUniqueViolation(error)) throw partnerErrors.mispNameTaken(name?.organizationName ?? '');
-      throw error;
-    }
+    const row = await this.storage.update(id, changes, this.stamp(by));
+    // Another MISP's name, or one that differs from it only in case, width, spacing or invisible characters.
+    if (!row) throw partnerErrors.mispNameTaken(name?.organizationName ?? '');
+    return row;
   }
 
   /** Whether the key is this MISP's, valid now and active. */
@@ -161,30 +158,19 @@ export class MispService {
   }
 
   all(): Promise<MispRow[]> {
-    return this.prisma.misp.findMany({ orderBy: { organizationName: 'asc' }, take: 1000 });
+    return this.storage.all();
   }
 
-  /** MISPs whose name contains the text (GET /misps/name/{name}). */
+  /** MISPs whose name contains the text (GET /misps/name/{name}), compared as names are kept. */
   byName(name: string): Promise<MispRow[]> {
-    return this.prisma.misp.findMany({ where: { organizationName: containing(mispName(name), 'name') }, orderBy: { organizationName: 'asc' }, take: 100 });
+    return this.storage.nameContaining(mispName(name));
   }
 
   list(page: PageArgs, filter?: MispFilter | null): Promise<Connection<MispRow>> {
-    const where: Prisma.MispWhereInput = {
-      ...(filter?.status ? { status: filter.status } : {}),
-      ...(filter?.isActive !== null && filter?.isActive !== undefined ? { isActive: filter.isActive } : {}),
-      ...(filter?.nameContains ? { organizationName: containing(mispName(filter.nameContains), 'nameContains') } : {}),
-    };
-    return connection(
-      page,
-      (row) => row.id,
-      (query) => this.prisma.misp.findMany({ where, ...pageArgs(query, 'id'), orderBy: newestFirst() }),
-      () => this.prisma.misp.count({ where }),
-    );
+    return this.storage.page(page, filter?.nameContains ? { ...filter, nameContains: mispName(filter.nameContains) } : filter);
   }
 
   async byIds(ids: readonly string[]): Promise<Map<string, MispRow>> {
-    const rows = await this.prisma.misp.findMany({ where: { id: { in: [...ids] } } });
-    return new Map(rows.map((row) => [row.id, row]));
+    return new Map((await this.storage.byIds(ids)).map((row) => [row.id, row]));
   }
 }

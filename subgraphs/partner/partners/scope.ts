@@ -1,4 +1,3 @@
-import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Principal } from '../../../lib/tokens.js';
 
 /** What a caller may see of partners: everything (admins), its own partner record, the partners of the groups it manages. */
@@ -9,11 +8,20 @@ export interface Scope {
   groupIds: string[];
 }
 
+export type Caller = Pick<Principal, 'subject' | 'roles'>;
+
 const SEE_ALL = ['GLOBAL_ADMIN', 'PARTNER_ADMIN'];
 
-export async function scopeOf(prisma: PrismaClient, caller: Pick<Principal, 'subject' | 'roles'>): Promise<Scope> {
-  const managed = caller.roles.includes('PARTNERMANAGER')
-    ? await prisma.policyGroupManager.findMany({ where: { userId: caller.subject }, select: { policyGroupId: true } })
-    : [];
-  return { all: caller.roles.some((role) => SEE_ALL.includes(role)), subject: caller.subject, groupIds: managed.map((row) => row.policyGroupId) };
-}
+/** Whether the caller manages partners, whose groups are then looked up. */
+export const managesPartners = (caller: Caller): boolean => caller.roles.includes('PARTNERMANAGER');
+
+/** The scope of a caller, given the groups it manages (looked up only for a partner manager). */
+export const scopeOf = (caller: Caller, managedGroupIds: string[]): Scope => ({
+  all: caller.roles.some((role) => SEE_ALL.includes(role)),
+  subject: caller.subject,
+  groupIds: managedGroupIds,
+});
+
+/** Whether the scope sees the partner: an admin's, its own, or one of its groups'. */
+export const sees = (scope: Scope, partner: { userId: string | null; policyGroupId: string }): boolean =>
+  scope.all || partner.userId === scope.subject || scope.groupIds.includes(partner.policyGroupId);

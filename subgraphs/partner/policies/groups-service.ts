@@ -1,13 +1,11 @@
-import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { randomUUID } from 'node:crypto';
-import { Prisma, type PolicyGroup as PolicyGroupRow, type PrismaClient } from '../../../generated/prisma/client.js';
-import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import { partnerErrors } from '../errors.js';
-import { containing } from '../inputs.js';
-import { groupsIn, type Scope } from './scope.js';
+import { reachesAllGroups, type Scope } from './scope.js';
+import type { PoliciesStorage, PolicyGroupFilter, PolicyGroupRow } from './storage.js';
 
-export type { PolicyGroupRow };
+export type { PolicyGroupFilter, PolicyGroupRow };
 
 /** The policy group every platform starts with, where a newcomer creates policies at once (README, "Sample country"). */
 export const DEFAULT_GROUP = 'default';
@@ -20,11 +18,6 @@ export interface PolicyGroupInput {
   desc?: string | null;
 }
 
-export interface PolicyGroupFilter {
-  isActive?: boolean | null;
-  nameContains?: string | null;
-}
-
 /** What this service needs of auth's users. */
 export interface UserDirectory {
   usersById(userIds: readonly string[]): Promise<Map<string, { roles: string[] }>>;
@@ -33,30 +26,55 @@ export interface UserDirectory {
 /** Policy groups and their managers (users of auth with POLICYMANAGER or PARTNERMANAGER). */
 export class PolicyGroupService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly storage: PoliciesStorage,
     private readonly clock: Clock,
     /** auth's users, reached at call time */
     private readonly users: () => UserDirectory,
   ) {}
 
+  /** The groups a caller reaches: every one for an admin (no query), else those it manages (one indexed query). */
+  async scopeOf(principal: { subject: string; roles: readonly string[] }): Promise<Scope> {
+    if (reachesAllGroups(principal.roles)) return { all: true };
+    return { all: false, groupIds: await this.storage.managedBy(principal.subject) };
+  }
+
+  /** The ids of the groups a user manages. */
+  managedBy(userId: string): Promise<string[]> {
+    return this.storage.managedBy(userId);
+  }
+
+  /** A group by its name, or null (the group a partner registers in). */
+  byName(name: string): Promise<PolicyGroupRow | null> {
+    return this.storage.groupByName(name);
+  }
+
   async create(by: string, input: PolicyGroupInput): Promise<PolicyGroupRow> {
-    try {
-      return await this.prisma.policyGroup.create({
-        data: { id: randomUUID(), name: input.name, description: input.desc ?? null, createdBy: by, createdAt: this.clock.now() },
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw partnerErrors.invalid('name', `a policy group named ${input.name} exists`);
-      throw error;
-    }
+    const group = await this.storage.createGroup({
+      id: randomUUID(),
+      name: input.name,
+      description: input.desc ?? null,
+      createdBy: by,
+      createdAt: this.clock.now(),
+    });
+    if (!group) throw partnerErrors.invalid('name', `a policy group named ${input.name} exists`);
+    return group;
   }
 
   /** The `default` group, made on a first start (and by the sample country, whichever comes first). */
-  async ensureDefault(): Promise<void> {
-    await this.prisma.policyGroup.upsert({
-      where: { id: DEFAULT_GROUP },
-      create: { id: DEFAULT_GROUP, name: DEFAULT_GROUP, description: 'The default policy group', createdBy: 'system', createdAt: this.clock.now() },
-      update: {},
+  ensureDefault(): Promise<void> {
+    return this.storage.ensureGroup({
+      id: DEFAULT_GROUP,
+      name: DEFAULT_GROUP,
+      description: 'The default policy group',
+      createdBy: 'system',
+      createdAt: this.clock.now(),
     });
+  }
+
+  /** Whether the user holds a role that lets it manage a group. */
+  private async isManager(userId: string): Promise<boolean> {
+    const user = (await this.users().usersById([userId])).get(userId);
+    return user?.roles.some((role) => MANAGER_ROLES.includes(role)) ?? false;
   }
 
   /**
@@ -67,17 +85,13 @@ export class PolicyGroupService {
    */
   async mapSampleManager(by: string, userId: string): Promise<boolean> {
     await this.ensureDefault();
-    const user = (await this.users().usersById([userId])).get(userId);
-    if (!user?.roles.some((role) => MANAGER_ROLES.includes(role))) return false;
-    await this.prisma.policyGroupManager.createMany({
-      data: [{ policyGroupId: DEFAULT_GROUP, userId, createdBy: by, createdAt: this.clock.now() }],
-      skipDuplicates: true,
-    });
+    if (!(await this.isManager(userId))) return false;
+    await this.storage.addManager(DEFAULT_GROUP, userId, { by, at: this.clock.now() });
     return true;
   }
 
   private async mustExist(groupId: string): Promise<PolicyGroupRow> {
-    const group = await this.prisma.policyGroup.findUnique({ where: { id: groupId } });
+    const group = await this.storage.groupById(groupId);
     if (!group) throw partnerErrors.invalid('policyGroupId', `no policy group ${groupId}`);
     return group;
   }
@@ -85,52 +99,36 @@ export class PolicyGroupService {
   /** Maps a manager into a group; mapping one already there changes nothing. */
   async addManager(by: string, groupId: string, userId: string): Promise<PolicyGroupRow> {
     const group = await this.mustExist(groupId);
-    const user = (await this.users().usersById([userId])).get(userId);
-    if (!user?.roles.some((role) => MANAGER_ROLES.includes(role))) throw partnerErrors.policyManagerUnknown();
-    await this.prisma.policyGroupManager.createMany({
-      data: [{ policyGroupId: groupId, userId, createdBy: by, createdAt: this.clock.now() }],
-      skipDuplicates: true,
-    });
+    if (!(await this.isManager(userId))) throw partnerErrors.policyManagerUnknown();
+    await this.storage.addManager(groupId, userId, { by, at: this.clock.now() });
     return group;
   }
 
   async removeManager(groupId: string, userId: string): Promise<PolicyGroupRow> {
     const group = await this.mustExist(groupId);
-    const { count } = await this.prisma.policyGroupManager.deleteMany({ where: { policyGroupId: groupId, userId } });
-    if (count === 0) throw partnerErrors.policyManagerUnknown();
+    if (!(await this.storage.removeManager(groupId, userId))) throw partnerErrors.policyManagerUnknown();
     return group;
   }
 
   all(scope: Scope): Promise<PolicyGroupRow[]> {
-    return this.prisma.policyGroup.findMany({ where: { id: groupsIn(scope) }, orderBy: { name: 'asc' } });
+    return this.storage.groupsOf(scope);
   }
 
   list(scope: Scope, page: PageArgs, filter?: PolicyGroupFilter | null): Promise<Connection<PolicyGroupRow>> {
-    const where: Prisma.PolicyGroupWhereInput = {
-      id: groupsIn(scope),
-      ...(filter?.isActive != null ? { isActive: filter.isActive } : {}),
-      ...(filter?.nameContains ? { name: containing(filter.nameContains, 'nameContains') } : {}),
-    };
-    return connection(
-      page,
-      (row) => row.id,
-      (query) => this.prisma.policyGroup.findMany({ where, ...pageArgs(query, 'id'), orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
-      () => this.prisma.policyGroup.count({ where }),
-    );
+    return this.storage.groupsPage(scope, page, filter);
   }
 
   /** Groups by id within the scope, in one query (references and loaders). */
   async byIds(scope: Scope, ids: readonly string[]): Promise<Map<string, PolicyGroupRow>> {
     const allowed = scope.all ? ids : ids.filter((id) => scope.groupIds.includes(id));
-    const rows = allowed.length ? await this.prisma.policyGroup.findMany({ where: { id: { in: [...allowed] } } }) : [];
+    const rows = allowed.length ? await this.storage.groupsByIds(allowed) : [];
     return new Map(rows.map((row) => [row.id, row]));
   }
 
   /** The managers' user ids of several groups, in one query. */
   async managersOf(groupIds: readonly string[]): Promise<Map<string, string[]>> {
-    const rows = await this.prisma.policyGroupManager.findMany({ where: { policyGroupId: { in: [...groupIds] } }, orderBy: { userId: 'asc' } });
     const managers = new Map<string, string[]>(groupIds.map((id) => [id, []]));
-    for (const row of rows) managers.get(row.policyGroupId)?.push(row.userId);
+    for (const row of await this.storage.managersOf(groupIds)) managers.get(row.policyGroupId)?.push(row.userId);
     return managers;
   }
 }

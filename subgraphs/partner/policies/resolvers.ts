@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { readContent } from './content.js';
-import { scopeOf, type Caller, type Scope } from './scope.js';
+import type { Caller, Scope } from './scope.js';
 
 const createdBy = (row: { createdBy: string }) => ({ userId: row.createdBy });
 const updatedBy = (row: { updatedBy: string | null }) => (row.updatedBy ? { userId: row.updatedBy } : null);
@@ -16,7 +16,7 @@ export function policiesResolvers(deps: PlatformDeps): Resolvers {
   const scope = (context: RequestContext): Promise<Scope> => {
     let found = scopes.get(context);
     if (!found) {
-      found = context.principal().then((principal) => scopeOf(deps.prisma, principal));
+      found = context.principal().then((principal) => policyGroups.scopeOf(principal));
       scopes.set(context, found);
     }
     return found;

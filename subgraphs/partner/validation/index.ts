@@ -1,9 +1,10 @@
-import { z } from 'zod';
-import { announceAfter, PARTNER_LINKS } from '../../../lib/changes.js';
-import { identifier } from '../../../lib/input.js';
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
+import { codeFor } from '../inputs.js';
+import { validationSchemas } from './inputs.js';
 import { LinksCache } from './links-cache.js';
+import { linksThrough, type Links } from './links.js';
+import { validationResolvers } from './resolvers.js';
 import { PartnerValidationService } from './service.js';
 
 declare module '../../../lib/deps.js' {
@@ -13,14 +14,7 @@ declare module '../../../lib/deps.js' {
   }
 }
 
-const key = identifier(256).trim().min(1);
-
-/** The arguments of validatePartnerMisp, for GraphQL and REST alike. */
-export const validationSchemas = {
-  validatePartnerMisp: z.object({ partnerId: identifier(64).trim().min(1), partnerApiKey: key, mispLicenseKey: key }),
-};
-
-/** validatePartnerMisp, called by ID authentication on every authentication. */
+/** validatePartnerMisp, called by ID authentication on every authentication. It keeps no table: its links are the other areas'. */
 export const validationArea = defineArea({
   name: 'validation',
   desk: 'validation',
@@ -28,20 +22,12 @@ export const validationArea = defineArea({
     'Query.validatePartnerMisp': access.roles('ID_AUTHENTICATION', 'GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER'),
   },
   schemas: validationSchemas,
-  codeFor: (_field, missing) => (missing ? 'PMS_COR_001' : 'PMS_COR_002'),
+  codeFor,
   services: (deps) => {
-    const { license, misps, partners, policies } = deps.services;
-    // The writes that can turn a passing validation into a failing one, or change its answer.
-    announceAfter(license, ['updateStatus', 'blockAllOf'], PARTNER_LINKS);
-    announceAfter(misps, ['decide', 'setActive'], PARTNER_LINKS);
-    announceAfter(partners, ['updatePartnerStatus', 'updateApiKeyStatus', 'changeKeyPolicy'], PARTNER_LINKS);
-    announceAfter(policies, ['update', 'setActive'], PARTNER_LINKS);
-    return { partnerValidation: new PartnerValidationService(deps.prisma, deps.clock, license, partners, new LinksCache(deps.logger)) };
+    const { license, misps, partners, partnerApiKeys: apiKeys, policies } = deps.services;
+    const readLinks = linksThrough({ license, misps, partners, apiKeys, policies });
+    const cache = new LinksCache<Links>(deps.logger, deps.events);
+    return { partnerValidation: new PartnerValidationService(readLinks, { license, apiKeys }, partners, deps.clock, cache) };
   },
-  resolvers: (deps) => ({
-    Query: {
-      validatePartnerMisp: async (_, args, context) =>
-        deps.services.partnerValidation.validate(await context.principal(), args.partnerId, args.partnerApiKey, args.mispLicenseKey),
-    },
-  }),
+  resolvers: validationResolvers,
 });

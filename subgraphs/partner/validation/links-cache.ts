@@ -1,6 +1,6 @@
 import type { Database, Subscription } from '../../../lib/db/client.js';
 import { listenToTriggers } from '../../../lib/db/triggers.js';
-import { localChanges, PARTNER_LINKS } from '../../../lib/changes.js';
+import type { EventBus, EventName } from '../../../lib/events.js';
 import type { Logger } from '../../../lib/log.js';
 
 const CHANNEL = 'partner_links_changed';
@@ -17,13 +17,16 @@ const TRIGGER_SQL = [
      FOR EACH STATEMENT EXECUTE FUNCTION partner_links_announce_change()`,
   ),
 ];
+/** The writes of this process that can turn a passing validation into a failing one, or change its answer. */
+const LINK_EVENTS = ['license.changed', 'misp.changed', 'partner.changed', 'apiKey.changed', 'policy.changed'] as const satisfies readonly EventName[];
 const MAX_ENTRIES = 10_000;
 
 /**
  * The links of validations that passed, kept in memory so that ID
  * authentication's calls cost no database round trip. Emptied at once when
- * this process writes a link (localChanges), and on every other instance by
- * the tables' trigger (LISTEN); while the listener is down nothing is kept.
+ * this process writes a link (the owners' domain events, heard before the
+ * write's caller is answered), and on every other instance by the tables'
+ * trigger (LISTEN); while the listener is down nothing is kept.
  * A read that began before an announcement is not kept (the version moved).
  */
 export class LinksCache<T> {
@@ -31,10 +34,13 @@ export class LinksCache<T> {
   private version = 0;
   private live = false;
   private subscription?: Subscription;
-  private readonly stopLocal: () => void;
+  private readonly stopHearing: (() => void)[];
 
-  constructor(private readonly logger: Logger) {
-    this.stopLocal = localChanges.on(PARTNER_LINKS, () => this.forget());
+  constructor(
+    private readonly logger: Logger,
+    events: Pick<EventBus, 'on'>,
+  ) {
+    this.stopHearing = LINK_EVENTS.map((name) => events.on(name, 'partner-validation', () => this.forget()));
   }
 
   private forget(): void {
@@ -59,7 +65,7 @@ export class LinksCache<T> {
 
   async stop(): Promise<void> {
     this.live = false;
-    this.stopLocal();
+    for (const stop of this.stopHearing) stop();
     await this.subscription?.close();
   }
 

@@ -1,11 +1,11 @@
-import type { PrismaClient } from '../../../generated/prisma/client.js';
-import { underLock } from '../../../lib/db/lock.js';
 import type { Jobs } from '../../../lib/jobs/types.js';
 import type { Logger } from '../../../lib/log.js';
 import type { Clock } from '../../../lib/time.js';
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors } from '../errors.js';
 import { generateNumber, type NumberRules } from '../numbers.js';
+import type { IdrepoSettings } from '../settings.js';
+import type { PoolRow, UinPoolStorage } from './storage.js';
 
 const BATCH = 1_000;
 /** Numbers made between two turns of the event loop: well under a millisecond of work. */
@@ -18,6 +18,14 @@ export interface PoolSize {
   size: number;
   /** below this many, it is filled again in the background (platform.kernel.uin.min-unused-threshold) */
   threshold: number;
+}
+
+/** The pool's size and threshold: the settings, else the global configuration's platform.kernel.uin keys. */
+export function poolSize(settings: IdrepoSettings, global: Readonly<Record<string, string>>): PoolSize {
+  const size = settings.uinPoolSize ?? Number(global['platform.kernel.uin.uins-to-generate']);
+  const threshold = settings.uinPoolThreshold ?? Number(global['platform.kernel.uin.min-unused-threshold']);
+  if (!(size > 0) || !(threshold >= 0) || threshold > size) throw new Error(`UIN pool: size ${size} and threshold ${threshold} do not make a pool`);
+  return { size, threshold };
 }
 
 /**
@@ -40,7 +48,7 @@ export class UinPool {
   private believed: number | undefined;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: UinPoolStorage,
     private readonly clock: Clock,
     private readonly cipher: IdrepoCipher,
     private readonly rules: NumberRules,
@@ -54,7 +62,7 @@ export class UinPool {
   }
 
   unused(): Promise<number> {
-    return this.prisma.uinPool.count();
+    return this.store.unused();
   }
 
   /**
@@ -63,7 +71,7 @@ export class UinPool {
    * draws skip each other's rows, so no UIN is handed out twice.
    */
   async draw(): Promise<string> {
-    const [row] = await this.take();
+    const row = await this.store.take();
     if (row && this.believed !== undefined) this.believed--;
     if (this.believed !== undefined && this.believed < this.pool.threshold) await this.requestRefill();
     if (!row) return this.fresh();
@@ -74,16 +82,9 @@ export class UinPool {
   private async fresh(): Promise<string> {
     for (let attempt = 0; attempt < 100; attempt++) {
       const uin = generateNumber(this.rules);
-      if (!(await this.prisma.identity.findUnique({ where: { uinHash: this.cipher.lookup(uin) }, select: { id: true } }))) return uin;
+      if (!(await this.store.held(this.cipher.lookup(uin)))) return uin;
     }
     throw idrepoErrors.unknown();
-  }
-
-  private take(): Promise<{ uinHash: string; uinEncrypted: string }[]> {
-    return this.prisma.$queryRaw`
-      DELETE FROM idrepo_uin_pool WHERE "uinHash" = (
-        SELECT "uinHash" FROM idrepo_uin_pool ORDER BY "createdAt", "uinHash" LIMIT 1 FOR UPDATE SKIP LOCKED
-      ) RETURNING "uinHash", "uinEncrypted"`;
   }
 
   /** Asks for a fill (the `idrepo.uin-pool.refill` job) when the pool is below its threshold: at start, and when a draw takes it there. */
@@ -100,29 +101,18 @@ export class UinPool {
   /**
    * Fills up to the size (the refill job; one fill at a time per process). Numbers are made outside any transaction, a few at
    * a time between turns of the event loop (a request waiting in a socket is
-   * read at once, even while the pool fills); each batch is then inserted
-   * under a lock, so instances filling together do not overshoot.
+   * read at once, even while the pool fills); each batch is then added under
+   * the storage's lock, so instances filling together do not overshoot.
    */
   fill(): Promise<void> {
     this.filling ??= (async () => {
       try {
         let added = 0;
         while (!this.stopped) {
-          const rows = await this.makeBatch();
-          const batch = await underLock(this.prisma, 'idrepo_uin_pool', async (tx) => {
-            const missing = this.pool.size - (this.believed = await tx.uinPool.count());
-            if (missing <= 0) return null;
-            const wanted = rows.slice(0, missing);
-            // A number an identity already holds never goes (back) into the pool; one in the pool is skipped.
-            const held = new Set(
-              (await tx.identity.findMany({ where: { uinHash: { in: wanted.map((row) => row.uinHash) } }, select: { uinHash: true } })).map(
-                (row) => row.uinHash,
-              ),
-            );
-            return (await tx.uinPool.createMany({ data: wanted.filter((row) => !held.has(row.uinHash)), skipDuplicates: true })).count;
-          });
-          if (batch === null) break;
-          added += batch;
+          const batch = await this.store.topUp(this.pool.size, await this.makeBatch());
+          this.believed = batch.counted;
+          if (batch.counted >= this.pool.size) break;
+          added += batch.added;
         }
         if (added) this.logger.info({ added }, 'UIN pool filled');
       } finally {
@@ -132,8 +122,8 @@ export class UinPool {
     return this.filling;
   }
 
-  private async makeBatch(): Promise<{ uinHash: string; uinEncrypted: string; createdAt: Date }[]> {
-    const rows = [];
+  private async makeBatch(): Promise<PoolRow[]> {
+    const rows: PoolRow[] = [];
     const now = this.clock.now();
     for (let made = 0; made < BATCH && !this.stopped; made++) {
       const uin = generateNumber(this.rules);

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { identifier, text } from '../../../lib/input.js';
+import { mispName } from './names.js';
+
+const id = identifier(36).trim().min(1);
+/** A MISP's name as it is kept (names.ts): two names that differ only in width, invisible characters or spacing are one name. */
+const name = identifier(256).transform(mispName).pipe(z.string().min(1).max(128));
+const email = z.email().max(128);
+const phone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ()-]{4,20}$/, 'a phone number');
+const address = text(512).trim().min(1);
+const status = identifier(16);
+
+/** The arguments of the MISP root fields, for GraphQL and REST alike. */
+export const mispsSchemas = {
+  createMisp: z.object({ organizationName: name, contactNumber: phone.nullish(), emailId: email, address }),
+  decideMisp: z.object({ mispId: id, mispStatus: status }),
+  setMispActive: z.object({ mispId: id, mispStatus: status }),
+  updateMisp: z.object({ mispId: id, organizationName: name.nullish(), contactNumber: phone.nullish(), emailId: email.nullish(), address: address.nullish() }),
+  validateMispLicense: z.object({ mispId: id, mispLicenseKey: identifier(256) }),
+  regenerateMispLicense: z.object({ mispId: id }),
+  misp: z.object({ mispId: id }),
+  mispsByName: z.object({ name }),
+  mispLicense: z.object({ mispId: id }),
+  misps: z.object({
+    first: z.number().int().nullish(),
+    after: identifier(512).nullish(),
+    filter: z.object({ status: status.nullish(), isActive: z.boolean().nullish(), nameContains: identifier(128).nullish() }).nullish(),
+  }),
+};

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { identifier, text } from '../../../lib/input.js';
+import { DECISIONS } from './api-keys.js';
+import { PARTNER_STATUSES } from './service.js';
+
+const id = identifier(64).trim().min(1);
+/** A name, code or key: no control characters. */
+const word = (max: number) => identifier(max).trim().min(1);
+/** Free text (an address, a certificate): line breaks allowed, NUL not. */
+const prose = (max: number) => text(max).trim();
+/** A string first, so that an absent value reads as missing (PMS_COR_001), not as a wrong option. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.string().pipe(z.enum(values));
+const partnerStatus = oneOf(PARTNER_STATUSES);
+const page = { first: z.number().int().nullish(), after: identifier(512).nullish() };
+
+/** The arguments of the partner root fields, for GraphQL and REST alike. */
+export const partnersSchemas = {
+  registerPartner: z.object({
+    partnerId: id.nullish(),
+    organizationName: word(128),
+    contactNumber: word(16),
+    emailId: z.string().trim().max(128).email(),
+    address: prose(256).min(1),
+    policyGroup: word(128),
+  }),
+  uploadPartnerCertificate: z.object({ partnerId: id, certificateData: prose(16_384).min(1), partnerDomain: word(16) }),
+  partnerCertificate: z.object({ partnerId: id }),
+  updatePartnerStatus: z.object({ partnerId: id, status: partnerStatus }),
+  requestPartnerApiKey: z.object({ partnerId: id, policyName: word(128), useCaseDescription: prose(512).nullish() }),
+  apiKeyRequestState: z.object({ partnerId: id, apiKeyReqId: id }),
+  decideApiKeyRequest: z.object({ apiKeyReqId: id, status: oneOf(DECISIONS) }),
+  updatePartnerApiKeyStatus: z.object({ partnerId: id, partnerApiKey: word(128), status: partnerStatus }),
+  changePartnerApiKeyPolicy: z.object({ partnerId: id, partnerApiKey: word(128), oldPolicyID: id, newPolicyID: id }),
+  partners: z.object({ ...page, filter: z.object({ status: z.string().nullish(), policyGroupId: identifier(64).nullish() }).nullish() }),
+  apiKeyRequests: z.object({ ...page, filter: z.object({ status: z.string().nullish(), partnerId: identifier(64).nullish() }).nullish() }),
+};

@@ -1,0 +1,77 @@
+import type { ApiKeyRequestStatus, PartnerStatus, Resolvers } from '../../../generated/graphql/partner.js';
+import type { RequestContext } from '../../../lib/context.js';
+import type { PlatformDeps } from '../../../lib/deps.js';
+import { loader } from '../../../lib/graph/loader.js';
+import type { Scope } from './scope.js';
+
+const PARTNER_STATUS: Record<string, PartnerStatus> = { Active: 'ACTIVE', 'De-Active': 'DE_ACTIVE' };
+const REQUEST_STATUS: Record<string, ApiKeyRequestStatus> = { 'in-progress': 'IN_PROGRESS', Approved: 'APPROVED', Rejected: 'REJECTED' };
+/** The stored value of a graph enum value. */
+const stored = <T extends string>(map: Record<string, T>, value: T | null | undefined) => (value ? Object.keys(map).find((key) => map[key] === value) : null);
+const userRef = (userId: string | null) => (userId ? { userId } : null);
+
+/** Resolvers of the partners area: each unpacks its arguments and hands the caller, or its scope, to the services. */
+export function partnersResolvers(deps: PlatformDeps): Resolvers {
+  const { partners, partnerApiKeys: apiKeys } = deps.services;
+  // One scope per request, computed once: every read below goes through it.
+  const scopes = new WeakMap<RequestContext, Promise<Scope>>();
+  const scope = (context: RequestContext) => {
+    let found = scopes.get(context);
+    if (!found) scopes.set(context, (found = context.principal().then((principal) => partners.scope(principal))));
+    return found;
+  };
+  const partnerOf = (context: RequestContext) =>
+    loader(context, 'partner.partner', async (ids: readonly string[]) => partners.partnersByIds(await scope(context), ids));
+  const requestOf = (context: RequestContext) =>
+    loader(context, 'partner.request', async (ids: readonly string[]) => apiKeys.requestsByIds(await scope(context), ids));
+  const keyOf = (context: RequestContext) =>
+    loader(context, 'partner.apiKey', async (ids: readonly string[]) => apiKeys.apiKeysByIds(await scope(context), ids));
+  const keyOfRequest = (context: RequestContext) =>
+    loader(context, 'partner.apiKeyByRequest', async (ids: readonly string[]) => apiKeys.apiKeysByRequest(await scope(context), ids));
+  const caller = (context: RequestContext) => context.principal();
+  return {
+    Query: {
+      apiKeyRequestState: async (_, args, context) => apiKeys.requestStatus(await caller(context), args.partnerId, args.apiKeyReqId),
+      managedPartners: async (_, _args, context) => partners.managedPartners(await caller(context)),
+      partnerPlatformCertificate: () => partners.platformCertificate(),
+      partnerCertificate: async (_, args, context) => partners.certificate(await caller(context), args.partnerId),
+      partners: async (_, args, context) =>
+        partners.partners(await scope(context), args, { status: stored(PARTNER_STATUS, args.filter?.status), policyGroupId: args.filter?.policyGroupId }),
+      apiKeyRequests: async (_, args, context) =>
+        apiKeys.apiKeyRequests(await scope(context), args, { status: stored(REQUEST_STATUS, args.filter?.status), partnerId: args.filter?.partnerId }),
+    },
+    Mutation: {
+      registerPartner: async (_, args, context) => partners.register(await caller(context), args),
+      uploadPartnerCertificate: async (_, args, context) =>
+        partners.uploadCertificate(await caller(context), args.partnerId, args.certificateData, args.partnerDomain),
+      updatePartnerStatus: async (_, args, context) => partners.updatePartnerStatus(await caller(context), args.partnerId, args.status),
+      requestPartnerApiKey: async (_, args, context) => apiKeys.requestApiKey(await caller(context), args.partnerId, args.policyName, args.useCaseDescription),
+      decideApiKeyRequest: async (_, args, context) => apiKeys.decide(await caller(context), args.apiKeyReqId, args.status),
+      updatePartnerApiKeyStatus: async (_, args, context) => apiKeys.updateApiKeyStatus(await caller(context), args.partnerId, args.partnerApiKey, args.status),
+      changePartnerApiKeyPolicy: async (_, args, context) =>
+        apiKeys.changeKeyPolicy(await caller(context), args.partnerId, args.partnerApiKey, args.oldPolicyID, args.newPolicyID),
+    },
+    Partner: {
+      __resolveReference: (ref, context) => partnerOf(context)(ref.id),
+      status: (row) => PARTNER_STATUS[row.status] ?? 'DE_ACTIVE',
+      login: (row) => userRef(row.userId),
+      createdBy: (row) => ({ userId: row.createdBy }),
+      updatedBy: (row) => userRef(row.updatedBy),
+    },
+    ApiKeyRequest: {
+      __resolveReference: (ref, context) => requestOf(context)(ref.id),
+      partner: (row, _, context) => partnerOf(context)(row.partnerId),
+      status: (row) => REQUEST_STATUS[row.status] ?? 'IN_PROGRESS',
+      decidedBy: (row) => userRef(row.decidedBy),
+      apiKey: (row, _, context) => keyOfRequest(context)(row.id),
+      createdBy: (row) => ({ userId: row.createdBy }),
+    },
+    ApiKey: {
+      __resolveReference: (ref, context) => keyOf(context)(ref.id),
+      partner: (row, _, context) => partnerOf(context)(row.partnerId),
+      status: (row) => PARTNER_STATUS[row.status] ?? 'DE_ACTIVE',
+      createdBy: (row) => ({ userId: row.createdBy }),
+      updatedBy: (row) => userRef(row.updatedBy),
+    },
+  };
+}

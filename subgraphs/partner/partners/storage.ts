@@ -1,0 +1,138 @@
+import type { ApiKeyRequest as ApiKeyRequestRow, Partner as PartnerRow, PartnerApiKey, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import { newestPage, unlessTaken, type Stamp } from '../rows.js';
+import type { Scope } from './scope.js';
+
+export type { ApiKeyRequestRow, PartnerApiKey, PartnerRow };
+
+export interface NewPartner {
+  id: string;
+  userId: string;
+  organizationName: string;
+  contactNumber: string;
+  emailId: string;
+  address: string;
+  policyGroupId: string;
+  status: string;
+  createdBy: string;
+  createdAt: Date;
+}
+
+export interface NewApiKeyRequest {
+  id: string;
+  partnerId: string;
+  policyId: string;
+  useCaseDescription: string | null;
+  status: string;
+  createdBy: string;
+  createdAt: Date;
+}
+
+/** A key as it is kept: its HMAC and hint, never the key. */
+export type NewApiKey = Omit<PartnerApiKey, 'updatedBy' | 'updatedAt'>;
+
+export interface PartnerFilter {
+  status?: string | null;
+  policyGroupId?: string | null;
+}
+
+export interface ApiKeyRequestFilter {
+  status?: string | null;
+  partnerId?: string | null;
+}
+
+/** The partners a scope sees: every one, its own, those of the groups it manages. */
+const visiblePartners = (scope: Scope): Prisma.PartnerWhereInput =>
+  scope.all ? {} : { OR: [{ userId: scope.subject }, { policyGroupId: { in: scope.groupIds } }] };
+
+/** Requests and keys of partners the scope sees: one join in the same statement, whatever the groups' size. */
+const ofVisiblePartners = (scope: Scope): { partner?: Prisma.PartnerWhereInput } => (scope.all ? {} : { partner: visiblePartners(scope) });
+
+/** The filter's fields that are given (an absent, null or empty one filters nothing). */
+const given = <T extends object>(filter: T | null | undefined) =>
+  Object.fromEntries(Object.entries(filter ?? {}).filter(([, value]) => value)) as { [K in keyof T]?: NonNullable<T[K]> };
+
+/**
+ * Partners, their API key requests and keys (pms_partner,
+ * pms_api_key_request, pms_partner_api_key): the only code that touches
+ * them. Over a client or a transaction's (`atomically`).
+ */
+export function partnersStorage(prisma: PrismaClient | Prisma.TransactionClient) {
+  return {
+    // --- partners
+
+    partnerById: (id: string): Promise<PartnerRow | null> => prisma.partner.findUnique({ where: { id } }),
+
+    partnerOfUser: (userId: string): Promise<PartnerRow | null> => prisma.partner.findUnique({ where: { userId } }),
+
+    /** null: the id or the login already has a partner. */
+    createPartner: (partner: NewPartner): Promise<PartnerRow | null> => unlessTaken(prisma.partner.create({ data: partner })),
+
+    setPartnerStatus: (id: string, status: string, { by, at }: Stamp): Promise<PartnerRow> =>
+      prisma.partner.update({ where: { id }, data: { status, updatedBy: by, updatedAt: at } }),
+
+    /** The partners of the groups, oldest first. */
+    partnersInGroups: (groupIds: readonly string[]): Promise<PartnerRow[]> =>
+      prisma.partner.findMany({ where: { policyGroupId: { in: [...groupIds] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+
+    partnersPage: (scope: Scope, page: PageArgs, filter?: PartnerFilter | null): Promise<Connection<PartnerRow>> =>
+      newestPage<Prisma.PartnerWhereInput, PartnerRow>(prisma.partner, { AND: [visiblePartners(scope), given(filter)] }, page),
+
+    partnersByIds: (scope: Scope, ids: readonly string[]): Promise<PartnerRow[]> =>
+      prisma.partner.findMany({ where: { AND: [{ id: { in: [...ids] } }, visiblePartners(scope)] } }),
+
+    // --- API key requests
+
+    requestById: (id: string): Promise<ApiKeyRequestRow | null> => prisma.apiKeyRequest.findUnique({ where: { id } }),
+
+    createRequest: (request: NewApiKeyRequest): Promise<ApiKeyRequestRow> => prisma.apiKeyRequest.create({ data: request }),
+
+    /** Decides a request still at `from`, in one conditional statement: false when it was not (decided meanwhile). */
+    async decideRequest(id: string, from: string, status: string, { by, at }: Stamp): Promise<boolean> {
+      const { count } = await prisma.apiKeyRequest.updateMany({ where: { id, status: from }, data: { status, decidedBy: by, decidedAt: at } });
+      return count === 1;
+    },
+
+    requestsPage: (scope: Scope, page: PageArgs, filter?: ApiKeyRequestFilter | null): Promise<Connection<ApiKeyRequestRow>> =>
+      newestPage<Prisma.ApiKeyRequestWhereInput, ApiKeyRequestRow>(prisma.apiKeyRequest, { AND: [ofVisiblePartners(scope), given(filter)] }, page),
+
+    requestsByIds: (scope: Scope, ids: readonly string[]): Promise<ApiKeyRequestRow[]> =>
+      prisma.apiKeyRequest.findMany({ where: { id: { in: [...ids] }, ...ofVisiblePartners(scope) } }),
+
+    // --- API keys
+
+    apiKeyByHash: (keyHash: string): Promise<PartnerApiKey | null> => prisma.partnerApiKey.findUnique({ where: { keyHash } }),
+
+    apiKeyOfRequest: (requestId: string): Promise<PartnerApiKey | null> => prisma.partnerApiKey.findUnique({ where: { requestId } }),
+
+    /** null: the request already has a key. */
+    createApiKey: (key: NewApiKey): Promise<PartnerApiKey | null> => unlessTaken(prisma.partnerApiKey.create({ data: key })),
+
+    setApiKeyStatus: (keyHash: string, status: string, { by, at }: Stamp): Promise<PartnerApiKey> =>
+      prisma.partnerApiKey.update({ where: { keyHash }, data: { status, updatedBy: by, updatedAt: at } }),
+
+    /** Moves a key from one policy to another in one conditional statement: false when it was not on `from` (moved meanwhile). */
+    async moveApiKey(keyHash: string, from: string, to: string, { by, at }: Stamp): Promise<boolean> {
+      const { count } = await prisma.partnerApiKey.updateMany({ where: { keyHash, policyId: from }, data: { policyId: to, updatedBy: by, updatedAt: at } });
+      return count === 1;
+    },
+
+    apiKeysByIds: (scope: Scope, ids: readonly string[]): Promise<PartnerApiKey[]> =>
+      prisma.partnerApiKey.findMany({ where: { id: { in: [...ids] }, ...ofVisiblePartners(scope) } }),
+
+    apiKeysByRequests: (scope: Scope, requestIds: readonly string[]): Promise<PartnerApiKey[]> =>
+      prisma.partnerApiKey.findMany({ where: { requestId: { in: [...requestIds] }, ...ofVisiblePartners(scope) } }),
+  };
+}
+
+type PartnerTables = ReturnType<typeof partnersStorage>;
+
+export interface PartnersStorage extends PartnerTables {
+  /** Runs `work` in one transaction over the same tables: every write in it stands, or none does. */
+  atomically<T>(work: (storage: PartnerTables) => Promise<T>): Promise<T>;
+}
+
+/** The partners' tables over the platform's client, with its transactions. */
+export function partnersStorageOf(prisma: PrismaClient): PartnersStorage {
+  return { ...partnersStorage(prisma), atomically: (work) => prisma.$transaction((tx) => work(partnersStorage(tx))) };
+}

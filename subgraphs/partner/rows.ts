@@ -1,0 +1,38 @@
+// What the storage of partner management's areas shares.
+import { isUniqueViolation } from '../../lib/db/unique.js';
+import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+
+/** Who changed a row, and when (its updatedBy and updatedAt). */
+export interface Stamp {
+  by: string;
+  at: Date;
+}
+
+/**
+ * A write that may break a unique key (a name, a login, a request's key):
+ * null when another row holds it, however writers race, since the index lets
+ * one through. The rules decide what a taken key means.
+ */
+export async function unlessTaken<T>(write: PromiseLike<T>): Promise<T | null> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+}
+
+/** A table listed page by page (Prisma's model delegates). */
+interface Listed<W, T> {
+  findMany(args: { where: W; take: number; skip?: number; cursor?: { id: string }; orderBy: ReturnType<typeof newestFirst> }): PromiseLike<T[]>;
+  count(args: { where: W }): PromiseLike<number>;
+}
+
+/** One page of a table's rows newest first, keyed by id, with their count. */
+export const newestPage = <W, T extends { id: string }>(table: Listed<W, T>, where: W, page: PageArgs): Promise<Connection<T>> =>
+  connection<T>(
+    page,
+    (row) => row.id,
+    async (query) => table.findMany({ where, ...pageArgs(query, 'id'), orderBy: newestFirst() }),
+    async () => table.count({ where }),
+  );
