@@ -61,10 +61,17 @@ export class JobExecutor {
       Math.max(job.leaseMs / 3, 50),
     ).unref();
     try {
-      await definition.run(job.payload as never, context);
-      await this.finish(definition, claim, completedInTx, null);
+      let failure: string | undefined;
+      try {
+        await definition.run(job.payload as never, context);
+      } catch (error) {
+        failure = reasonOf(error);
+      }
+      if (failure === undefined) await this.finish(definition, claim, completedInTx, null);
+      else await this.fail(definition, job, claim, failure, log);
     } catch (error) {
-      await this.fail(definition, job, claim, reasonOf(error), log);
+      // The outcome could not be written (the database went away): the lease ends and the job runs again.
+      log.warn({ err: error }, 'could not record the outcome of a job: it runs again after its lease');
     } finally {
       clearInterval(heartbeat);
       this.controllers.delete(controller);
