@@ -8,6 +8,7 @@ import { masterdataRoutes } from '../rest-compat/masterdata/routes.js';
 import { notifyRoutes } from '../rest-compat/notify/routes.js';
 import { otpRoutes } from '../rest-compat/otp/routes.js';
 import { partnerRoutes } from '../rest-compat/partner/routes.js';
+import { regprocRoutes } from '../rest-compat/regproc/routes.js';
 import type { RestRoute } from '../rest-compat/route.js';
 import { syncdataRoutes } from '../rest-compat/syncdata/routes.js';
 import { auth } from '../subgraphs/auth/index.js';
@@ -21,6 +22,7 @@ import { notify } from '../subgraphs/notify/index.js';
 import { notifyJobs } from '../subgraphs/notify/jobs.js';
 import { otp } from '../subgraphs/otp/index.js';
 import { partner } from '../subgraphs/partner/index.js';
+import { regproc } from '../subgraphs/regproc/index.js';
 import { syncdata } from '../subgraphs/syncdata/index.js';
 
 /** One line of the registry: a component (its subgraph and services), its REST routes and its job handlers. */
@@ -54,6 +56,7 @@ export const REGISTRY: readonly Registered<any>[] = [
   register(syncdata, syncdataRoutes),
   register(partner, partnerRoutes),
   register(idrepo, idrepoRoutes, idrepoJobs),
+  register(regproc, regprocRoutes),
 ];
 
 export const COMPONENTS: readonly AnyComponent[] = REGISTRY.map((line) => line.component);

@@ -10,7 +10,7 @@ import { authorize, type AccessTable } from '../lib/subgraph.js';
 import { parseTimestamp, type Clock } from '../lib/time.js';
 import { envelope, type ErrorItem } from './envelope.js';
 import type { Operation } from './operations.js';
-import type { RestRoute, UploadedFile } from './route.js';
+import type { RawInput, RestRoute, UploadedFile } from './route.js';
 
 /** Runs a named operation on the gateway in-process (no HTTP hop). */
 export type OperationExecutor = (
@@ -88,6 +88,32 @@ async function readForm(
   return { input: fields, files, version: undefined };
 }
 
+/** A `raw` route's body text and headers, validated by its schema. */
+async function readRaw(
+  route: RestRoute,
+  req: Request,
+  res: Response,
+  parser: RequestHandler,
+  maxBodyBytes: number,
+): Promise<{ input: unknown; version: unknown }> {
+  const input = route.input as Extract<RestRoute['input'], { from: 'raw' }>;
+  if (input.contentType && req.headers['content-length'] !== '0' && req.is(input.contentType) === false)
+    throw new EdgeError({ errorCode: route.codeFor('request', false), message: `the request body must be sent as Content-Type: ${input.contentType}` });
+  try {
+    await runParser(parser, req, res);
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    throw new EdgeError({
+      errorCode: route.codeFor('request', false),
+      message: type === 'entity.too.large' ? `request body exceeds ${maxBodyBytes} bytes` : 'unreadable request body',
+    });
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name.toLowerCase()] = value;
+  const body = typeof req.body === 'string' ? req.body : '';
+  return { input: validate(route, input.schema, { body, headers } satisfies RawInput), version: undefined };
+}
+
 /**
  * The envelope `id` a route requires, as MOSIP's request validators check it
  * (the ID repository's IdRequestValidator: "Missing Input Parameter - id",
@@ -109,6 +135,7 @@ async function readInput(
   if (input.from === 'none') return { input: {}, version: undefined };
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
   if (input.from === 'form') return readForm(route, req, res, parser);
+  if (input.from === 'raw') return readRaw(route, req, res, parser, maxBodyBytes);
   // null: no body at all (an empty one counts as none); false: a body of another type, refused before it is read.
   const json = req.headers['content-length'] === '0' ? null : req.is('application/json');
   if (json === null && input.from === 'envelope' && input.bodyOptional) return { input: validate(route, input.schema, {}), version: undefined };
@@ -156,7 +183,9 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
           input.fileField,
           input.maxFiles,
         )
-      : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
+      : input.from === 'raw'
+        ? express.text({ limit: deps.maxBodyBytes, type: () => true })
+        : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
   const envelopeOf = route.envelope?.build ?? envelope;
   const reply = async (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) => {
     const text = JSON.stringify(

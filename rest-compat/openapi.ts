@@ -48,6 +48,21 @@ function requestParts(route: RestRoute): JsonSchema {
       ...(pathParams.length ? { parameters: pathParams } : {}),
       requestBody: { required: true, content: { 'application/json': { schema: schemaOf(input.schema) } } },
     };
+  if (input.from === 'raw') {
+    // {body, headers}: the headers the schema names become header parameters, the body the request body.
+    const raw = schemaOf(input.schema) as { properties?: { body?: JsonSchema; headers?: { properties?: Record<string, JsonSchema>; required?: string[] } } };
+    const headers = raw.properties?.headers;
+    const params = Object.entries(headers?.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'header',
+      required: headers?.required?.includes(name) ?? false,
+      schema,
+    }));
+    return {
+      parameters: [...pathParams, ...params],
+      requestBody: { required: true, content: { [input.contentType ?? '*/*']: { schema: raw.properties?.body ?? { type: 'string' } } } },
+    };
+  }
   if (input.from === 'form') {
     const fields = schemaOf(input.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
     const properties = { ...fields.properties, [input.fileField]: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } };

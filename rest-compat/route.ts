@@ -19,7 +19,19 @@ export type RouteInput<Input = unknown> =
   | { from: 'body'; schema: z.ZodType<Input> }
   /** multipart/form-data: text fields validated by `schema`; the uploaded files are `variables`' third argument */
   | { from: 'form'; schema: z.ZodType<Input>; fileField: string; maxFileBytes: number; maxFiles: number }
+  /**
+   * The body as text, whatever it holds (a JSON string literal, as the registration sync sends), with
+   * the request headers (names in lower case): `schema` checks {body, headers}. `contentType`: the only
+   * type accepted, when given.
+   */
+  | { from: 'raw'; schema: z.ZodType<Input>; contentType?: string }
   | { from: 'none' };
+
+/** What a `raw` route's schema reads: the body text and the request headers. */
+export interface RawInput {
+  body: string;
+  headers: Readonly<Record<string, string>>;
+}
 
 /** An uploaded file of a multipart request, as routes receive it. */
 export interface UploadedFile {

@@ -26,6 +26,8 @@ export const RESPONSE_SIGNING_KEY = { applicationId: PLATFORM_APPLICATION, refer
 export const NOTIFICATION_KEY = { applicationId: PLATFORM_APPLICATION, referenceId: 'NOTIFY' };
 /** The ID repository's own key: it seals the keys that encrypt identities. Never reachable through the crypto manager. */
 export const IDREPO_APPLICATION = 'IDREPO';
+/** Registration clients' keys: packets and syncs are encrypted for it (ABIS.md (e)). */
+export const REGISTRATION_APPLICATION = 'REGISTRATION';
 
 const REGISTRATION_STAFF: Role[] = ['REGISTRATION_ADMIN', 'REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER', 'REGISTRATION_PROCESSOR'];
 
@@ -54,7 +56,7 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
     cryptoRoles: ['GLOBAL_ADMIN', 'KEY_MAKER'],
   },
   { applicationId: IDREPO_APPLICATION, validityDays: 1095, referenceIds: false, autoGenerate: true, cryptoRoles: [] },
-  { applicationId: 'REGISTRATION', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: REGISTRATION_STAFF },
+  { applicationId: REGISTRATION_APPLICATION, validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: REGISTRATION_STAFF },
   { applicationId: 'REGISTRATION_PROCESSOR', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['REGISTRATION_PROCESSOR'] },
   { applicationId: 'PRE_REGISTRATION', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['PRE_REGISTRATION_ADMIN'] },
   { applicationId: 'ID_REPO', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['ID_REPOSITORY'] },

@@ -4,11 +4,13 @@ import { parseCertificate, type Subject } from '../../lib/crypto/certificates.js
 import {
   CryptoFormatError,
   decodeBase64Any,
+  decryptRegistration,
   decryptVerR2,
   encodeBase64Url,
   encryptVerR2,
   KEY_SPLITTER,
   UnknownKeyError,
+  type PrivateKeyLookup,
   UnsupportedVersionError,
 } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
@@ -18,7 +20,7 @@ import { keyErrors } from './errors.js';
 import type { KeyStore } from './key-store.js';
 import { PartnerCertificateAccess, type KeyCaller } from './partner-access.js';
 import { PARTNER_APPLICATION, PartnerCertificates } from './partner-certificates.js';
-import { NOTIFICATION_KEY, PLATFORM_APPLICATION, RESPONSE_SIGNING_KEY } from './policy.js';
+import { NOTIFICATION_KEY, PLATFORM_APPLICATION, REGISTRATION_APPLICATION, RESPONSE_SIGNING_KEY } from './policy.js';
 
 export interface CryptoInput {
   applicationId?: string | null;
@@ -179,12 +181,7 @@ export class KeysService {
       throw keyErrors.badData('data is not base64 encoded');
     }
     // Only keys of the named application and reference may open it, whatever thumbprint it carries.
-    const lookup = async (thumbprint: Buffer) => {
-      const entry = await this.store.entryByThumbprint(thumbprint.toString('hex'));
-      return entry && entry.applicationId === p.applicationId && entry.referenceId === p.referenceId && entry.privateKey
-        ? this.store.privateKeyOf(entry)
-        : undefined;
-    };
+    const lookup = this.lookupWithin(p.applicationId, [p.referenceId]);
     try {
       // Only a pre-1.2 block without thumbprint needs the key in force at the timestamp.
       const fallback = sealed.indexOf(KEY_SPLITTER) === 256 ? await this.store.find(p.applicationId, p.referenceId, p.at ?? this.clock.now()) : null;
@@ -268,12 +265,37 @@ export class KeysService {
 
   /** Opens what `seal` sealed for the same pair; any key the pair ever had opens its own data. */
   async open(pair: KeyPair, sealed: string): Promise<Buffer> {
-    return decryptVerR2(decodeBase64Any(sealed), async (thumbprint) => {
+    return decryptVerR2(decodeBase64Any(sealed), this.lookupWithin(pair.applicationId, [pair.referenceId]));
+  }
+
+  /**
+   * The one rule of every decryption by thumbprint: the private key of the
+   * data's thumbprint, only if it belongs to this application and one of these
+   * references (rotated keys included); any other key of the platform is unknown.
+   */
+  private lookupWithin(applicationId: string, referenceIds: readonly string[]): PrivateKeyLookup {
+    return async (thumbprint) => {
       const entry = await this.store.entryByThumbprint(thumbprint.toString('hex'));
-      return entry && entry.applicationId === pair.applicationId && entry.referenceId === pair.referenceId && entry.privateKey
+      return entry && entry.applicationId === applicationId && referenceIds.includes(entry.referenceId) && entry.privateKey
         ? this.store.privateKeyOf(entry)
         : undefined;
-    });
+    };
+  }
+
+  /**
+   * A registration packet or sync request of a centre's machine (ABIS.md (e)):
+   * opened with a REGISTRATION key of the reference `<centerId>_<machineId>`
+   * or, as clients without a machine key use, the application's own; found
+   * by the thumbprint in the data. KER-KMS-* / KER-CRY-* on failure.
+   */
+  async decryptRegistration(sealed: Buffer, centreMachineRefId: string): Promise<Buffer> {
+    try {
+      return await decryptRegistration(sealed, this.lookupWithin(REGISTRATION_APPLICATION, [centreMachineRefId, '']));
+    } catch (error) {
+      if (error instanceof UnknownKeyError) throw keyErrors.keyManager(`no key of ${REGISTRATION_APPLICATION} for ${centreMachineRefId} matches the data`);
+      if (error instanceof CryptoFormatError) throw keyErrors.badData(error.message);
+      throw error;
+    }
   }
 
   /** Sync data: the public key of an application (or reference) in force at a time. */

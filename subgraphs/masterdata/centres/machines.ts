@@ -14,6 +14,9 @@ import { likeLiteral } from '../search.js';
 
 export type MachineRow = Machine;
 
+/** Where a centre and machine stand for a registration client's calls: ACTIVE, or why not. */
+export type MachinePlacement = 'ACTIVE' | 'UNKNOWN_CENTRE' | 'INACTIVE_CENTRE' | 'UNKNOWN_MACHINE' | 'INACTIVE_MACHINE' | 'ELSEWHERE';
+
 export interface MachineInput {
   id?: string | null;
   langCode: string;
@@ -161,6 +164,24 @@ export class MachineService {
     const row = await this.prisma.machine.findFirst({ where: { id, langCode, ...LIVE } });
     if (!row) throw masterdataErrors.machineNotFound(id);
     return row;
+  }
+
+  /**
+   * Whether a registration client may send from this centre and machine (the
+   * registration processor's sync): both known and active (in some language),
+   * the machine placed at that centre. No caller scope here: the caller names
+   * its own centre, which the processor checks against the caller's reach.
+   */
+  async placement(centreId: string, machineId: string): Promise<MachinePlacement> {
+    const [centres, machines] = await Promise.all([
+      this.prisma.registrationCenter.findMany({ where: { id: centreId, ...LIVE }, select: { isActive: true } }),
+      this.prisma.machine.findMany({ where: { id: machineId, ...LIVE }, select: { isActive: true, regCenterId: true } }),
+    ]);
+    if (!centres.length) return 'UNKNOWN_CENTRE';
+    if (!centres.some((row) => row.isActive)) return 'INACTIVE_CENTRE';
+    if (!machines.length) return 'UNKNOWN_MACHINE';
+    if (!machines.some((row) => row.isActive)) return 'INACTIVE_MACHINE';
+    return machines.some((row) => row.isActive && row.regCenterId === centreId) ? 'ACTIVE' : 'ELSEWHERE';
   }
 
   /** A machine the caller reaches. */

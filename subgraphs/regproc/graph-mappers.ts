@@ -1,0 +1,13 @@
+import type { Connection } from '../../lib/graph/connection.js';
+import type { RegistrationRow, TransactionRow } from './registrations/storage.js';
+
+export type RegistrationConnectionModel = Connection<RegistrationRow>;
+export type RegistrationTransactionConnectionModel = Connection<TransactionRow>;
+
+/** GraphQL type → the value its resolvers receive as parent (npm run codegen; paths from this folder). */
+export const graphMappers = {
+  Registration: '../../generated/prisma/client.js#Registration',
+  RegistrationTransaction: '../../generated/prisma/client.js#RegistrationTransaction',
+  RegistrationConnection: './graph-mappers.js#RegistrationConnectionModel',
+  RegistrationTransactionConnection: './graph-mappers.js#RegistrationTransactionConnectionModel',
+};

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { Resolvers } from '../../../generated/graphql/regproc.js';
+import type { PlatformDeps } from '../../../lib/deps.js';
+import { loader } from '../../../lib/graph/loader.js';
+import type { registrationsSchemas } from './inputs.js';
+import { RegistrationService } from './service.js';
+
+/** The arguments as the area's schemas have parsed them (the subgraph checks every call before it reaches a resolver). */
+type Parsed<F extends keyof typeof registrationsSchemas> = z.output<(typeof registrationsSchemas)[F]>;
+
+export function registrationsResolvers(deps: PlatformDeps): Resolvers {
+  const registrations = () => deps.services.registrations;
+  return {
+    Query: {
+      registrationStatuses: async (_, args, context) =>
+        registrations().statuses(
+          await context.principal(),
+          (args as Parsed<'registrationStatuses'>).request.map((item) => item.registrationId),
+        ),
+      registrationTransactions: async (_, args, context) =>
+        registrations().transactions(await context.principal(), (args as Parsed<'registrationTransactions'>).registrationId),
+      registration: async (_, args, context) => registrations().registration(await context.principal(), (args as Parsed<'registration'>).registrationId),
+      registrations: (_, args) => {
+        const { first, after, filter } = args as Parsed<'registrations'>;
+        return registrations().list(filter ?? {}, { first, after });
+      },
+    },
+    Mutation: {
+      syncRegistrations: async (_, args, context) => registrations().syncRegistrations(await context.principal(), args as Parsed<'syncRegistrations'>),
+    },
+    Registration: {
+      __resolveReference: (ref, context) =>
+        loader(context, 'regproc.registrations', (rids: readonly string[]) => registrations().byRids(rids))(ref.registrationId),
+      registrationId: (row) => row.rid,
+      parentRegistrationId: (row) => row.parentRid,
+      transactions: async (row, args, context) => {
+        const rows = await loader(context, 'regproc.transactions', (rids: readonly string[]) => registrations().transactionsByRids(rids))(row.rid);
+        return RegistrationService.transactionPage(rows ?? [], args);
+      },
+    },
+    RegistrationTransaction: {
+      registrationId: (row) => row.rid,
+    },
+  };
+}
