@@ -23,6 +23,7 @@ import { notifyJobs } from '../subgraphs/notify/jobs.js';
 import { otp } from '../subgraphs/otp/index.js';
 import { partner } from '../subgraphs/partner/index.js';
 import { regproc } from '../subgraphs/regproc/index.js';
+import { regprocJobs } from '../subgraphs/regproc/jobs.js';
 import { syncdata } from '../subgraphs/syncdata/index.js';
 
 /** One line of the registry: a component (its subgraph and services), its REST routes and its job handlers. */
@@ -56,7 +57,7 @@ export const REGISTRY: readonly Registered<any>[] = [
   register(syncdata, syncdataRoutes),
   register(partner, partnerRoutes),
   register(idrepo, idrepoRoutes, idrepoJobs),
-  register(regproc, regprocRoutes),
+  register(regproc, regprocRoutes, regprocJobs),
 ];
 
 export const COMPONENTS: readonly AnyComponent[] = REGISTRY.map((line) => line.component);

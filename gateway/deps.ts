@@ -16,6 +16,8 @@ import { EventBus } from '../lib/events.js';
 import { JobQueue } from '../lib/jobs/queue.js';
 import { JobRunner } from '../lib/jobs/runner.js';
 import { openQueue } from '../lib/queue/index.js';
+import { openObjectStore } from '../lib/object-store/index.js';
+import { UploadSpool } from '../lib/uploads/spool.js';
 
 export interface DepsOptions {
   config: PlatformConfig;
@@ -79,7 +81,8 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
   await tokens.init();
   const queue = openQueue({ url: config.stompUrl, login: config.stompLogin, passcode: config.stompPasscode, logger: logger.child({ component: 'stomp' }) });
   const jobQueue = new JobQueue(database.prisma, clock, logger.child({ component: 'jobs' }));
-  const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop(), () => queue.close()];
+  const objects = openObjectStore({ url: config.objectStoreUrl, dataDir: config.dataDir });
+  const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop(), () => queue.close(), () => objects.close?.()];
   const deps: PlatformDeps = {
     config,
     prisma: database.prisma,
@@ -91,6 +94,8 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     events: new EventBus(logger.child({ component: 'events' })),
     jobs: jobQueue,
     queue,
+    objects,
+    uploads: new UploadSpool(config.dataDir, config.uploadMaxBytes),
     services: {} as PlatformServices,
     onClose: (task) => void closeTasks.push(task),
   };

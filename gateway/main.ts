@@ -13,6 +13,9 @@ log.info(
     database: platform.database.description,
     queue: config.stompUrl ? config.stompUrl.replace(/\/\/[^@/]*@/, '//') : 'disabled (STOMP_URL not set)',
     subgraphs: Object.keys(config.subgraphUrls).length ? config.subgraphUrls : 'all in-process',
+    virusScanner: platform.deps.services.virusScanner.kind === 'none' ? 'not configured (CLAMD_URL not set)' : 'clamd',
+    // Packets an operator must look at (Query.stuckRegistrations): counted at start, as /health counts them.
+    stuckRegistrations: await platform.deps.services.pipeline.stuckCount(),
   },
   `identity platform listening on http://localhost:${address.port} (GraphQL /graphql, REST /v1/..., health /health)`,
 );

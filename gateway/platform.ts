@@ -63,11 +63,16 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       () => false,
     );
     const queueState = queue.state;
+    const { virusScanner, pipeline } = deps.services;
+    const [scanner, stuck] = await Promise.all([virusScanner.health(), databaseUp ? pipeline.stuckCount().catch(() => null) : null]);
     return {
+      // A scanner that is down refuses uploads (they are sent again), the rest of the platform serves: it does not make it DOWN.
       status: databaseUp && (queueState === 'UP' || queueState === 'DISABLED') ? 'UP' : 'DOWN',
       components: {
         database: { status: databaseUp ? 'UP' : 'DOWN', details: { kind: database.kind } },
         queue: { status: queueState },
+        virusScanner: { status: scanner.status, details: { detail: scanner.detail } },
+        registrations: { status: stuck === null ? 'UNKNOWN' : 'UP', details: { stuck } },
       },
     };
   };
@@ -87,6 +92,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       signResponse: (body) => deps.services.keys.responseSignature(body),
       specOpenEndpoints: config.specOpenEndpoints,
       roleTable: ROLE_TABLE,
+      uploads: deps.uploads,
     },
     routes: REST_ROUTES,
   });

@@ -61,6 +61,12 @@ export const CORE_SETTINGS = {
   tokenLifeSeconds: setting('PLATFORM_TOKEN_LIFE_SECONDS', read.integer(1), '3600', 'access token life (`expiryTime`, cookie `Max-Age`)'),
   refreshTokenLifeSeconds: setting('PLATFORM_REFRESH_TOKEN_LIFE_SECONDS', read.integer(1), '86400', 'refresh token life'),
   tokenIssuer: setting('PLATFORM_TOKEN_ISSUER', read.text(), 'identity-platform', "the tokens' `iss`"),
+  uploadMaxBytes: setting(
+    'PLATFORM_UPLOAD_MAX_BYTES',
+    read.integer(1024),
+    '104857600',
+    'largest registration packet upload; streamed to `PLATFORM_DATA_DIR/spool`, never held in memory (larger: `RPR-PKR-002`)',
+  ),
   maxBodyBytes: setting('PLATFORM_MAX_BODY_BYTES', read.integer(1024), '1048576', 'largest accepted JSON request body'),
   shutdownGraceMs: setting('PLATFORM_SHUTDOWN_GRACE_MS', read.integer(), '10000', 'how long SIGTERM waits for in-flight requests before cutting them'),
   trustProxy: setting(

@@ -5,7 +5,9 @@ import type { EventBus } from './events.js';
 import type { Jobs } from './jobs/types.js';
 import type { Logger } from './log.js';
 import type { MasterKey } from './master-key.js';
+import type { ObjectStore } from './object-store/index.js';
 import type { MessageQueue } from './queue/index.js';
+import type { UploadSpool } from './uploads/spool.js';
 import type { Clock } from './time.js';
 import type { TokenService } from './tokens.js';
 
@@ -33,6 +35,10 @@ export interface PlatformDeps {
   jobs: Jobs;
   /** the message broker (ActiveMQ over STOMP, or DISABLED) */
   queue: MessageQueue;
+  /** packets, documents and biometrics: files under the data folder or an S3 bucket */
+  objects: ObjectStore;
+  /** large uploads spooled to disk by the REST edge, claimed by the operation it runs */
+  uploads: UploadSpool;
   /** the services of every component (subgraphs call each other only through these) */
   services: PlatformServices;
   /** work to finish before the database closes (timers, transports), run at shutdown in reverse order */

@@ -1,6 +1,7 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/input.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
+import busboy from 'busboy';
 import multer from 'multer';
 import type { z } from 'zod';
 import type { RequestContext } from '../lib/context.js';
@@ -10,7 +11,8 @@ import { authorize, type AccessTable } from '../lib/subgraph.js';
 import { parseTimestamp, type Clock } from '../lib/time.js';
 import { envelope, type ErrorItem } from './envelope.js';
 import type { Operation } from './operations.js';
-import type { RawInput, RestRoute, UploadedFile } from './route.js';
+import type { UploadSpool } from '../lib/uploads/spool.js';
+import type { RawInput, RestRoute, UploadedFile, UploadInput } from './route.js';
 
 /** Runs a named operation on the gateway in-process (no HTTP hop). */
 export type OperationExecutor = (
@@ -31,6 +33,8 @@ export interface HandlerDeps {
   specOpenEndpoints: boolean;
   /** the role table, to check the caller before a body is read */
   roleTable: AccessTable;
+  /** where `upload` routes stream their file */
+  uploads: UploadSpool;
 }
 
 /** A caller mistake found at the edge: answered with the route's code, before anything runs. */
@@ -114,6 +118,53 @@ async function readRaw(
   return { input: validate(route, input.schema, { body, headers } satisfies RawInput), version: undefined };
 }
 
+/** Form fields an upload may carry beside its file, and their size: anything more is not a packet upload. */
+const UPLOAD_FIELDS = { fields: 20, fieldSize: 64 * 1024, parts: 24 };
+
+/**
+ * An `upload` route's multipart body: the first file streamed to the spool
+ * (hashed and counted as it arrives), further files drained and ignored,
+ * text fields kept. Returns the staged upload's id for release after the call.
+ */
+async function readUpload(route: RestRoute, req: Request, spool: UploadSpool, owner: string): Promise<{ input: unknown; version: unknown; stagedId?: string }> {
+  const input = route.input as Extract<RestRoute['input'], { from: 'upload' }>;
+  if (req.is('multipart/form-data') !== 'multipart/form-data')
+    throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'the request body must be sent as Content-Type: multipart/form-data' });
+  const fields: Record<string, string> = {};
+  let staging: Promise<Awaited<ReturnType<UploadSpool['stage']>>> | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const parser = busboy({ headers: req.headers, limits: { ...UPLOAD_FIELDS, files: 1 } });
+      parser.on('file', (_name, stream, info) => {
+        if (staging) return void stream.resume();
+        staging = spool.stage(stream, owner, info.filename ?? '');
+        // A failure surfaces when the staging is awaited; this keeps it from being unhandled meanwhile.
+        staging.catch(() => undefined);
+      });
+      parser.on('field', (name, value) => void (fields[name] = value));
+      parser.on('error', reject);
+      parser.on('close', resolve);
+      req.on('aborted', () => reject(new Error('upload aborted')));
+      req.pipe(parser);
+    });
+  } catch {
+    const staged = await staging?.catch(() => undefined);
+    if (staged) await spool.release(staged.id);
+    throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'malformed multipart form data' });
+  }
+  const staged = await staging;
+  const value: UploadInput = {
+    fields,
+    ...(staged ? { upload: { id: staged.id, filename: staged.filename, size: staged.size, sha256: staged.sha256, truncated: staged.truncated } } : {}),
+  };
+  try {
+    return { input: validate(route, input.schema, value), version: undefined, ...(staged ? { stagedId: staged.id } : {}) };
+  } catch (error) {
+    if (staged) await spool.release(staged.id);
+    throw error;
+  }
+}
+
 /**
  * The envelope `id` a route requires, as MOSIP's request validators check it
  * (the ID repository's IdRequestValidator: "Missing Input Parameter - id",
@@ -129,10 +180,13 @@ async function readInput(
   req: Request,
   res: Response,
   parser: RequestHandler,
-  maxBodyBytes: number,
-): Promise<{ input: unknown; version: unknown; files?: UploadedFile[] }> {
+  deps: Pick<HandlerDeps, 'maxBodyBytes' | 'uploads'>,
+  owner: () => Promise<string>,
+): Promise<{ input: unknown; version: unknown; files?: UploadedFile[]; stagedId?: string }> {
   const { input } = route;
+  const { maxBodyBytes } = deps;
   if (input.from === 'none') return { input: {}, version: undefined };
+  if (input.from === 'upload') return readUpload(route, req, deps.uploads, await owner());
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
   if (input.from === 'form') return readForm(route, req, res, parser);
   if (input.from === 'raw') return readRaw(route, req, res, parser, maxBodyBytes);
@@ -214,9 +268,11 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
         if (error instanceof PlatformError) throw new EdgeError({ errorCode: error.code, message: error.message });
         throw error;
       }
-      const read = await readInput(route, req, res, parser, deps.maxBodyBytes);
+      const read = await readInput(route, req, res, parser, deps, async () => (await context.principal()).subject);
       version = read.version;
-      const result = await deps.execute(route.operation, route.variables(read.input, req, read.files ?? []), context);
+      const result = await deps
+        .execute(route.operation, route.variables(read.input, req, read.files ?? []), context)
+        .finally(() => (read.stagedId ? deps.uploads.release(read.stagedId) : undefined));
       if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
       await reply(res, version, { response: route.result(result.data ?? {}, { res }) });
     } catch (error) {

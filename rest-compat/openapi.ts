@@ -63,6 +63,17 @@ function requestParts(route: RestRoute): JsonSchema {
       requestBody: { required: true, content: { [input.contentType ?? '*/*']: { schema: raw.properties?.body ?? { type: 'string' } } } },
     };
   }
+  if (input.from === 'upload')
+    return {
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] },
+          },
+        },
+      },
+    };
   if (input.from === 'form') {
     const fields = schemaOf(input.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
     const properties = { ...fields.properties, [input.fileField]: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } };

@@ -25,12 +25,24 @@ export type RouteInput<Input = unknown> =
    * type accepted, when given.
    */
   | { from: 'raw'; schema: z.ZodType<Input>; contentType?: string }
+  /**
+   * multipart/form-data with one large file (a registration packet), streamed to the upload spool as it
+   * arrives, never held in memory: `schema` checks {fields, upload}, where `upload` describes the staged
+   * file (its id, name, size and SHA-256) for the operation to claim. The spool file is removed after the call.
+   */
+  | { from: 'upload'; schema: z.ZodType<Input> }
   | { from: 'none' };
 
 /** What a `raw` route's schema reads: the body text and the request headers. */
 export interface RawInput {
   body: string;
   headers: Readonly<Record<string, string>>;
+}
+
+/** What an `upload` route's schema reads: the form's text fields and the staged file, if one was sent. */
+export interface UploadInput {
+  fields: Readonly<Record<string, string>>;
+  upload?: { id: string; filename: string; size: number; sha256: string; truncated: boolean };
 }
 
 /** An uploaded file of a multipart request, as routes receive it. */

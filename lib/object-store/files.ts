@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkKey, checkLimit, checkPrefix, DEFAULT_LIST_LIMIT, ObjectStoreError, SEGMENT } from './common.js';
 import type { ObjectStore } from './index.js';
@@ -24,7 +25,17 @@ export class FileObjectStore implements ObjectStore {
     this.root = path.join(path.resolve(dataDir), 'objects');
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
+  put(key: string, data: Buffer): Promise<void> {
+    return this.write(key, (file) => file.writeFile(data));
+  }
+
+  putFile(key: string, filePath: string): Promise<void> {
+    // Written chunk by chunk as the file is read: never whole in memory.
+    return this.write(key, (file) => file.writeFile(createReadStream(filePath)));
+  }
+
+  /** Fills a temporary file beside the target, fsyncs it, renames it over the target: whole or not at all. */
+  private async write(key: string, fill: (file: FileHandle) => Promise<void>): Promise<void> {
     checkKey(key);
     const target = this.pathOf(key);
     const folder = path.dirname(target);
@@ -33,7 +44,7 @@ export class FileObjectStore implements ObjectStore {
       await mkdir(folder, { recursive: true, mode: 0o700 });
       const file = await open(temporary, 'wx', 0o600);
       try {
-        await file.writeFile(data);
+        await fill(file);
         await file.sync();
       } finally {
         await file.close();

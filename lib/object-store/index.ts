@@ -12,6 +12,8 @@ export { ObjectStoreError } from './common.js';
 export interface ObjectStore {
   /** Writes the object whole or not at all. */
   put(key: string, data: Buffer): Promise<void>;
+  /** Writes the object from a file, streamed (a registration packet is never read whole into memory). */
+  putFile(key: string, filePath: string): Promise<void>;
   /** The object, or null when absent. */
   get(key: string): Promise<Buffer | null>;
   /** Absent is fine. */

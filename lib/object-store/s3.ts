@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkKey, checkLimit, checkPrefix, DEFAULT_LIST_LIMIT, ObjectStoreError } from './common.js';
 import type { ObjectStore } from './index.js';
@@ -106,6 +108,19 @@ export class S3ObjectStore implements ObjectStore {
           ContentMD5: createHash('md5').update(data).digest('base64'),
           ContentType: 'application/octet-stream',
         }),
+      );
+    } catch (error) {
+      throw this.failure('put', key, error);
+    }
+  }
+
+  async putFile(key: string, filePath: string): Promise<void> {
+    checkKey(key);
+    try {
+      const { size } = await stat(filePath);
+      // Streamed from the file with its length: the SDK sends it as it reads, without a copy in memory.
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(filePath), ContentLength: size, ContentType: 'application/octet-stream' }),
       );
     } catch (error) {
       throw this.failure('put', key, error);

@@ -1,6 +1,6 @@
 import type { PlatformDeps } from '../../lib/deps.js';
 import { DateTimeScalar, JsonScalar } from '../../lib/graph/scalars.js';
-import { openObjectStore, type ObjectStore } from '../../lib/object-store/index.js';
+import type { ObjectStore } from '../../lib/object-store/index.js';
 import { assembleAreas } from '../areas.js';
 import { defineComponent } from '../component.js';
 import type { IdrepoArea } from './area.js';
@@ -32,8 +32,7 @@ export const idrepo = defineComponent({
   inputs: assembled.inputs,
   settings: idrepoSettings,
   async services(deps: PlatformDeps, settings) {
-    const objectStore = openObjectStore({ url: deps.config.objectStoreUrl, dataDir: deps.config.dataDir });
-    deps.onClose(() => objectStore.close?.());
+    const objectStore = deps.objects;
     const cipher = new IdrepoCipher(deps.prisma, deps.services.keys, deps.clock);
     await cipher.start();
     // The areas build on these: each offers its services in turn.

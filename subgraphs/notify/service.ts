@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Notification, NotificationTemplate, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import type { NotifySettings } from './settings.js';
-import type { JobContext, Jobs } from '../../lib/jobs/types.js';
+import type { JobContext, Jobs, JobTx } from '../../lib/jobs/types.js';
 import type { Logger } from '../../lib/log.js';
 import type { Clock } from '../../lib/time.js';
 import { NOTIFICATION_KEY } from '../keys/policy.js';
@@ -29,6 +29,16 @@ export interface SendResult {
 export type Channel = 'email' | 'sms';
 
 /** What is sealed at rest: everything of a message that may carry a secret or personal data (rows before issue 19 hold no recipients). */
+/** A message ready for its row: sealed content, the recipients' look-up keys, and whether a gateway will deliver it. */
+export interface ComposedNotification {
+  channel: Channel;
+  recipientKeys: string[];
+  subject: string | null;
+  content: string;
+  attachmentNames: string[];
+  status: 'PENDING' | 'OUTBOX';
+}
+
 interface Sealed {
   to?: string;
   cc?: string | null;
@@ -139,28 +149,57 @@ export class NotificationService {
    * the job to the next worker after its lease.
    */
   private async dispatch(message: Message & { channel: Channel }): Promise<void> {
-    const configured = this.delivery.configured(message.channel);
+    const composed = await this.compose(message);
+    if (composed.status === 'OUTBOX') {
+      await this.prisma.notification.create({ data: composed });
+      return;
+    }
+    const delivery = await this.prisma.$transaction(async (tx) => {
+      const row = await tx.notification.create({ data: composed, select: { id: true } });
+      return this.jobs.hold('notify.deliver', { notificationId: row.id }, { tx });
+    });
+    await delivery.run();
+  }
+
+  /** A message as its row holds it: sealed, with the recipients' look-up keys. */
+  private async compose(message: Message & { channel: Channel }): Promise<ComposedNotification> {
     const content = await this.sealer.seal(
       NOTIFICATION_KEY,
       Buffer.from(JSON.stringify({ to: message.to, cc: message.cc, body: message.body, attachments: message.attachments } satisfies Sealed), 'utf8'),
     );
-    const data = {
+    return {
       channel: message.channel,
       recipientKeys: [...new Set(message.to.split(',').map((address) => this.recipientKeyOf(address)))],
       subject: message.subject,
       content,
       attachmentNames: message.attachments.map((a) => a.filename),
-      status: configured ? 'PENDING' : 'OUTBOX',
+      status: this.delivery.configured(message.channel) ? 'PENDING' : 'OUTBOX',
     };
-    if (!configured) {
-      await this.prisma.notification.create({ data });
-      return;
-    }
-    const delivery = await this.prisma.$transaction(async (tx) => {
-      const row = await tx.notification.create({ data, select: { id: true } });
-      return this.jobs.hold('notify.deliver', { notificationId: row.id }, { tx });
+  }
+
+  /**
+   * A template rendered and sealed for one address, to be recorded by
+   * `queueIn` inside another component's transaction: the message exists
+   * exactly when that change commits (the registration processor's
+   * notification of a processed registration), and nothing is read while
+   * the transaction is open.
+   */
+  async composeTemplate(channel: Channel, address: string, code: string, langCode: string, variables: Record<string, string>): Promise<ComposedNotification> {
+    const template = await this.template(code, langCode, channel);
+    return this.compose({
+      channel,
+      to: address,
+      cc: null,
+      subject: channel === 'email' ? render(template.subject ?? code, variables) : null,
+      body: render(template.body, variables),
+      attachments: [],
     });
-    await delivery.run();
+  }
+
+  /** Records a composed message and its delivery job in the caller's transaction. */
+  async queueIn(tx: JobTx, composed: ComposedNotification): Promise<void> {
+    const row = await tx.notification.create({ data: composed, select: { id: true } });
+    if (composed.status === 'PENDING') await this.jobs.enqueue('notify.deliver', { notificationId: row.id }, { tx });
   }
 
   /** The recipients, body and attachments of a row, or null once they have been dropped. */

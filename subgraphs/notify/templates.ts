@@ -21,6 +21,23 @@ export const BUILT_IN_TEMPLATES: Record<string, Record<string, Record<'email' | 
       sms: { subject: null, body: 'Bonjour $user, votre code est $otp, valable $validMinutes minutes. Ne le communiquez pas.' },
     },
   },
+  /** the registration processor, once a new registration's identity is stored (MOSIP's RPR_UIN_GEN) */
+  RPR_UIN_GEN: {
+    eng: {
+      email: {
+        subject: 'Your UIN has been generated',
+        body: 'Dear $name,\n\nYour registration $rid has been processed. Your UIN is $uin.\n',
+      },
+      sms: { subject: null, body: 'Dear $name, your registration $rid has been processed. Your UIN is $uin.' },
+    },
+  },
+  /** the registration processor, once a later registration changed an identity (update, (de)activation, reprint) */
+  RPR_UIN_UPD: {
+    eng: {
+      email: { subject: 'Your identity has been updated', body: 'Dear $name,\n\nYour request $rid ($change) has been processed.\n' },
+      sms: { subject: null, body: 'Dear $name, your request $rid ($change) has been processed.' },
+    },
+  },
   'auth-login-otp': {
     eng: { email: { ...OTP_EMAIL, subject: 'Your login one-time password' }, sms: OTP_SMS },
   },

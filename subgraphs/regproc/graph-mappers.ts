@@ -10,4 +10,5 @@ export const graphMappers = {
   RegistrationTransaction: '../../generated/prisma/client.js#RegistrationTransaction',
   RegistrationConnection: './graph-mappers.js#RegistrationConnectionModel',
   RegistrationTransactionConnection: './graph-mappers.js#RegistrationTransactionConnectionModel',
+  ManualVerification: '../../generated/prisma/client.js#ManualVerification',
 };

@@ -3,10 +3,12 @@ import { assembleAreas } from '../areas.js';
 import { defineComponent } from '../component.js';
 import type { RegprocArea } from './area.js';
 import { RPR } from './errors.js';
+import { pipelineArea } from './pipeline/index.js';
 import { registrationsArea } from './registrations/index.js';
+import { regprocSettings } from './settings.js';
 
-/** The areas of the registration processor; the packet receiver and the pipeline's stages come next. */
-const AREAS: readonly RegprocArea[] = [registrationsArea];
+/** The areas of the registration processor: registrations (sync, status), then the pipeline that builds on them. */
+const AREAS: readonly RegprocArea[] = [registrationsArea, pipelineArea];
 const assembled = assembleAreas(AREAS, RPR.internal);
 
 /** The registration processor: registrations synced by registration clients, then their packets through the pipeline. */
@@ -14,6 +16,7 @@ export const regproc = defineComponent({
   name: 'regproc',
   access: assembled.access,
   inputs: assembled.inputs,
-  services: (deps) => assembled.services(deps, undefined),
+  settings: regprocSettings,
+  services: (deps, settings) => assembled.services(deps, settings),
   resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, JSON: JsonScalar }),
 });

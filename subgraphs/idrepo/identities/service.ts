@@ -93,6 +93,11 @@ export class IdentityService {
     return this.store.byLookup({ uinHash: this.cipher.lookup(uin) });
   }
 
+  /** The identity a registration (RID) created or updated, or null: the registration processor's check that its stage already ran. */
+  byRegistration(rid: string): Promise<IdentityRow | null> {
+    return this.store.byLookup({ rid });
+  }
+
   /** The UIN of an identity, in clear. */
   async uinOfRow(row: IdentityRow): Promise<string> {
     return (await this.cipher.decrypt(row.uinEncrypted, contextOf.uin(row.id))).toString('utf8');

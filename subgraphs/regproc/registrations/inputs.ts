@@ -22,6 +22,16 @@ export const REGISTRATION_STATUSES = [
 ] as const;
 export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
 
+/** The stages a registration stands at (the pipeline's, pipeline/stages.ts, and the receiver's). */
+export const REGISTRATION_STAGES = [
+  'PACKET_RECEIVER',
+  'UPLOAD_PACKET',
+  'VALIDATE_PACKET',
+  'BIOGRAPHIC_VERIFICATION',
+  'MANUAL_ADJUDICATION',
+  'UIN_GENERATOR',
+] as const;
+
 /** MOSIP's registration types a client syncs (RegistrationType). */
 export const REGISTRATION_TYPES = ['NEW', 'UPDATE', 'LOST', 'CORRECTION', 'ACTIVATED', 'DEACTIVATED', 'RES_UPDATE', 'RES_REPRINT'] as const;
 
@@ -81,6 +91,7 @@ export const registrationsSchemas = {
     filter: z
       .object({
         status: z.enum(REGISTRATION_STATUSES).nullish(),
+        stage: z.enum(REGISTRATION_STAGES).nullish(),
         centreId: identifier(36).nullish(),
         from: z.date().nullish(),
         to: z.date().nullish(),

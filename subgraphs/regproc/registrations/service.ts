@@ -45,6 +45,12 @@ export class RegistrationService {
     return caller.roles.some((role) => ANY_CENTRE.includes(role)) ? undefined : this.centresOf(caller);
   }
 
+  /** Whether the caller may act for a centre's registrations (upload its packets). */
+  async reaches(caller: Caller, centreId: string): Promise<boolean> {
+    const scope = await this.scope(caller);
+    return !scope || scope.has(centreId);
+  }
+
   private async visible(caller: Caller, rids: readonly string[]): Promise<Map<string, RegistrationRow>> {
     const scope = await this.scope(caller);
     const rows = await this.store.byRids(rids);

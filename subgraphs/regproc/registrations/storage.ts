@@ -20,6 +20,7 @@ export interface SyncedRecord {
 /** Which registrations a list shows. */
 export interface RegistrationQuery {
   status?: string | null;
+  stage?: string | null;
   centreId?: string | null;
   from?: Date | null;
   to?: Date | null;
@@ -96,6 +97,7 @@ export class RegistrationStorage implements RegistrationStore {
   list(query: RegistrationQuery, page: PageArgs): Promise<Connection<RegistrationRow>> {
     const where: Prisma.RegistrationWhereInput = {
       ...(query.status ? { status: query.status } : {}),
+      ...(query.stage ? { stage: query.stage } : {}),
       ...(query.centreId ? { centreId: query.centreId } : {}),
       ...(query.from || query.to ? { createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lt: query.to } : {}) } } : {}),
     };

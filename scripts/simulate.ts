@@ -1,0 +1,112 @@
+// npm run simulate -- --count N [--centre 10001 --machine 10001] [--base http://localhost:8080]
+//   [--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json]
+// Plays a registration centre against a running platform (lib/packet/simulator.ts): N sample
+// residents synced, uploaded and followed to a final status; exit 0 only when all are PROCESSED.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MAX_COUNT, simulate } from '../lib/packet/simulator.js';
+
+export interface SimulateCli {
+  count: number;
+  centreId: string;
+  machineId: string;
+  base: string;
+  concurrency: number;
+  duplicates: number;
+  timeoutSeconds: number;
+  certificate?: string;
+  json: boolean;
+}
+
+const USAGE =
+  'usage: npm run simulate -- --count N [--centre 10001] [--machine 10001] [--base http://localhost:8080] ' +
+  '[--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json]';
+
+/** A number option within bounds, or an error naming the option. */
+function numberOption(value: string | undefined, name: string, fallback: number, check: (n: number) => boolean, rule: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new Error(`--${name} must be ${rule}\n${USAGE}`);
+  return n;
+}
+
+/** The command line, checked; throws with the usage on anything wrong. */
+export function parseSimulateArgs(argv: string[]): SimulateCli {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        count: { type: 'string' },
+        centre: { type: 'string', default: '10001' },
+        machine: { type: 'string', default: '10001' },
+        base: { type: 'string', default: 'http://localhost:8080' },
+        concurrency: { type: 'string' },
+        duplicates: { type: 'string' },
+        timeout: { type: 'string' },
+        certificate: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${USAGE}`);
+  }
+  const text = (name: string) => values[name] as string | undefined;
+  if (text('count') === undefined) throw new Error(`--count is required\n${USAGE}`);
+  for (const name of ['centre', 'machine'])
+    if (!/^\d{1,5}$/.test(text(name)!)) throw new Error(`--${name} must be 1 to 5 digits (it goes into the RID)\n${USAGE}`);
+  if (!/^https?:\/\/[^\s]+$/.test(text('base')!)) throw new Error(`--base must be an http(s) URL\n${USAGE}`);
+  const whole = (n: number) => Number.isInteger(n);
+  return {
+    count: numberOption(text('count'), 'count', 0, (n) => whole(n) && n >= 1 && n <= MAX_COUNT, `a whole number from 1 to ${MAX_COUNT}`),
+    centreId: text('centre')!,
+    machineId: text('machine')!,
+    base: text('base')!.replace(/\/+$/, ''),
+    concurrency: numberOption(text('concurrency'), 'concurrency', 8, (n) => whole(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64'),
+    duplicates: numberOption(text('duplicates'), 'duplicates', 0, (n) => n >= 0 && n < 1, 'a share from 0 up to (not including) 1'),
+    timeoutSeconds: numberOption(text('timeout'), 'timeout', 600, (n) => n > 0, 'a positive number of seconds'),
+    ...(text('certificate') ? { certificate: text('certificate') } : {}),
+    json: values.json === true,
+  };
+}
+
+async function main(): Promise<void> {
+  let cli: SimulateCli;
+  try {
+    cli = parseSimulateArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const summary = await simulate(cli.base, {
+    count: cli.count,
+    centreId: cli.centreId,
+    machineId: cli.machineId,
+    concurrency: cli.concurrency,
+    duplicates: cli.duplicates,
+    timeoutSeconds: cli.timeoutSeconds,
+    ...(cli.certificate ? { certificatePem: readFileSync(cli.certificate, 'utf8') } : {}),
+    log: cli.json ? undefined : (line) => console.log(line),
+  });
+  if (cli.json) console.log(JSON.stringify(summary));
+  else {
+    console.log(`\n${summary.count} packets (${summary.duplicates} with copied biometrics): ${summary.final} final, ${summary.processed} PROCESSED`);
+    for (const [status, n] of Object.entries(summary.statuses)) console.log(`  ${status.padEnd(18)} ${n}`);
+    if (summary.packetsPerSecond !== null) console.log(`${summary.packetsPerSecond} packets/s over ${summary.seconds} s (first upload to last final status)`);
+    if (summary.timedOut) console.log(`timed out after ${cli.timeoutSeconds} s waiting for final statuses`);
+    for (const problem of summary.problems) console.log(`  ${problem}`);
+  }
+  process.exitCode = summary.ok ? 0 : 1;
+}
+
+// Run only as a script: the unit tests import parseSimulateArgs.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main().catch((error: unknown) => {
+    console.error((error as Error).message);
+    process.exitCode = 1;
+  });
+}

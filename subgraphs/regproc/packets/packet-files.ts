@@ -1,0 +1,65 @@
+import { CryptoFormatError } from '../../../lib/crypto/envelope.js';
+import { PlatformError } from '../../../lib/errors.js';
+import type { ObjectStore } from '../../../lib/object-store/index.js';
+import { PacketFormatError } from '../../../lib/packet/errors.js';
+import { readPacketZip, type ReadPacket } from '../../../lib/packet/format.js';
+import { StageRejection } from '../pipeline/stages.js';
+
+/** A packet's files may inflate to this much together: far beyond a real packet, well short of a zip bomb. */
+const MAX_UNCOMPRESSED_BYTES = 512 * 1024 * 1024;
+
+/** Where a registration's packet lives in the object store: as uploaded, E_REG(zip), never in clear. */
+export const packetKeyOf = (rid: string) => `regproc/packets/${rid}.zip`;
+
+/** A packet opened in memory: what its zip holds (never written anywhere in clear). */
+export type OpenedPacket = ReadPacket;
+
+/**
+ * The registration packets in the object store. They stay as the client
+ * encrypted them (under the REGISTRATION key); a stage that needs their
+ * content decrypts and unzips them in memory, each time.
+ */
+export class PacketFiles {
+  constructor(
+    private readonly objects: ObjectStore,
+    private readonly decrypt: (sealed: Buffer, centreMachineRefId: string) => Promise<Buffer>,
+  ) {}
+
+  /** Stores an uploaded packet from its spool file, streamed. */
+  store(rid: string, filePath: string): Promise<void> {
+    return this.objects.putFile(packetKeyOf(rid), filePath);
+  }
+
+  /** The packet as stored (encrypted), or null. */
+  sealed(key: string): Promise<Buffer | null> {
+    return this.objects.get(key);
+  }
+
+  storeSealed(rid: string, sealed: Buffer): Promise<void> {
+    return this.objects.put(packetKeyOf(rid), sealed);
+  }
+
+  /**
+   * Decrypts and unzips a registration's packet. A packet missing from the
+   * store or a store out of reach is the platform's failure (the stage runs
+   * again); one that cannot be decrypted or unzipped never will be: FAILED.
+   */
+  async open(registration: { rid: string; centreId: string; machineId: string; packetKey: string | null }): Promise<OpenedPacket> {
+    const sealed = registration.packetKey ? await this.objects.get(registration.packetKey) : null;
+    if (!sealed) throw new Error(`the packet of ${registration.rid} is not in the object store`);
+    let zip: Buffer;
+    try {
+      zip = await this.decrypt(sealed, `${registration.centreId}_${registration.machineId}`);
+    } catch (error) {
+      if (error instanceof PlatformError || error instanceof CryptoFormatError)
+        throw new StageRejection('FAILED', 'the packet cannot be decrypted', 'PACKET_DECRYPTION_FAILED');
+      throw error;
+    }
+    try {
+      return readPacketZip(zip, { maxUncompressedBytes: MAX_UNCOMPRESSED_BYTES });
+    } catch (error) {
+      if (error instanceof PacketFormatError) throw new StageRejection('FAILED', `the packet is not a readable zip: ${error.message}`, 'PACKET_UNZIP_FAILED');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { createHmac } from 'node:crypto';
+import { bdbDigests, parseCbeff } from '../../../lib/packet/cbeff.js';
+import { PacketFormatError } from '../../../lib/packet/errors.js';
+import type { OpenedPacket } from '../packets/packet-files.js';
+import { StageRejection, type Candidate, type StageRegistration } from './stages.js';
+import type { PipelineStorage, PipelineTx } from './storage.js';
+
+/**
+ * What de-duplication answers for one registration: no duplicate, possible
+ * duplicates (manual adjudication), or not yet (an asynchronous check, as
+ * an ABIS over the queue, answers later through `PipelineService.deduplicated`).
+ */
+export type DedupeAnswer = { kind: 'unique' } | { kind: 'candidates'; candidates: Candidate[] } | { kind: 'waiting'; comment: string };
+
+/** What a check leaves to write with the stage's outcome, in its transaction. */
+export interface DedupeOutcome {
+  answer: DedupeAnswer;
+  keep?: (tx: PipelineTx, now: Date) => Promise<void>;
+}
+
+/**
+ * The seam biographic and biometric de-duplication fills (the
+ * BIOGRAPHIC_VERIFICATION stage): `REGPROC_DEDUPE` picks the built-in one,
+ * and the ABIS component plugs its own in (`PipelineService.useDeduplication`).
+ */
+export interface Deduplication {
+  readonly name: string;
+  check(registration: StageRegistration, packet: OpenedPacket): Promise<DedupeOutcome>;
+}
+
+/** Every registration passes (REGPROC_DEDUPE=none). */
+export const noDeduplication: Deduplication = {
+  name: 'none',
+  check: () => Promise.resolve({ answer: { kind: 'unique' } }),
+};
+
+/** The biometric samples of a packet (exceptions left out), as the de-duplication reads them. */
+export function biometricSamples(packet: OpenedPacket): Buffer[] {
+  if (!packet.cbeff) return [];
+  try {
+    return bdbDigests(parseCbeff(packet.cbeff)).map((hex) => Buffer.from(hex, 'hex'));
+  } catch (error) {
+    if (error instanceof PacketFormatError) throw new StageRejection('REJECTED', `the biometrics cannot be read: ${error.message}`, 'BIOMETRICS_UNREADABLE');
+    throw error;
+  }
+}
+
+/**
+ * De-duplication inside the platform (REGPROC_DEDUPE=local): each biometric
+ * sample's SHA-256, under a keyed hash (the master key's), so the index
+ * holds no biometric and cannot be matched outside the platform. It finds
+ * exact copies only, which is what a resubmitted or forged packet carries;
+ * matching different captures of the same person is an ABIS's work.
+ */
+export class LocalDeduplication implements Deduplication {
+  readonly name = 'local';
+
+  constructor(
+    private readonly store: Pick<PipelineStorage, 'holdersOf' | 'saveDigests'>,
+    private readonly key: Buffer,
+  ) {}
+
+  async check(registration: StageRegistration, packet: OpenedPacket): Promise<DedupeOutcome> {
+    const digests = biometricSamples(packet).map((sample) => createHmac('sha256', this.key).update(sample).digest('hex'));
+    const holders = await this.store.holdersOf(digests, registration.rid);
+    const keep = (tx: PipelineTx, now: Date) => this.store.saveDigests(tx, registration.rid, digests, now);
+    if (!holders.length) return { answer: { kind: 'unique' }, keep };
+    return { answer: { kind: 'candidates', candidates: holders.map((rid) => ({ rid, refType: 'RID', reasonCode: 'BIO' })) }, keep };
+  }
+}

@@ -1,0 +1,255 @@
+import type { Registration } from '../../../generated/prisma/client.js';
+import { PlatformError } from '../../../lib/errors.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import type { JobContext, Jobs } from '../../../lib/jobs/types.js';
+import type { Logger } from '../../../lib/log.js';
+import type { Clock } from '../../../lib/time.js';
+import type { Deduplication, DedupeAnswer } from './dedupe.js';
+import { ACTIVE_STATUSES, JOB_STAGES, STAGE_JOBS, StageRejection, type JobStage, type Stage, type StageTransaction } from './stages.js';
+import type { PipelineStorage, PipelineTx, RegistrationChange } from './storage.js';
+import type { StageOutcome, StageWork } from './work.js';
+
+export interface PipelineSettings {
+  reprocessElapseSeconds: number;
+  reprocessMaxAttempts: number;
+  stuckAfterSeconds: number;
+}
+
+/** Another run moved the registration first: this one's writes roll back. */
+class Overtaken extends Error {}
+
+/** A resume that cannot apply: the registration is not stuck (or waits for an adjudicator). */
+export const notStuck = (rid: string, why: string) => new PlatformError('RPR-RGS-015', `Invalid request value, input data incorrect: ${rid} ${why}`);
+
+const isJobStage = (stage: string | null): stage is JobStage => (JOB_STAGES as readonly string[]).includes(stage ?? '');
+
+/** A stage's failure as it is kept and shown: the message only, shortened (the platform's errors name no resident). */
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
+
+/**
+ * The pipeline (ABIS.md (e)): each stage a job; a stage's outcome, its
+ * transactions and the next stage's job commit together with the job's
+ * completion, so a worker killed anywhere leaves the registration where
+ * the last commit put it and the job runs again. A stage that fails for a
+ * reason of the platform goes to REPROCESS and runs again after the
+ * elapse time, up to the attempt limit (REPROCESS_FAILED); admins resume
+ * stuck registrations one by one or a whole stage at a time.
+ */
+export class PipelineService {
+  constructor(
+    private readonly store: PipelineStorage,
+    private readonly work: StageWork,
+    private readonly jobs: Jobs,
+    private readonly clock: Clock,
+    private readonly settings: PipelineSettings,
+    private readonly logger: Logger,
+    private deduplication: Deduplication,
+  ) {}
+
+  /** The de-duplication the BIOGRAPHIC_VERIFICATION stage runs (the ABIS component puts its own here). */
+  get dedupe(): Deduplication {
+    return this.deduplication;
+  }
+
+  useDeduplication(deduplication: Deduplication): void {
+    this.deduplication = deduplication;
+  }
+
+  /** One job per registration at a time: a second enqueue while one waits or runs is dropped. */
+  private enqueue(tx: PipelineTx, stage: JobStage, rid: string): Promise<void> {
+    return this.jobs.enqueue(STAGE_JOBS[stage], { rid }, { tx, singletonKey: `regproc:${rid}` });
+  }
+
+  /** The packet receiver's hand-over, in its transaction: the first stage's job. */
+  packetReceived(tx: PipelineTx, rid: string): Promise<void> {
+    return this.enqueue(tx, 'UPLOAD_PACKET', rid);
+  }
+
+  /** The job of a stage: its work, then its outcome recorded with the job's completion. */
+  async runStage(stage: JobStage, rid: string, job: Pick<JobContext, 'completeIn'>): Promise<void> {
+    const row = await this.store.byRid(rid);
+    // A job of a stage the registration has left (a duplicate run, a resume that overtook it) has nothing to do.
+    if (!row || row.stage !== stage || !ACTIVE_STATUSES.has(row.status)) return;
+    let outcome: StageOutcome | undefined;
+    let failure: unknown;
+    try {
+      outcome = await this.work.run(stage, row);
+    } catch (error) {
+      failure = error;
+    }
+    await this.commit(row, async (tx, now) => {
+      // Completed first: the job gives up its singleton key, which the next stage's job takes.
+      await job.completeIn(tx);
+      if (outcome) await this.record(tx, row, stage, outcome, now);
+      else await this.fail(tx, row, stage, failure, now);
+    });
+  }
+
+  private async commit(row: Registration, write: (tx: PipelineTx, now: Date) => Promise<void>): Promise<boolean> {
+    try {
+      await this.store.inTransaction((tx) => write(tx, this.clock.now()));
+      return true;
+    } catch (error) {
+      if (error instanceof Overtaken) {
+        this.logger.info({ rid: row.rid, stage: row.stage }, 'registration moved on by another run; this one is dropped');
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  private async move(tx: PipelineTx, row: Registration, change: RegistrationChange, now: Date, from?: readonly string[]): Promise<void> {
+    if (!(await this.store.move(tx, row.rid, { stage: row.stage, ...(from ? { from } : {}) }, change, now))) throw new Overtaken();
+  }
+
+  private async record(tx: PipelineTx, row: Registration, stage: Stage, outcome: StageOutcome, now: Date): Promise<void> {
+    const reset = { attempts: 0, lastError: null, nextAttemptAt: null, ...(outcome.bioRefId ? { bioRefId: outcome.bioRefId } : {}) };
+    if (outcome.kind === 'next') {
+      await this.move(tx, row, { status: 'PROCESSING', stage: outcome.next, ...reset }, now);
+      if (outcome.candidates?.length) await this.store.addCandidates(tx, row.rid, outcome.candidates, now);
+      if (outcome.next !== 'MANUAL_ADJUDICATION') await this.enqueue(tx, outcome.next, row.rid);
+    } else await this.move(tx, row, { status: outcome.kind === 'wait' ? 'PROCESSING' : outcome.status, ...reset }, now);
+    await outcome.keep?.(tx, now);
+    await this.store.record(tx, row.rid, row.langCode, stage, outcome.transactions, now);
+  }
+
+  /** A refusal ends the registration; any other failure is the platform's: REPROCESS, or REPROCESS_FAILED past the limit. */
+  private async fail(tx: PipelineTx, row: Registration, stage: Stage, error: unknown, now: Date): Promise<void> {
+    const reason = reasonOf(error);
+    if (error instanceof StageRejection) {
+      await this.move(tx, row, { status: error.status, lastError: reason }, now);
+      await this.store.record(tx, row.rid, row.langCode, stage, [{ statusCode: error.status, subStatusCode: error.subStatusCode, comment: reason }], now);
+      return;
+    }
+    const attempts = row.attempts + 1;
+    const spent = attempts >= this.settings.reprocessMaxAttempts;
+    const nextAttemptAt = spent ? null : new Date(now.getTime() + this.settings.reprocessElapseSeconds * 1000);
+    this.logger.warn({ rid: row.rid, stage, attempts, spent, error: reason }, 'registration stage failed');
+    await this.move(tx, row, { status: spent ? 'REPROCESS_FAILED' : 'REPROCESS', attempts, lastError: reason, nextAttemptAt }, now);
+    const transaction: StageTransaction = spent
+      ? { statusCode: 'REPROCESS_FAILED', comment: `failed ${attempts} times; an admin may resume it: ${reason}` }
+      : { statusCode: 'REPROCESS', comment: `runs again after ${this.settings.reprocessElapseSeconds} s: ${reason}` };
+    await this.store.record(tx, row.rid, row.langCode, stage, [transaction], now);
+  }
+
+  /** A stage's job that spent its runner attempts (the database itself failing): the registration waits for an admin. */
+  async jobDied(stage: JobStage, rid: string, reason: string): Promise<void> {
+    const row = await this.store.byRid(rid);
+    if (!row || row.stage !== stage || !ACTIVE_STATUSES.has(row.status)) return;
+    await this.commit(row, async (tx, now) => {
+      await this.move(tx, row, { status: 'REPROCESS_FAILED', lastError: reasonOf(reason) }, now);
+      await this.store.record(tx, row.rid, row.langCode, stage, [{ statusCode: 'REPROCESS_FAILED', comment: reasonOf(reason) }], now);
+    });
+  }
+
+  /** The recurring reprocessor: REPROCESS registrations whose time has come go back to their stage. */
+  async reprocessDue(): Promise<number> {
+    let moved = 0;
+    for (const row of await this.store.dueForReprocess(this.clock.now(), 200)) {
+      if (!isJobStage(row.stage)) continue;
+      const stage = row.stage;
+      const done = await this.commit(row, async (tx, now) => {
+        await this.move(tx, row, { status: 'PROCESSING', nextAttemptAt: null }, now, ['REPROCESS']);
+        await this.store.record(
+          tx,
+          row.rid,
+          row.langCode,
+          stage,
+          [{ type: 'PACKET_REPROCESS', statusCode: 'IN_PROGRESS', comment: `attempt ${row.attempts + 1} of ${stage}` }],
+          now,
+        );
+        await this.enqueue(tx, stage, row.rid);
+      });
+      if (done) moved++;
+    }
+    return moved;
+  }
+
+  /**
+   * An answer of an asynchronous de-duplication (an ABIS reply) for a
+   * registration waiting at BIOGRAPHIC_VERIFICATION: recorded as the stage's
+   * outcome would have been.
+   */
+  async deduplicated(rid: string, answer: Exclude<DedupeAnswer, { kind: 'waiting' }>): Promise<boolean> {
+    const row = await this.store.byRid(rid);
+    if (!row || row.stage !== 'BIOGRAPHIC_VERIFICATION' || !ACTIVE_STATUSES.has(row.status)) return false;
+    const outcome: StageOutcome =
+      answer.kind === 'unique'
+        ? { kind: 'next', next: 'UIN_GENERATOR', transactions: [{ statusCode: 'SUCCESS', comment: 'no duplicate found' }] }
+        : {
+            kind: 'next',
+            next: 'MANUAL_ADJUDICATION',
+            candidates: answer.candidates,
+            transactions: [
+              { statusCode: 'FAILED', subStatusCode: 'POTENTIAL_DUPLICATE', comment: `${answer.candidates.length} possible duplicate(s)` },
+              { type: 'MANUAL_ADJUDICATION', statusCode: 'IN_PROGRESS', comment: 'waiting for an adjudicator' },
+            ],
+          };
+    return this.commit(row, (tx, now) => this.record(tx, row, 'BIOGRAPHIC_VERIFICATION', outcome, now));
+  }
+
+  /** An adjudicator's decision, in the verification's transaction: approved goes on to the UIN, rejected ends the registration. */
+  async adjudicated(tx: PipelineTx, row: Registration, approved: boolean, adjudicator: string, now: Date): Promise<void> {
+    const outcome: StageOutcome = approved
+      ? { kind: 'next', next: 'UIN_GENERATOR', transactions: [{ statusCode: 'SUCCESS', comment: `approved by ${adjudicator}` }] }
+      : { kind: 'end', status: 'REJECTED', transactions: [{ statusCode: 'REJECTED', comment: `rejected by ${adjudicator}` }] };
+    await this.record(tx, row, 'MANUAL_ADJUDICATION', outcome, now);
+  }
+
+  private idleBefore(): Date {
+    return new Date(this.clock.now().getTime() - this.settings.stuckAfterSeconds * 1000);
+  }
+
+  stuck(stage: string | null, page: PageArgs): Promise<Connection<Registration>> {
+    return this.store.stuck({ idleBefore: this.idleBefore(), stage }, page);
+  }
+
+  stuckCount(): Promise<number> {
+    return this.store.stuckCount(this.idleBefore());
+  }
+
+  countsByStage() {
+    return this.store.countsByStage();
+  }
+
+  /**
+   * Takes stuck registrations on: one RID, or every stuck one of a stage (up
+   * to `limit`). Each runs its stage again at once with a fresh attempt
+   * budget, and its transactions name the admin (WORKFLOW_RESUME). A
+   * registration waiting for an adjudicator is not stuck.
+   */
+  async resume(admin: string, target: { rid: string } | { stage: string }, limit = 1000): Promise<string[]> {
+    const idleBefore = this.idleBefore();
+    const rids = 'rid' in target ? [target.rid] : await this.store.stuckRids({ idleBefore, stage: target.stage }, limit);
+    const resumed: string[] = [];
+    for (const rid of rids) {
+      const row = await this.store.byRid(rid);
+      const stuck = row && this.isStuck(row, idleBefore);
+      if (!row || !stuck || !isJobStage(row.stage)) {
+        if ('rid' in target) throw notStuck(rid, row ? 'is not stuck' : 'is not a registration');
+        continue;
+      }
+      const stage = row.stage;
+      const done = await this.commit(row, async (tx, now) => {
+        await this.move(tx, row, { status: 'PROCESSING', attempts: 0, lastError: null, nextAttemptAt: null }, now, [row.status]);
+        await this.store.record(
+          tx,
+          row.rid,
+          row.langCode,
+          stage,
+          [{ type: 'WORKFLOW_RESUME', statusCode: 'SUCCESS', comment: `${stage} resumed by ${admin}` }],
+          now,
+        );
+        await this.enqueue(tx, stage, row.rid);
+      });
+      if (done) resumed.push(rid);
+    }
+    this.logger.info({ admin, target, resumed: resumed.length }, 'stuck registrations resumed');
+    return resumed;
+  }
+
+  private isStuck(row: Registration, idleBefore: Date): boolean {
+    if (['REPROCESS', 'REPROCESS_FAILED', 'FAILED'].includes(row.status)) return true;
+    return ['PACKET_RECEIVED', 'PROCESSING'].includes(row.status) && row.stage !== 'MANUAL_ADJUDICATION' && !!row.progressAt && row.progressAt < idleBefore;
+  }
+}

@@ -1,0 +1,277 @@
+// The registration pipeline end to end on the sample country (centre and machine 10001): a packet
+// built as a registration client builds it, synced, uploaded, carried through the stages by the job
+// runner to PROCESSED with a UIN in the ID repository and the resident's notification in the outbox;
+// the receiver's refusals in MOSIP's order; duplicates through manual adjudication; reprocessing
+// and the stuck view.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type SyncRecord } from '../../lib/packet/format.js';
+import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
+import { expectRejected } from '../support/assertions.js';
+import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+
+let t: TestPlatform;
+let admin: Record<string, string>;
+useTestPlatform(
+  { PLATFORM_SAMPLE_DATA: 'true', REGPROC_MAX_PACKET_BYTES: '400000', REGPROC_REPROCESS_ELAPSE_SECONDS: '1', REGPROC_REPROCESS_MAX_ATTEMPTS: '2' },
+  (platform, adminCookie) => {
+    t = platform;
+    admin = adminCookie;
+  },
+);
+
+const BASE = '/registrationprocessor/v1';
+let certificate: string;
+let sequence = 0;
+
+interface Built {
+  rid: string;
+  sealed: Buffer;
+  resident: SampleResident;
+}
+
+function build(seed: string, options: { duplicateOf?: SampleResident; supervisor?: string; bdbBytes?: number } = {}): Built {
+  const rid = makeRid('10001', '10001', ++sequence, t.clock.now());
+  const resident = sampleResident(seed, {
+    ...(options.duplicateOf ? { duplicateOf: options.duplicateOf } : {}),
+    ...(options.bdbBytes ? { bdbBytes: options.bdbBytes } : {}),
+  });
+  const zip = buildPacketZip({
+    registrationId: rid,
+    registrationType: 'NEW',
+    centerId: '10001',
+    machineId: '10001',
+    creationDate: t.clock.now(),
+    officerId: 'sample-officer',
+    supervisorId: 'sample-supervisor',
+    identity: resident.identity,
+    cbeff: resident.cbeff,
+    documents: resident.documents,
+  });
+  return { rid, sealed: sealPacket(zip, certificate), resident };
+}
+
+async function sync(records: SyncRecord[]): Promise<void> {
+  const { json } = await t.request('POST', `${BASE}/registrationstatus/sync`, {
+    raw: syncRequestBody(records, certificate, t.clock.now()),
+    headers: { ...admin, 'Center-Machine-RefId': '10001_10001', timestamp: t.clock.now().toISOString() },
+  });
+  expect(json.errors, JSON.stringify(json.errors)).toBeNull();
+  expect(json.response.map((item: { status: string }) => item.status)).toEqual(records.map(() => 'SUCCESS'));
+}
+
+async function upload(fileName: string, bytes: Buffer) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
+  const response = await fetch(`${t.baseUrl}${BASE}/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers: admin });
+  return { status: response.status, headers: response.headers, json: await response.json() };
+}
+
+const statusOf = async (rid: string): Promise<string | undefined> => {
+  const { json } = await t.request('POST', `${BASE}/registrationstatus/search`, {
+    body: { id: 'platform.registration.status', version: '1.0', requesttime: t.clock.now().toISOString(), request: [{ registrationId: rid }] },
+    headers: admin,
+  });
+  return json.response?.[0]?.statusCode;
+};
+
+async function settle(rid: string, until: (status: string | undefined) => boolean, timeoutMs = 30_000): Promise<string | undefined> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await statusOf(rid);
+    if (until(status) || Date.now() > end) return status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const FINAL = new Set(['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED']);
+const stageOf = async (rid: string) => (await t.platform.deps.prisma.registration.findUnique({ where: { rid } }))?.stage;
+
+async function submit(built: Built, over: Partial<SyncRecord> = {}): Promise<void> {
+  await sync([syncRecordOf(built.rid, built.sealed, over)]);
+  const { json, headers } = await upload(`${built.rid}.zip`, built.sealed);
+  expect(json.errors, JSON.stringify(json.errors)).toBeNull();
+  expect(json.response).toEqual({ status: 'Packet is in PACKET_RECEIVED status' });
+  expect(headers.get('response-signature')).toBeTruthy();
+}
+
+beforeAll(async () => {
+  const { json } = await t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', { headers: admin });
+  certificate = json.response.certificate;
+});
+
+describe('a packet through the pipeline', () => {
+  it('is received, processed to PROCESSED with a UIN in the ID repository, its transactions and the notification recorded; a second upload is refused', async () => {
+    const built = build('pipeline-one');
+    const outboxBefore = await t.platform.deps.prisma.notification.count();
+    await submit(built);
+    const final = await settle(built.rid, (status) => FINAL.has(status ?? ''));
+    expect(final).toBe('PROCESSED');
+
+    const identity = await t.platform.deps.services.identities.byRegistration(built.rid);
+    expect(identity?.status).toBe('ACTIVATED');
+    const uin = await t.platform.deps.services.identities.uinOfRow(identity!);
+    expect(uin).toMatch(/^\d{10}$/);
+
+    const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${built.rid}`, { headers: admin });
+    const types = (json.response as { transactionTypeCode: string; statusCode: string }[]).map((row) => `${row.transactionTypeCode}:${row.statusCode}`);
+    expect(types).toEqual([
+      'PACKET_RECEIVER:SUCCESS',
+      'UPLOAD_PACKET:SUCCESS',
+      'VALIDATE_PACKET:SUCCESS',
+      'BIOGRAPHIC_VERIFICATION:SUCCESS',
+      'UIN_GENERATOR:SUCCESS',
+      'NOTIFICATION:SUCCESS',
+    ]);
+    expect(await t.platform.deps.prisma.notification.count()).toBe(outboxBefore + 1);
+    const outbox = await t.graphql('query($to: String) { outbox(to: $to) { subject } }', { to: built.resident.identity.email }, admin);
+    expect(outbox.data.outbox).toEqual([{ subject: 'Your UIN has been generated' }]);
+
+    const again = await upload(`${built.rid}.zip`, built.sealed);
+    expect(again.json.errors[0].errorCode).toBe('RPR-PKR-005');
+  });
+
+  it('keeps the packet encrypted in the object store, as uploaded', async () => {
+    const built = build('pipeline-at-rest');
+    await submit(built);
+    const stored = await t.platform.deps.objects.get(`regproc/packets/${built.rid}.zip`);
+    expect(stored?.equals(built.sealed)).toBe(true);
+    expect(stored!.includes(Buffer.from(String((built.resident.identity.email as string) ?? '')))).toBe(false);
+    expect(await settle(built.rid, (status) => FINAL.has(status ?? ''))).toBe('PROCESSED');
+  });
+});
+
+describe('the packet receiver', () => {
+  it("refuses in MOSIP's order: not synced, hash, not a zip, size, too large; changing nothing", async () => {
+    const built = build('receiver-refusals');
+    await expectRejected(t, () => upload(`${built.rid}.zip`, built.sealed), 'RPR-PKR-001');
+    await sync([syncRecordOf(built.rid, built.sealed)]);
+    await expectRejected(t, () => upload(`${built.rid}.zip`, Buffer.concat([built.sealed, Buffer.from('x')])), 'RPR-PKR-009');
+    await expectRejected(t, () => upload(`${built.rid}.tar`, built.sealed), 'RPR-PKR-003');
+    await sync([syncRecordOf(built.rid, built.sealed, { packetSize: built.sealed.length + 1 })]);
+    await expectRejected(t, () => upload(`${built.rid}.zip`, built.sealed), 'RPR-PKR-013');
+
+    const large = build('receiver-large', { bdbBytes: 40_000 });
+    expect(large.sealed.length).toBeGreaterThan(400_000);
+    await sync([syncRecordOf(large.rid, large.sealed)]);
+    await expectRejected(t, () => upload(`${large.rid}.zip`, large.sealed), 'RPR-PKR-002');
+    expect(await statusOf(large.rid)).toBe('UPLOAD_PENDING');
+  });
+
+  it('refuses a multipart body without a file, and a JSON body', async () => {
+    const form = new FormData();
+    form.append('note', 'no file');
+    const none = await fetch(`${t.baseUrl}${BASE}/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers: admin });
+    expect((await none.json()).errors[0].errorCode).toBe('RPR-RGS-015');
+    const json = await t.request('POST', `${BASE}/packetreceiver/registrationpackets`, { body: {}, headers: admin });
+    expect(json.json.errors[0].errorCode).toBe('RPR-RGS-015');
+  });
+
+  it('takes a base64 packet through GraphQL with the same checks', async () => {
+    const built = build('receiver-graphql');
+    await sync([syncRecordOf(built.rid, built.sealed)]);
+    const mutation = 'mutation($input: ReceivePacketInput!) { receiveRegistrationPacket(input: $input) { registrationId status } }';
+    const wrong = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, contentBase64: Buffer.from('other').toString('base64') } }, admin);
+    expect(wrong.errors[0].extensions.code).toBe('RPR-PKR-009');
+    const { data } = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, contentBase64: built.sealed.toString('base64') } }, admin);
+    expect(data.receiveRegistrationPacket).toEqual({ registrationId: built.rid, status: 'Packet is in PACKET_RECEIVED status' });
+    const stolen = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, stagedUploadId: 'not-mine' } }, admin);
+    expect(stolen.errors[0].extensions.code).toBe('RPR-RGS-015');
+    expect(await settle(built.rid, (status) => FINAL.has(status ?? ''))).toBe('PROCESSED');
+  });
+});
+
+describe('duplicates and manual adjudication', () => {
+  const assign = () =>
+    t.request('POST', `${BASE}/manualverification/assignment`, {
+      body: envelopeOf({ userId: 'admin', matchType: 'all' }, { id: 'platform.manual.verification.assignment' }),
+      headers: admin,
+    });
+  const decide = (regId: string, statusCode: string) =>
+    t.request('POST', `${BASE}/manualverification/decision`, {
+      body: envelopeOf({ matchedRefType: 'RID', mvUsrId: 'admin', reasonCode: 'checked', regId, statusCode }, { id: 'platform.manual.verification.decision' }),
+      headers: admin,
+    });
+
+  it('sends a second registration of the same biometrics to an adjudicator; a rejection ends it REJECTED, an approval PROCESSED', async () => {
+    const first = build('dup-first');
+    await submit(first);
+    expect(await settle(first.rid, (status) => FINAL.has(status ?? ''))).toBe('PROCESSED');
+
+    const second = build('dup-second', { duplicateOf: first.resident });
+    await submit(second);
+    await settle(second.rid, () => false, 0);
+    for (let i = 0; i < 200 && (await stageOf(second.rid)) !== 'MANUAL_ADJUDICATION'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await stageOf(second.rid)).toBe('MANUAL_ADJUDICATION');
+    expect(await statusOf(second.rid)).toBe('PROCESSING');
+
+    const assigned = (await assign()).json;
+    expect(assigned.errors).toBeNull();
+    expect(assigned.response).toMatchObject({
+      regId: second.rid,
+      mvUsrId: 'admin',
+      statusCode: 'ASSIGNED',
+      gallery: { matchedRefs: [{ matchedRegId: first.rid, matchedRefType: 'RID', reasonCode: 'BIO' }] },
+    });
+    // Held by this adjudicator until decided: asked again, the same one.
+    expect((await assign()).json.response.regId).toBe(second.rid);
+
+    await expectRejected(t, () => decide(second.rid, 'MAYBE'), 'RPR-MVS-003');
+    expect((await decide(second.rid, 'REJECTED')).json.response).toMatchObject({ regId: second.rid, statusCode: 'REJECTED' });
+    expect(await statusOf(second.rid)).toBe('REJECTED');
+    await expectRejected(t, () => decide(second.rid, 'APPROVED'), 'RPR-MVS-003');
+    await expectRejected(t, () => assign(), 'RPR-FAC-003');
+
+    const third = build('dup-third', { duplicateOf: first.resident });
+    await submit(third);
+    for (let i = 0; i < 200 && (await stageOf(third.rid)) !== 'MANUAL_ADJUDICATION'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await assign()).json.response.regId).toBe(third.rid);
+    expect((await decide(third.rid, 'APPROVED')).json.errors).toBeNull();
+    expect(await settle(third.rid, (status) => FINAL.has(status ?? ''))).toBe('PROCESSED');
+  });
+
+  it('lets an adjudicator act only as themselves', async () => {
+    const other = await t.request('POST', `${BASE}/manualverification/assignment`, {
+      body: envelopeOf({ userId: 'someone-else', matchType: 'all' }, { id: 'platform.manual.verification.assignment' }),
+      headers: admin,
+    });
+    expect(other.json.errors[0].errorCode).toBe('RPR-MVS-001');
+  });
+});
+
+describe('failures, reprocessing and the stuck view', () => {
+  it('rejects a packet the supervisor rejected, at validation', async () => {
+    const built = build('supervisor-no');
+    await submit(built, { supervisorStatus: 'REJECTED' });
+    expect(await settle(built.rid, (status) => FINAL.has(status ?? ''))).toBe('REJECTED');
+    const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${built.rid}`, { headers: admin });
+    expect(json.response.at(-1)).toMatchObject({ transactionTypeCode: 'VALIDATE_PACKET', statusCode: 'REJECTED', subStatusCode: 'SUPERVISOR_REJECTED' });
+  });
+
+  it('fails a packet that was not made for the platform, and lists it as stuck until an admin resumes it', async () => {
+    const built = build('stuck-one');
+    const garbage = Buffer.from('not an encrypted packet at all, just bytes');
+    await sync([syncRecordOf(built.rid, garbage)]);
+    expect((await upload(`${built.rid}.zip`, garbage)).json.errors).toBeNull();
+    expect(await settle(built.rid, (status) => FINAL.has(status ?? ''))).toBe('FAILED');
+
+    const query =
+      'query($stage: RegistrationStage) { stuckRegistrations(stage: $stage) { totalCount edges { node { registrationId stage status attempts lastError } } } }';
+    const { data } = await t.graphql(query, { stage: 'UPLOAD_PACKET' }, admin);
+    expect(data.stuckRegistrations.edges.map((edge: any) => edge.node)).toContainEqual(
+      expect.objectContaining({ registrationId: built.rid, stage: 'UPLOAD_PACKET', status: 'FAILED', lastError: 'the packet cannot be decrypted' }),
+    );
+    const counts = await t.graphql('{ registrationCounts { stage status count } }', {}, admin);
+    expect(counts.data.registrationCounts).toContainEqual({ stage: 'UPLOAD_PACKET', status: 'FAILED', count: expect.any(Number) });
+
+    const resume = 'mutation($input: ResumeRegistrationsInput!) { resumeRegistrations(input: $input) { resumed } }';
+    const resumed = await t.graphql(resume, { input: { registrationId: built.rid } }, admin);
+    expect(resumed.data.resumeRegistrations.resumed).toEqual([built.rid]);
+    // The cause is still there: it fails again, and the transactions show the admin's resume.
+    expect(await settle(built.rid, (status) => status === 'FAILED' && true, 30_000)).toBe('FAILED');
+    const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${built.rid}`, { headers: admin });
+    expect(json.response.map((row: any) => row.transactionTypeCode)).toContain('WORKFLOW_RESUME');
+
+    const notStuck = await t.graphql(resume, { input: { registrationId: 'x'.repeat(29) } }, admin);
+    expect(notStuck.errors[0].extensions.code).toBe('RPR-RGS-015');
+  });
+});
