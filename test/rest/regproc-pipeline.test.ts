@@ -128,6 +128,11 @@ describe('a packet through the pipeline', () => {
 
     const again = await upload(`${built.rid}.zip`, built.sealed);
     expect(again.json.errors[0].errorCode).toBe('RPR-PKR-005');
+
+    // Without CLAMD_URL nothing is scanned, and /health says so.
+    const health = (await t.request('GET', '/health')).json;
+    expect(health.components.virusScanner).toEqual({ status: 'NOT_CONFIGURED', details: { detail: 'not configured' } });
+    expect(health.components.registrations.details.stuck).toEqual(expect.any(Number));
   });
 
   it('keeps the packet encrypted in the object store, as uploaded', async () => {
