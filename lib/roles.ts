@@ -18,6 +18,8 @@ export const ROLES = [
   'POLICYMANAGER',
   'MISP',
   'PARTNER',
+  /** an ABIS, as a client: reads data shares and the biometric file only (ABIS.md) */
+  'ABIS',
 ] as const;
 
 export type Role = (typeof ROLES)[number];

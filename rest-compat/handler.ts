@@ -274,7 +274,9 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
         .execute(route.operation, route.variables(read.input, req, read.files ?? []), context)
         .finally(() => (read.stagedId ? deps.uploads.release(read.stagedId) : undefined));
       if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
-      await reply(res, version, { response: route.result(result.data ?? {}, { res }) });
+      const answer = route.result(result.data ?? {}, { res });
+      if (route.rawSuccess) return void res.status(200).type(route.rawSuccess.contentType).send(answer);
+      await reply(res, version, { response: answer });
     } catch (error) {
       if (error instanceof EdgeError) return void (await reply(res, version, { response: null, errors: [error.item] }));
       req.log?.error({ err: error }, 'REST handler failed');

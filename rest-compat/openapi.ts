@@ -112,10 +112,18 @@ export function openApiDocument(routes: readonly RestRoute[], version: string): 
       summary: route.summary,
       ...requestParts(route),
       responses: {
-        200: {
-          description: 'Response envelope; failures fill `errors` and leave `response` null',
-          content: { 'application/json': { schema: responseEnvelope(route) } },
-        },
+        200: route.rawSuccess
+          ? {
+              description: `The answer itself (${route.rawSuccess.contentType}); failures answer the envelope with \`errors\``,
+              content: {
+                [route.rawSuccess.contentType]: { schema: schemaOf(route.response) },
+                'application/json': { schema: responseEnvelope(route) },
+              },
+            }
+          : {
+              description: 'Response envelope; failures fill `errors` and leave `response` null',
+              content: { 'application/json': { schema: responseEnvelope(route) } },
+            },
       },
     };
   }

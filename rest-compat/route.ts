@@ -106,6 +106,11 @@ export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown,
   internalErrorCode: string;
   /** add MOSIP's Response-Signature header: a detached JWS over the response body */
   signResponse?: boolean;
+  /**
+   * The success answer is the result itself, not an envelope (a plain-text
+   * message, a file's bytes), of this content type; failures keep the envelope.
+   */
+  rawSuccess?: { contentType: string };
 }
 
 /** `/a/{b}` → `/a/:b` */

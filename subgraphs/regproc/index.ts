@@ -5,10 +5,11 @@ import type { RegprocArea } from './area.js';
 import { RPR } from './errors.js';
 import { pipelineArea } from './pipeline/index.js';
 import { registrationsArea } from './registrations/index.js';
+import { requestsArea } from './requests/index.js';
 import { regprocSettings } from './settings.js';
 
 /** The areas of the registration processor: registrations (sync, status), then the pipeline that builds on them. */
-const AREAS: readonly RegprocArea[] = [registrationsArea, pipelineArea];
+const AREAS: readonly RegprocArea[] = [registrationsArea, pipelineArea, requestsArea];
 const assembled = assembleAreas(AREAS, RPR.internal);
 
 /** The registration processor: registrations synced by registration clients, then their packets through the pipeline. */

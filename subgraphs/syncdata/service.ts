@@ -62,6 +62,7 @@ const ROLE_DESCRIPTIONS: Record<Role, string> = {
   POLICYMANAGER: 'Manages partner policies',
   MISP: 'A MOSIP infrastructure service provider',
   PARTNER: 'A partner',
+  ABIS: 'An automated biometric identification system (reads data shares and biometric files only)',
 };
 
 /**

@@ -4,13 +4,14 @@
 // the receiver's refusals in MOSIP's order; duplicates through manual adjudication; reprocessing
 // and the stuck view.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type SyncRecord } from '../../lib/packet/format.js';
-import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
+import { syncRecordOf } from '../../lib/packet/format.js';
 import { expectRejected } from '../support/assertions.js';
 import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
+let client: RegistrationClient;
 useTestPlatform(
   { PLATFORM_SAMPLE_DATA: 'true', REGPROC_MAX_PACKET_BYTES: '400000', REGPROC_REPROCESS_ELAPSE_SECONDS: '1', REGPROC_REPROCESS_MAX_ATTEMPTS: '2' },
   (platform, adminCookie) => {
@@ -19,92 +20,23 @@ useTestPlatform(
   },
 );
 
-const BASE = '/registrationprocessor/v1';
-let certificate: string;
-let sequence = 0;
-
-interface Built {
-  rid: string;
-  sealed: Buffer;
-  resident: SampleResident;
-}
-
-function build(seed: string, options: { duplicateOf?: SampleResident; supervisor?: string; bdbBytes?: number } = {}): Built {
-  const rid = makeRid('10001', '10001', ++sequence, t.clock.now());
-  const resident = sampleResident(seed, {
-    ...(options.duplicateOf ? { duplicateOf: options.duplicateOf } : {}),
-    ...(options.bdbBytes ? { bdbBytes: options.bdbBytes } : {}),
-  });
-  const zip = buildPacketZip({
-    registrationId: rid,
-    registrationType: 'NEW',
-    centerId: '10001',
-    machineId: '10001',
-    creationDate: t.clock.now(),
-    officerId: 'sample-officer',
-    supervisorId: 'sample-supervisor',
-    identity: resident.identity,
-    cbeff: resident.cbeff,
-    documents: resident.documents,
-  });
-  return { rid, sealed: sealPacket(zip, certificate), resident };
-}
-
-async function sync(records: SyncRecord[]): Promise<void> {
-  const { json } = await t.request('POST', `${BASE}/registrationstatus/sync`, {
-    raw: syncRequestBody(records, certificate, t.clock.now()),
-    headers: { ...admin, 'Center-Machine-RefId': '10001_10001', timestamp: t.clock.now().toISOString() },
-  });
-  expect(json.errors, JSON.stringify(json.errors)).toBeNull();
-  expect(json.response.map((item: { status: string }) => item.status)).toEqual(records.map(() => 'SUCCESS'));
-}
-
-async function upload(fileName: string, bytes: Buffer) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const response = await fetch(`${t.baseUrl}${BASE}/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers: admin });
-  return { status: response.status, headers: response.headers, json: await response.json() };
-}
-
-const statusOf = async (rid: string): Promise<string | undefined> => {
-  const { json } = await t.request('POST', `${BASE}/registrationstatus/search`, {
-    body: { id: 'platform.registration.status', version: '1.0', requesttime: t.clock.now().toISOString(), request: [{ registrationId: rid }] },
-    headers: admin,
-  });
-  return json.response?.[0]?.statusCode;
-};
-
-async function settle(rid: string, until: (status: string | undefined) => boolean, timeoutMs = 30_000): Promise<string | undefined> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await statusOf(rid);
-    if (until(status) || Date.now() > end) return status;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const FINAL = new Set(['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED']);
-const stageOf = async (rid: string) => (await t.platform.deps.prisma.registration.findUnique({ where: { rid } }))?.stage;
-
-async function submit(built: Built, over: Partial<SyncRecord> = {}): Promise<void> {
-  await sync([syncRecordOf(built.rid, built.sealed, over)]);
-  const { json, headers } = await upload(`${built.rid}.zip`, built.sealed);
-  expect(json.errors, JSON.stringify(json.errors)).toBeNull();
-  expect(json.response).toEqual({ status: 'Packet is in PACKET_RECEIVED status' });
-  expect(headers.get('response-signature')).toBeTruthy();
-}
-
 beforeAll(async () => {
-  const { json } = await t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', { headers: admin });
-  certificate = json.response.certificate;
+  client = await registrationClient(t, admin);
 });
+
+const build: RegistrationClient['build'] = (seed, options) => client.build(seed, options);
+const sync: RegistrationClient['sync'] = (records) => client.sync(records);
+const upload: RegistrationClient['upload'] = (fileName, bytes) => client.upload(fileName, bytes);
+const submit: RegistrationClient['submit'] = (built, over) => client.submit(built, over);
+const statusOf: RegistrationClient['statusOf'] = (rid) => client.statusOf(rid);
+const settle: RegistrationClient['settle'] = (rid, until, timeoutMs) => client.settle(rid, until, timeoutMs);
 
 describe('a packet through the pipeline', () => {
   it('is received, processed to PROCESSED with a UIN in the ID repository, its transactions and the notification recorded; a second upload is refused', async () => {
     const built = build('pipeline-one');
     const outboxBefore = await t.platform.deps.prisma.notification.count();
     await submit(built);
-    const final = await settle(built.rid, (status) => FINAL.has(status ?? ''));
+    const final = await settle(built.rid);
     expect(final).toBe('PROCESSED');
 
     const identity = await t.platform.deps.services.identities.byRegistration(built.rid);
@@ -141,7 +73,7 @@ describe('a packet through the pipeline', () => {
     const stored = await t.platform.deps.objects.get(`regproc/packets/${built.rid}.zip`);
     expect(stored?.equals(built.sealed)).toBe(true);
     expect(stored!.includes(Buffer.from(String((built.resident.identity.email as string) ?? '')))).toBe(false);
-    expect(await settle(built.rid, (status) => FINAL.has(status ?? ''))).toBe('PROCESSED');
+    expect(await settle(built.rid)).toBe('PROCESSED');
   });
 });
 
@@ -181,7 +113,7 @@ describe('the packet receiver', () => {
     expect(data.receiveRegistrationPacket).toEqual({ registrationId: built.rid, status: 'Packet is in PACKET_RECEIVED status' });
     const stolen = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, stagedUploadId: 'not-mine' } }, admin);
     expect(stolen.errors[0].extensions.code).toBe('RPR-RGS-015');
-    expect(await settle(built.rid, (status) => FINAL.has(status ?? ''))).toBe('PROCESSED');
+    expect(await settle(built.rid)).toBe('PROCESSED');
   });
 });
 
@@ -200,13 +132,11 @@ describe('duplicates and manual adjudication', () => {
   it('sends a second registration of the same biometrics to an adjudicator; a rejection ends it REJECTED, an approval PROCESSED', async () => {
     const first = build('dup-first');
     await submit(first);
-    expect(await settle(first.rid, (status) => FINAL.has(status ?? ''))).toBe('PROCESSED');
+    expect(await settle(first.rid)).toBe('PROCESSED');
 
     const second = build('dup-second', { duplicateOf: first.resident });
     await submit(second);
-    await settle(second.rid, () => false, 0);
-    for (let i = 0; i < 200 && (await stageOf(second.rid)) !== 'MANUAL_ADJUDICATION'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await stageOf(second.rid)).toBe('MANUAL_ADJUDICATION');
+    expect(await client.reachStage(second.rid, 'MANUAL_ADJUDICATION')).toBe('MANUAL_ADJUDICATION');
     expect(await statusOf(second.rid)).toBe('PROCESSING');
 
     const assigned = (await assign()).json;
@@ -228,10 +158,10 @@ describe('duplicates and manual adjudication', () => {
 
     const third = build('dup-third', { duplicateOf: first.resident });
     await submit(third);
-    for (let i = 0; i < 200 && (await stageOf(third.rid)) !== 'MANUAL_ADJUDICATION'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await client.reachStage(third.rid, 'MANUAL_ADJUDICATION')).toBe('MANUAL_ADJUDICATION');
     expect((await assign()).json.response.regId).toBe(third.rid);
     expect((await decide(third.rid, 'APPROVED')).json.errors).toBeNull();
-    expect(await settle(third.rid, (status) => FINAL.has(status ?? ''))).toBe('PROCESSED');
+    expect(await settle(third.rid)).toBe('PROCESSED');
   });
 
   it('lets an adjudicator act only as themselves', async () => {
@@ -247,7 +177,7 @@ describe('failures, reprocessing and the stuck view', () => {
   it('rejects a packet the supervisor rejected, at validation', async () => {
     const built = build('supervisor-no');
     await submit(built, { supervisorStatus: 'REJECTED' });
-    expect(await settle(built.rid, (status) => FINAL.has(status ?? ''))).toBe('REJECTED');
+    expect(await settle(built.rid)).toBe('REJECTED');
     const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${built.rid}`, { headers: admin });
     expect(json.response.at(-1)).toMatchObject({ transactionTypeCode: 'VALIDATE_PACKET', statusCode: 'REJECTED', subStatusCode: 'SUPERVISOR_REJECTED' });
   });
@@ -257,7 +187,7 @@ describe('failures, reprocessing and the stuck view', () => {
     const garbage = Buffer.from('not an encrypted packet at all, just bytes');
     await sync([syncRecordOf(built.rid, garbage)]);
     expect((await upload(`${built.rid}.zip`, garbage)).json.errors).toBeNull();
-    expect(await settle(built.rid, (status) => FINAL.has(status ?? ''))).toBe('FAILED');
+    expect(await settle(built.rid)).toBe('FAILED');
 
     const query =
       'query($stage: RegistrationStage) { stuckRegistrations(stage: $stage) { totalCount edges { node { registrationId stage status attempts lastError } } } }';

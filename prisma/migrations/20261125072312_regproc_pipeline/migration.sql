@@ -51,3 +51,6 @@ CREATE INDEX "regproc_registration_status_progressAt_idx" ON "regproc_registrati
 
 -- AddForeignKey
 ALTER TABLE "regproc_manual_verification" ADD CONSTRAINT "regproc_manual_verification_rid_fkey" FOREIGN KEY ("rid") REFERENCES "regproc_registration"("rid") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "regproc_registration_bioRefId_key" ON "regproc_registration"("bioRefId");

@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../../../lib/deps.js';
 import { access } from '../../../lib/roles.js';
 import { openVirusScanner, type VirusScanner } from '../../../lib/virus-scan/index.js';
 import { defineArea } from '../area.js';
+import { PROCESSOR } from '../caller.js';
 import { regprocCodeFor } from '../errors.js';
 import { PacketFiles } from '../packets/packet-files.js';
 import { PacketReceiverService } from '../packets/service.js';
@@ -30,9 +31,6 @@ const { roles } = access;
 const CLIENT_CALLS = roles('REGISTRATION_OFFICER', 'REGISTRATION_SUPERVISOR', 'REGISTRATION_PROCESSOR', 'GLOBAL_ADMIN');
 const OPERATORS = roles('REGISTRATION_PROCESSOR', 'GLOBAL_ADMIN');
 
-/** The registration processor's system identity, as the ID repository records who wrote an identity. */
-const PROCESSOR = { subject: 'registration-processor', roles: ['REGISTRATION_PROCESSOR' as const] };
-
 /** The ID repository as the UIN stage uses it. */
 function identityPort(deps: PlatformDeps): IdentityPort {
   const { identities, uinPool } = deps.services;
@@ -42,6 +40,7 @@ function identityPort(deps: PlatformDeps): IdentityPort {
       return row ? identities.uinOfRow(row) : null;
     },
     drawUin: () => uinPool.draw(),
+    contactOf: async (uin) => (await identities.read(PROCESSOR, { uin })).identity,
     create: async (rid, bioRefId, identity, documents) =>
       void (await identities.create(PROCESSOR, { registrationId: rid, biometricReferenceId: bioRefId, identity, documents })),
     update: async (rid, identity, status, documents) => void (await identities.update(PROCESSOR, { registrationId: rid, identity, documents, status })),

@@ -45,6 +45,48 @@ export class PipelineStorage {
     return this.prisma.registration.findUnique({ where: { rid } });
   }
 
+  byBioRefId(bioRefId: string): Promise<Registration | null> {
+    return this.prisma.registration.findUnique({ where: { bioRefId } });
+  }
+
+  /** A registration the platform made itself (request handler), received at once; false when the RID is taken. */
+  async createGenerated(
+    tx: PipelineTx,
+    row: {
+      rid: string;
+      centreId: string;
+      machineId: string;
+      registrationType: string;
+      packetHashValue: string;
+      packetSize: number;
+      supervisorComment: string | null;
+      packetKey: string;
+      by: string;
+      now: Date;
+    },
+  ): Promise<boolean> {
+    const { by, now, ...fields } = row;
+    const made = await tx.registration.createMany({
+      data: [
+        {
+          ...fields,
+          supervisorStatus: 'APPROVED',
+          langCode: 'eng',
+          status: 'PACKET_RECEIVED',
+          stage: 'UPLOAD_PACKET',
+          receivedAt: now,
+          receivedBy: by,
+          progressAt: now,
+          syncedBy: by,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    return made.count === 1;
+  }
+
   inTransaction<T>(work: (tx: PipelineTx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(work);
   }

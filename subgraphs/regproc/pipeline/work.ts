@@ -21,6 +21,8 @@ export interface IdentityPort {
   /** the UIN of the identity this RID created or updated, or null */
   uinWrittenBy(rid: string): Promise<string | null>;
   drawUin(): Promise<string>;
+  /** the stored identity's demographics (its e-mail, phone and name for the notice of a change) */
+  contactOf(uin: string): Promise<Record<string, unknown>>;
   create(rid: string, bioRefId: string | null, identity: Record<string, unknown>, documents: { category: string; value: string }[]): Promise<void>;
   update(
     rid: string,
@@ -172,7 +174,9 @@ export class StageWork {
     const reprint = registration.registrationType.toUpperCase() === 'RES_REPRINT';
     let uin = reprint ? String(identity.UIN) : await this.parts.identities.uinWrittenBy(registration.rid);
     if (!uin) uin = await this.write(registration, identity, packet, change);
-    const notice = await this.parts.notice.compose(identity, registration.langCode, change ? 'RPR_UIN_UPD' : 'RPR_UIN_GEN', {
+    // A change's packet names the UIN only: the resident is reached at the identity's stored address.
+    const addressed = change ? { ...(await this.parts.identities.contactOf(uin)), ...identity } : identity;
+    const notice = await this.parts.notice.compose(addressed, registration.langCode, change ? 'RPR_UIN_UPD' : 'RPR_UIN_GEN', {
       rid: registration.rid,
       uin,
       change: change?.label ?? '',

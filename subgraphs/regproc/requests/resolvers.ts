@@ -1,0 +1,20 @@
+import type { z } from 'zod';
+import type { Resolvers } from '../../../generated/graphql/regproc.js';
+import type { PlatformDeps } from '../../../lib/deps.js';
+import type { requestsSchemas } from './inputs.js';
+
+type Parsed<F extends keyof typeof requestsSchemas> = z.output<(typeof requestsSchemas)[F]>;
+
+export function requestsResolvers(deps: PlatformDeps): Resolvers {
+  const requests = () => deps.services.registrationRequests;
+  return {
+    Query: {
+      biometricFile: async (_, args) => (await requests().biometricFile((args as Parsed<'biometricFile'>).referenceId)).toString('base64'),
+    },
+    Mutation: {
+      generatePacket: async (_, args, context) => requests().packetGenerator(await context.principal(), (args as Parsed<'generatePacket'>).input),
+      requestReprint: async (_, args, context) => requests().reprint(await context.principal(), (args as Parsed<'requestReprint'>).input),
+      securezoneNotice: (_, args) => requests().securezone((args as Parsed<'securezoneNotice'>).input),
+    },
+  };
+}

@@ -1,0 +1,307 @@
+// A registration whose UIN stage fails for a reason of the platform (the object store, where the
+// packets and the ID repository's documents live, stopped) is REPROCESS, then REPROCESS_FAILED after
+// its attempts; it shows in the stuck view and in /health; a caller without the role cannot resume
+// it; once the store is back, one resumeRegistrations takes it on to PROCESSED with one identity.
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type SyncRecord } from '../../lib/packet/format.js';
+import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
+import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+// Imported for s3rver's account, and for the DES shim it installs before s3rver is loaded.
+import { S3RVER_KEY, S3RVER_SECRET } from '../support/s3.js';
+import { freePort, waitFor } from '../support/wait.js';
+
+/** The part of s3rver 3.7 used here (test/support/s3.ts removes its folder on stop; this one must come back with its data). */
+interface S3rverInstance {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+  httpServer?: Server;
+}
+type S3rverClass = new (options: { address: string; port: number; directory: string; silent: boolean; configureBuckets: { name: string }[] }) => S3rverInstance;
+const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
+
+const BUCKET = 'objects';
+
+/** An s3rver that can be stopped and started again on the same port over the same folder. */
+class RestartableS3 {
+  private server: S3rverInstance | undefined;
+  readonly url: string;
+
+  private constructor(
+    readonly port: number,
+    readonly directory: string,
+  ) {
+    this.url = `s3://${S3RVER_KEY}:${S3RVER_SECRET}@127.0.0.1:${port}/${BUCKET}`;
+  }
+
+  static async create(): Promise<RestartableS3> {
+    const s3 = new RestartableS3(await freePort(), mkdtempSync(path.join(tmpdir(), 's3rver-recovery-')));
+    await s3.start();
+    return s3;
+  }
+
+  async start(): Promise<void> {
+    if (this.server) return;
+    const server = new S3rver({ address: '127.0.0.1', port: this.port, directory: this.directory, silent: true, configureBuckets: [{ name: BUCKET }] });
+    await server.run();
+    this.server = server;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    // Clients keep connections alive; close would wait for them.
+    server.httpServer?.closeAllConnections();
+    await server.close();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.directory, { recursive: true, force: true });
+  }
+}
+
+const BASE = '/registrationprocessor/v1';
+const FINAL = new Set(['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED']);
+const STUCK =
+  'query($stage: RegistrationStage) { stuckRegistrations(stage: $stage) { totalCount edges { node { registrationId stage status attempts lastError nextAttemptAt } } } }';
+const RESUME = 'mutation($input: ResumeRegistrationsInput!) { resumeRegistrations(input: $input) { resumed } }';
+
+let s3: RestartableS3;
+let t: TestPlatform;
+let admin: Record<string, string>;
+let certificate: string;
+let sequence = 0;
+
+beforeAll(async () => {
+  s3 = await RestartableS3.create();
+  t = await startTestPlatform({
+    PLATFORM_SAMPLE_DATA: 'true',
+    OBJECT_STORE_URL: s3.url,
+    REGPROC_REPROCESS_ELAPSE_SECONDS: '1',
+    REGPROC_REPROCESS_MAX_ATTEMPTS: '2',
+    REGPROC_DEDUPE: 'local',
+  });
+  admin = cookieHeader(await t.adminToken());
+  const { json } = await t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', { headers: admin });
+  certificate = json.response.certificate;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await s3?.dispose();
+});
+
+interface Built {
+  rid: string;
+  sealed: Buffer;
+  resident: SampleResident;
+}
+
+function build(seed: string, options: { duplicateOf?: SampleResident } = {}): Built {
+  const rid = makeRid('10001', '10001', ++sequence, t.clock.now());
+  const resident = sampleResident(seed, options.duplicateOf ? { duplicateOf: options.duplicateOf } : {});
+  const zip = buildPacketZip({
+    registrationId: rid,
+    registrationType: 'NEW',
+    centerId: '10001',
+    machineId: '10001',
+    creationDate: t.clock.now(),
+    officerId: 'sample-officer',
+    supervisorId: 'sample-supervisor',
+    identity: resident.identity,
+    cbeff: resident.cbeff,
+    documents: resident.documents,
+  });
+  return { rid, sealed: sealPacket(zip, certificate), resident };
+}
+
+async function submit(built: Built): Promise<void> {
+  const records: SyncRecord[] = [syncRecordOf(built.rid, built.sealed)];
+  const synced = await t.request('POST', `${BASE}/registrationstatus/sync`, {
+    raw: syncRequestBody(records, certificate, t.clock.now()),
+    headers: { ...admin, 'Center-Machine-RefId': '10001_10001', timestamp: t.clock.now().toISOString() },
+  });
+  expect(synced.json.errors, JSON.stringify(synced.json.errors)).toBeNull();
+  expect(synced.json.response.map((item: { status: string }) => item.status)).toEqual(['SUCCESS']);
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(built.sealed)]), `${built.rid}.zip`);
+  const response = await fetch(`${t.baseUrl}${BASE}/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers: admin });
+  const json = await response.json();
+  expect(json.errors, JSON.stringify(json.errors)).toBeNull();
+  expect(json.response).toEqual({ status: 'Packet is in PACKET_RECEIVED status' });
+}
+
+const registrationOf = (rid: string) => t.platform.deps.prisma.registration.findUniqueOrThrow({ where: { rid } });
+
+const statusOf = async (rid: string): Promise<string | undefined> => {
+  const { json } = await t.request('POST', `${BASE}/registrationstatus/search`, {
+    body: { id: 'platform.registration.status', version: '1.0', requesttime: t.clock.now().toISOString(), request: [{ registrationId: rid }] },
+    headers: admin,
+  });
+  return json.response?.[0]?.statusCode;
+};
+
+const transactionsOf = async (rid: string): Promise<string[]> => {
+  const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${rid}`, { headers: admin });
+  expect(json.errors, JSON.stringify(json.errors)).toBeNull();
+  return (json.response as { transactionTypeCode: string; statusCode: string }[]).map((row) => `${row.transactionTypeCode}:${row.statusCode}`);
+};
+
+const stuckCount = async (): Promise<number> => (await t.request('GET', '/health')).json.components.registrations.details.stuck;
+
+/** Whether `items` holds `expected` in this order (others may come between). */
+const inOrder = (items: string[], expected: string[]): boolean => {
+  let at = 0;
+  for (const item of items) if (item === expected[at]) at++;
+  return at === expected.length;
+};
+
+describe('a registration whose UIN stage failed for a reason of the platform', () => {
+  it('is REPROCESS then REPROCESS_FAILED, listed as stuck, and one resume takes it on to PROCESSED with one identity once the store is back', async () => {
+    const identitiesBefore = await t.platform.deps.prisma.identity.count();
+    // A first resident, processed while the store is up.
+    const first = build('recovery-first');
+    await submit(first);
+    expect(await waitFor(async () => FINAL.has((await statusOf(first.rid)) ?? '') && statusOf(first.rid), 'the first packet to be processed', 30_000)).toBe(
+      'PROCESSED',
+    );
+
+    // A second carrying the first one's biometrics waits for an adjudicator, its packet already stored.
+    const second = build('recovery-second', { duplicateOf: first.resident });
+    await submit(second);
+    await waitFor(async () => (await registrationOf(second.rid)).stage === 'MANUAL_ADJUDICATION', 'the second packet to wait for an adjudicator', 30_000);
+    expect(await statusOf(second.rid)).toBe('PROCESSING');
+    expect(await stuckCount()).toBe(0);
+
+    // The store goes away; the adjudicator approves: the UIN stage cannot read the packet.
+    await s3.stop();
+    const assigned = await t.request('POST', `${BASE}/manualverification/assignment`, {
+      body: envelopeOf({ userId: 'admin', matchType: 'all' }, { id: 'platform.manual.verification.assignment' }),
+      headers: admin,
+    });
+    expect(assigned.json.errors, JSON.stringify(assigned.json.errors)).toBeNull();
+    expect(assigned.json.response).toMatchObject({ regId: second.rid, statusCode: 'ASSIGNED' });
+    const decided = await t.request('POST', `${BASE}/manualverification/decision`, {
+      body: envelopeOf(
+        { matchedRefType: 'RID', mvUsrId: 'admin', reasonCode: 'checked', regId: second.rid, statusCode: 'APPROVED' },
+        { id: 'platform.manual.verification.decision' },
+      ),
+      headers: admin,
+    });
+    expect(decided.json.errors, JSON.stringify(decided.json.errors)).toBeNull();
+
+    const reprocess = await waitFor(
+      async () => {
+        const row = await registrationOf(second.rid);
+        return row.status === 'REPROCESS' && row;
+      },
+      'the UIN stage to fail into REPROCESS',
+      30_000,
+    );
+    expect(reprocess).toMatchObject({ stage: 'UIN_GENERATOR', attempts: 1 });
+    expect(reprocess.nextAttemptAt).toBeInstanceOf(Date);
+    expect(reprocess.lastError).toMatch(/^object store \(s3 /);
+    expect(await statusOf(second.rid)).toBe('REPROCESS');
+    expect(await stuckCount()).toBe(1);
+
+    // The reprocessor takes it on once its time has come (the platform's clock is moved past it), and it fails again: spent.
+    const failed = await waitFor(
+      async () => {
+        const row = await registrationOf(second.rid);
+        if (row.status === 'REPROCESS_FAILED') return row;
+        if (row.status === 'REPROCESS' && row.nextAttemptAt && row.nextAttemptAt >= t.clock.now()) t.clock.set(new Date(row.nextAttemptAt.getTime() + 1000));
+        return false;
+      },
+      'the registration to be REPROCESS_FAILED',
+      30_000,
+    );
+    expect(failed).toMatchObject({ stage: 'UIN_GENERATOR', attempts: 2, nextAttemptAt: null });
+    expect(await statusOf(second.rid)).toBe('REPROCESS_FAILED');
+    expect(await t.platform.deps.services.identities.byRegistration(second.rid)).toBeNull();
+
+    const { data, errors } = await t.graphql(STUCK, { stage: 'UIN_GENERATOR' }, admin);
+    expect(errors).toBeUndefined();
+    const listed = data.stuckRegistrations.edges.map((edge: { node: unknown }) => edge.node);
+    expect(listed).toEqual([
+      {
+        registrationId: second.rid,
+        stage: 'UIN_GENERATOR',
+        status: 'REPROCESS_FAILED',
+        attempts: 2,
+        lastError: expect.stringMatching(/^object store \(s3 http:\/\/127\.0\.0\.1:\d+, bucket objects\)/),
+        nextAttemptAt: null,
+      },
+    ]);
+    expect(listed[0].lastError).not.toContain(s3.url);
+    expect(listed[0].lastError).not.toContain(`${S3RVER_KEY}:${S3RVER_SECRET}`);
+    expect(data.stuckRegistrations.totalCount).toBe(1);
+    expect((await t.graphql(STUCK, { stage: 'UPLOAD_PACKET' }, admin)).data.stuckRegistrations.totalCount).toBe(0);
+    expect(await stuckCount()).toBe(1);
+
+    const failedTransactions = await transactionsOf(second.rid);
+    expect(failedTransactions.filter((item) => item.startsWith('UIN_GENERATOR:'))).toEqual(['UIN_GENERATOR:REPROCESS', 'UIN_GENERATOR:REPROCESS_FAILED']);
+
+    // A caller without the role cannot resume it, and nothing changes.
+    const officer = bearer((await t.clientToken(['REGISTRATION_OFFICER'])).token);
+    const before = await t.snapshot();
+    const rowBefore = await registrationOf(second.rid);
+    const refused = await t.graphql(RESUME, { input: { stage: 'UIN_GENERATOR' } }, officer);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('KER-ATH-403');
+    expect(refused.data?.resumeRegistrations ?? null).toBeNull();
+    const refusedOne = await t.graphql(RESUME, { input: { registrationId: second.rid } }, officer);
+    expect(refusedOne.errors?.[0]?.extensions?.code).toBe('KER-ATH-403');
+    expect(await registrationOf(second.rid)).toEqual(rowBefore);
+    expect(await t.snapshot()).toEqual(before);
+    expect(await transactionsOf(second.rid)).toEqual(failedTransactions);
+
+    // The store is back (same port, same data): one resume of the stage takes it on to PROCESSED.
+    await s3.start();
+    const resumed = await t.graphql(RESUME, { input: { stage: 'UIN_GENERATOR' } }, admin);
+    expect(resumed.errors).toBeUndefined();
+    expect(resumed.data.resumeRegistrations.resumed).toEqual([second.rid]);
+    expect(await waitFor(async () => FINAL.has((await statusOf(second.rid)) ?? '') && statusOf(second.rid), 'the resumed registration to end', 30_000)).toBe(
+      'PROCESSED',
+    );
+    expect(await registrationOf(second.rid)).toMatchObject({ status: 'PROCESSED', attempts: 0, lastError: null, nextAttemptAt: null });
+
+    const identity = await t.platform.deps.services.identities.byRegistration(second.rid);
+    expect(identity).not.toBeNull();
+    expect(identity?.status).toBe('ACTIVATED');
+    expect(await t.platform.deps.services.identities.uinOfRow(identity!)).toMatch(/^\d{10}$/);
+    // One identity per registration: the first's and the second's, no other.
+    const firstIdentity = await t.platform.deps.services.identities.byRegistration(first.rid);
+    expect(firstIdentity).not.toBeNull();
+    expect(firstIdentity!.id).not.toBe(identity!.id);
+    expect(await t.platform.deps.prisma.identity.count()).toBe(identitiesBefore + 2);
+    expect(await t.platform.deps.prisma.identity.count({ where: { registrationId: second.rid } })).toBe(1);
+
+    const transactions = await transactionsOf(second.rid);
+    expect(transactions.filter((item) => item.includes('REPROCESS') || item.startsWith('WORKFLOW_RESUME') || item.startsWith('UIN_GENERATOR'))).toEqual([
+      'UIN_GENERATOR:REPROCESS',
+      'PACKET_REPROCESS:IN_PROGRESS',
+      'UIN_GENERATOR:REPROCESS_FAILED',
+      'WORKFLOW_RESUME:SUCCESS',
+      'UIN_GENERATOR:SUCCESS',
+    ]);
+    expect(
+      inOrder(transactions, [
+        'MANUAL_ADJUDICATION:SUCCESS',
+        'UIN_GENERATOR:REPROCESS',
+        'UIN_GENERATOR:REPROCESS_FAILED',
+        'WORKFLOW_RESUME:SUCCESS',
+        'UIN_GENERATOR:SUCCESS',
+      ]),
+    ).toBe(true);
+    expect(transactions.at(-1)).toBe('NOTIFICATION:SUCCESS');
+
+    expect(await stuckCount()).toBe(0);
+    expect((await t.graphql(STUCK, { stage: 'UIN_GENERATOR' }, admin)).data.stuckRegistrations.totalCount).toBe(0);
+  });
+});
