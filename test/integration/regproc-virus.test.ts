@@ -35,7 +35,7 @@ const upload = async (rid: string, bytes: Buffer) => {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), `${rid}.zip`);
   const response = await fetch(`${t.baseUrl}${BASE}/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers: admin });
-  return { status: response.status, json: (await response.json()) };
+  return { status: response.status, json: await response.json() };
 };
 
 const sync = (rid: string, bytes: Buffer) =>

@@ -70,7 +70,7 @@ export async function registrationClient(t: TestPlatform, headers: Record<string
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
       const response = await fetch(`${t.baseUrl}${REGPROC}/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers });
-      return { status: response.status, headers: response.headers, json: (await response.json()) };
+      return { status: response.status, headers: response.headers, json: await response.json() };
     },
     async submit(built, over = {}) {
       await client.sync([syncRecordOf(built.rid, built.sealed, over)]);
