@@ -8,6 +8,8 @@
 //   holiday search at 1,000 and at 100,000 rows (the growth of its latency: indexes, not scans)
 //   identity read by UIN at 1,000 and at 100,000 identities, and identity create (absolute)
 //   validatePartnerMisp, as ID authentication calls it on every authentication (absolute)
+//   packets: registration packets end to end (test/bench/packets.ts: its own platform with the sample
+//   country, BENCH_WORKERS job workers (1), the simulator with BENCH_PACKETS packets (500))
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_DB (postgres), BENCH_CASES (parts of
 // case names, comma-separated), BENCH_PROFILE (a folder for a CPU profile of the platform).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +22,7 @@ import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
 import { holidaySearches, seedHolidays } from './holidays.js';
 import { seedIdentities } from './identities.js';
+import { benchPackets } from './packets.js';
 import { partnerChain } from './partners.js';
 import { DOCUMENTS, identityOf, newRid } from '../support/identity-data.js';
 import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
@@ -339,3 +342,10 @@ async function main(): Promise<void> {
 }
 
 await main();
+// The packets case brings its own platform (the sample country's centre and ID schema).
+if (!only || only.some((part) => 'packets'.includes(part)))
+  await benchPackets({
+    count: Number(process.env.BENCH_PACKETS ?? 500),
+    workers: Number(process.env.BENCH_WORKERS ?? 1),
+    concurrency: connections,
+  });

@@ -1,0 +1,123 @@
+// The registration pipeline end to end (npm run bench, case "packets"): the platform in its own
+// process (as `npm start` runs it, with the sample country), job workers in their own
+// (`npm run worker`), and the registration-centre simulator in a third (`npm run simulate`), which
+// syncs and uploads packets of sample residents and follows them to PROCESSED. Prints packets/s,
+// the platform's resident memory before and after, and the time each stage's jobs took.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createTestDatabase } from '../support/postgres.js';
+import { freePort } from '../support/wait.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ADMIN_PASSWORD = 'Bench-admin-password-1';
+const MASTER_KEY = 'bench-master-key';
+
+function start(file: string, args: string[], env: Record<string, string>, output: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', output, 'inherit'] });
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the platform exited (${child.exitCode})`);
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/** Resident memory of a process, in MB (Linux /proc). */
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+export async function benchPackets(options: { count: number; workers: number; concurrency: number }): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-bench-packets-'));
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    PLATFORM_DATA_DIR: dataDir,
+    PLATFORM_MASTER_KEY: MASTER_KEY,
+    DATABASE_URL: database.url,
+    STOMP_URL: '',
+    LOG_LEVEL: 'warn',
+    PLATFORM_UIN_POOL_SIZE: String(options.count + 1000),
+    PLATFORM_UIN_POOL_THRESHOLD: '100',
+    // The simulator's residents are new people: the platform's own de-duplication still runs (keyed hashes).
+    REGPROC_DEDUPE: 'local',
+  };
+  const children: ChildProcess[] = [];
+  try {
+    const platform = start('gateway/main.ts', [], {
+      ...env,
+      PORT: String(port),
+      PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      PLATFORM_SAMPLE_DATA: 'true',
+      PLATFORM_THROTTLE_ACCOUNT: '0',
+      PLATFORM_THROTTLE_ADDRESS: '0',
+    });
+    children.push(platform);
+    await waitFor(`${base}/health`, platform);
+    for (let i = 0; i < options.workers; i++) children.push(start('scripts/worker.ts', [], env));
+    // The UIN pool's first fill is a start-up cost, not the steady state: wait for it.
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    for (let i = 0; i < 240; i++) {
+      const { rows } = await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM platform_job WHERE kind = 'idrepo.uin-pool.refill' AND state IN ('QUEUED', 'RUNNING')`,
+      );
+      if (rows[0]!.n === '0') break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const rssBefore = rssOf(platform.pid!);
+    const simulator = start(
+      'scripts/simulate.ts',
+      ['--count', String(options.count), '--concurrency', String(options.concurrency), '--base', base, '--json', '--timeout', '900'],
+      {
+        PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      },
+      'pipe',
+    );
+    let output = '';
+    simulator.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => simulator.once('exit', resolve));
+    const summary = JSON.parse(output.slice(output.indexOf('{'))) as { packetsPerSecond: number; statuses: Record<string, number>; seconds: number };
+    const rssAfter = rssOf(platform.pid!);
+    // Where the time goes: each stage's jobs, from their run to their finish, summed.
+    const { rows } = await db.query<{ kind: string; jobs: string; avg_ms: string }>(
+      `SELECT kind, count(*) AS jobs, round(avg(extract(epoch FROM ("finishedAt" - "runAt")) * 1000)) AS avg_ms
+         FROM platform_job WHERE kind LIKE 'regproc.%' AND state = 'DONE' GROUP BY kind ORDER BY kind`,
+    );
+    await db.end();
+    console.log(
+      `${`packets end to end (${options.count}, ${options.workers} worker${options.workers === 1 ? '' : 's'} + platform)`.padEnd(44)} ${summary.packetsPerSecond
+        .toFixed(1)
+        .padStart(
+          7,
+        )} packets/s  ${JSON.stringify(summary.statuses)}  platform RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB  (simulator exit ${code})`,
+    );
+    for (const row of rows) console.log(`  ${row.kind.padEnd(28)} ${row.jobs.padStart(6)} jobs, queued to done ${row.avg_ms} ms on average`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  await benchPackets({
+    count: Number(process.env.BENCH_PACKETS ?? 500),
+    workers: Number(process.env.BENCH_WORKERS ?? 1),
+    concurrency: Number(process.env.BENCH_CONNECTIONS ?? 16),
+  });
+}
