@@ -16,8 +16,16 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_PASSWORD = 'Bench-admin-password-1';
 const MASTER_KEY = 'bench-master-key';
 
-function start(file: string, args: string[], env: Record<string, string>, output: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', output, 'inherit'] });
+/** BENCH_PROFILE: a folder for V8 CPU profiles of the platform and the workers (written when they stop) */
+const profileDir = process.env.BENCH_PROFILE;
+
+function start(file: string, args: string[], env: Record<string, string>, output: 'ignore' | 'pipe' = 'ignore', profiled = false): ChildProcess {
+  const profile = profiled && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  return spawn(process.execPath, [...profile, '--import', 'tsx', file, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', output, 'inherit'],
+  });
 }
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
@@ -57,17 +65,23 @@ export async function benchPackets(options: { count: number; workers: number; co
   };
   const children: ChildProcess[] = [];
   try {
-    const platform = start('gateway/main.ts', [], {
-      ...env,
-      PORT: String(port),
-      PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      PLATFORM_SAMPLE_DATA: 'true',
-      PLATFORM_THROTTLE_ACCOUNT: '0',
-      PLATFORM_THROTTLE_ADDRESS: '0',
-    });
+    const platform = start(
+      'gateway/main.ts',
+      [],
+      {
+        ...env,
+        PORT: String(port),
+        PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        PLATFORM_SAMPLE_DATA: 'true',
+        PLATFORM_THROTTLE_ACCOUNT: '0',
+        PLATFORM_THROTTLE_ADDRESS: '0',
+      },
+      'ignore',
+      true,
+    );
     children.push(platform);
     await waitFor(`${base}/health`, platform);
-    for (let i = 0; i < options.workers; i++) children.push(start('scripts/worker.ts', [], env));
+    for (let i = 0; i < options.workers; i++) children.push(start('scripts/worker.ts', [], env, 'ignore', true));
     // The UIN pool's first fill is a start-up cost, not the steady state: wait for it.
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();

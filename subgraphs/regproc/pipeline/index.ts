@@ -97,11 +97,6 @@ export const pipelineArea = defineArea({
       validateIdentity: async (identity) => (await idSchemas.validateIdentity(identity)).problems.map((problem) => problem.message),
       identities: identityPort(deps),
       notice: residentNotice(deps),
-      packetOf: async (rid) => {
-        const row = await store.byRid(rid);
-        if (!row) throw new Error(`registration ${rid} is gone`);
-        return row;
-      },
     });
     const pipeline: PipelineService = new PipelineService(store, work, deps.jobs, deps.clock, values, deps.logger.child({ component: 'regproc' }), dedupe);
     const virusScanner = openVirusScanner({ ...(values.clamdUrl ? { url: values.clamdUrl } : {}), timeoutMs: values.clamdTimeoutMs });

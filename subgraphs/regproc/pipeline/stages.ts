@@ -55,6 +55,8 @@ export interface StageRegistration {
   stage: string | null;
   attempts: number;
   bioRefId: string | null;
+  /** the stored packet's key in the object store */
+  packetKey: string | null;
 }
 
 /** A possible duplicate found by de-duplication, for an adjudicator. */

@@ -104,34 +104,30 @@ export class PipelineStorage {
     return moved.count === 1;
   }
 
-  /** Transactions of one registration, chained to the one before (parentTransactionId). */
+  /** Transactions of one registration, chained to the one before (parentTransactionId), in one statement. */
   async record(tx: PipelineTx, rid: string, langCode: string, stage: string, items: readonly StageTransaction[], now: Date): Promise<void> {
     const last = await tx.registrationTransaction.findFirst({
       where: { rid },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       select: { id: true, createdAt: true },
     });
-    let parent = last?.id ?? null;
     // Strictly after the last one: the record reads in order even when two stages share a clock tick.
     const start = Math.max(now.getTime(), (last?.createdAt.getTime() ?? 0) + 1);
-    for (const [index, item] of items.entries()) {
-      const id = randomUUID();
-      await tx.registrationTransaction.create({
-        data: {
-          id,
-          rid,
-          transactionTypeCode: item.type ?? stage,
-          parentTransactionId: parent,
-          statusCode: item.statusCode,
-          subStatusCode: item.subStatusCode ?? null,
-          statusCommentCode: null,
-          statusComment: item.comment,
-          langCode,
-          createdAt: new Date(start + index),
-        },
-      });
-      parent = id;
-    }
+    const ids = items.map(() => randomUUID());
+    await tx.registrationTransaction.createMany({
+      data: items.map((item, index) => ({
+        id: ids[index]!,
+        rid,
+        transactionTypeCode: item.type ?? stage,
+        parentTransactionId: index === 0 ? (last?.id ?? null) : ids[index - 1]!,
+        statusCode: item.statusCode,
+        subStatusCode: item.subStatusCode ?? null,
+        statusCommentCode: null,
+        statusComment: item.comment,
+        langCode,
+        createdAt: new Date(start + index),
+      })),
+    });
   }
 
   /** The registrations (not rejected, not this one) holding any of these biometric digests. */

@@ -48,8 +48,6 @@ export interface StageParts {
   validateIdentity(identity: Record<string, unknown>): Promise<string[]>;
   identities: IdentityPort;
   notice: ResidentNotice;
-  /** the registration as it is stored, with the packet's key */
-  packetOf(rid: string): Promise<{ rid: string; centreId: string; machineId: string; packetKey: string | null }>;
 }
 
 /** Registration types that change an existing identity (its UIN in the packet) rather than create one. */
@@ -82,8 +80,8 @@ const KNOWN_TYPES = new Set(['NEW', 'LOST', ...Object.keys(CHANGES)]);
 export class StageWork {
   constructor(private readonly parts: StageParts) {}
 
-  private async open(registration: StageRegistration): Promise<OpenedPacket> {
-    return this.parts.packets.open(await this.parts.packetOf(registration.rid));
+  private open(registration: StageRegistration): Promise<OpenedPacket> {
+    return this.parts.packets.open(registration);
   }
 
   run(stage: JobStage, registration: StageRegistration): Promise<StageOutcome> {
