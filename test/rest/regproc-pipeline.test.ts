@@ -58,6 +58,21 @@ describe('a packet through the pipeline', () => {
     const outbox = await t.graphql('query($to: String) { outbox(to: $to) { subject } }', { to: built.resident.identity.email }, admin);
     expect(outbox.data.outbox).toEqual([{ subject: 'Your UIN has been generated' }]);
 
+    // The portal's view: the registration with its identity (resolved by the ID repository) in one query.
+    const view = await t.graphql(
+      'query($rid: String) { registration(registrationId: $rid) { status stage receivedAt identity { id status } transactions { totalCount } manualVerifications { matchedRegId } } }',
+      { rid: built.rid },
+      admin,
+    );
+    expect(view.errors).toBeUndefined();
+    expect(view.data.registration).toMatchObject({
+      status: 'PROCESSED',
+      stage: 'UIN_GENERATOR',
+      identity: { id: identity!.id, status: 'ACTIVATED' },
+      transactions: { totalCount: 6 },
+      manualVerifications: [],
+    });
+
     const again = await upload(`${built.rid}.zip`, built.sealed);
     expect(again.json.errors[0].errorCode).toBe('RPR-PKR-005');
 

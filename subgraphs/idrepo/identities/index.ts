@@ -31,6 +31,9 @@ export const identitiesArea = defineArea({
     'Query.identityByRid': READERS,
     'Query.identity': roles('GLOBAL_ADMIN', 'ID_REPOSITORY'),
     'Identity.__resolveReference': roles('GLOBAL_ADMIN', 'ID_REPOSITORY', 'REGISTRATION_PROCESSOR'),
+    // The registration processor's operators follow a registration to its identity (status, times; demographics stay ID_REPOSITORY's).
+    'Registration.__resolveReference': roles('GLOBAL_ADMIN', 'ID_REPOSITORY', 'REGISTRATION_PROCESSOR'),
+    'Registration.identity': roles('GLOBAL_ADMIN', 'ID_REPOSITORY', 'REGISTRATION_PROCESSOR'),
     // the attributes only for the repository's operators, each read audited
     'Identity.demographics': roles('ID_REPOSITORY'),
     'Identity.reads': roles('GLOBAL_ADMIN', 'ID_REPOSITORY'),

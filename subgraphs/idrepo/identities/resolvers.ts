@@ -30,6 +30,11 @@ export function identitiesResolvers(deps: PlatformDeps): Resolvers {
     IdentityRecord: {
       status: (record) => record.status as 'ACTIVATED',
     },
+    Registration: {
+      __resolveReference: (ref) => ({ registrationId: ref.registrationId }),
+      identity: (registration, _, context) =>
+        loader(context, 'idrepo.identityByRegistration', (rids: readonly string[]) => identities.byRegistrations(rids))(registration.registrationId),
+    },
     Identity: {
       __resolveReference: (ref, context) => identityRef(context)(ref.id),
       status: (row) => row.status as 'ACTIVATED',

@@ -98,6 +98,11 @@ export class IdentityService {
     return this.store.byLookup({ rid });
   }
 
+  /** The identities of several registrations, by RID: the registration processor's Registration.identity. */
+  byRegistrations(rids: readonly string[]): Promise<Map<string, IdentityRow>> {
+    return this.store.byRegistrations(rids);
+  }
+
   /** The UIN of an identity, in clear. */
   async uinOfRow(row: IdentityRow): Promise<string> {
     return (await this.cipher.decrypt(row.uinEncrypted, contextOf.uin(row.id))).toString('utf8');

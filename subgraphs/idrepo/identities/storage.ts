@@ -66,6 +66,13 @@ export class IdentityStorage {
     return (await this.prisma.identityRegistration.findUnique({ where: { registrationId: lookup.rid }, include: { identity: true } }))?.identity ?? null;
   }
 
+  /** The identities several registrations created or updated, by RID (one query for a page of registrations). */
+  async byRegistrations(rids: readonly string[]): Promise<Map<string, IdentityRow>> {
+    if (!rids.length) return new Map();
+    const rows = await this.prisma.identityRegistration.findMany({ where: { registrationId: { in: [...rids] } }, include: { identity: true } });
+    return new Map(rows.map((row) => [row.registrationId, row.identity]));
+  }
+
   async uinTaken(uinHash: string): Promise<boolean> {
     return (await this.prisma.identity.findUnique({ where: { uinHash }, select: { id: true } })) !== null;
   }
