@@ -15,7 +15,8 @@ export interface BuiltPacket {
 }
 
 export interface RegistrationClient {
-  build(seed: string, options?: { duplicateOf?: SampleResident; bdbBytes?: number }): BuiltPacket;
+  /** a packet of the sample resident of `seed` (or of `resident`, when given) */
+  build(seed: string, options?: { duplicateOf?: SampleResident; bdbBytes?: number; resident?: SampleResident }): BuiltPacket;
   sync(records: SyncRecord[]): Promise<void>;
   upload(fileName: string, bytes: Buffer): Promise<{ status: number; headers: Headers; json: any }>;
   /** sync then upload, both expected to succeed */
@@ -43,7 +44,7 @@ export async function registrationClient(t: TestPlatform, headers: Record<string
   const client: RegistrationClient = {
     build(seed, options = {}) {
       const rid = makeRid('10001', '10001', ++sequence % 100_000, t.clock.now());
-      const resident = sampleResident(seed, options);
+      const resident = options.resident ?? sampleResident(seed, options);
       const zip = buildPacketZip({
         registrationId: rid,
         registrationType: 'NEW',
