@@ -29,6 +29,13 @@ STOMP_URL="stomp://$HOST:$STOMP_PORT"
 
 log() { echo "activemq: $*" >&2; }
 
+# wait_until_ready, stop, status, dispatch
+URL=$STOMP_URL
+READY_WHAT="STOMP CONNECTED on $HOST:$STOMP_PORT"
+STOP_POLL=0.3
+# shellcheck source=scripts/daemon.sh
+source "$(dirname "$0")/daemon.sh"
+
 # True when something accepts TCP connections on the STOMP port.
 port_open() {
   timeout 3 bash -c "exec 3<>/dev/tcp/$HOST/$STOMP_PORT" 2>/dev/null
@@ -36,7 +43,7 @@ port_open() {
 
 # True when the STOMP port answers CONNECT with CONNECTED: an open port alone is not enough,
 # the transport connector binds before the broker accepts sessions.
-stomp_ready() {
+ready() {
   timeout 5 bash -c '
     exec 3<>"/dev/tcp/$0/$1" || exit 1
     printf "CONNECT\naccept-version:1.2\nhost:localhost\nheart-beat:0,0\n\n\0" >&3
@@ -105,14 +112,14 @@ LOG4J
 }
 
 start() {
-  if stomp_ready; then echo "$STOMP_URL"; return 0; fi
+  if ready; then echo "$STOMP_URL"; return 0; fi
   ensure_installed
   mkdir -p "$BASE"
   # Test files run in parallel and each may call start: one launcher at a time, the others
   # wait for it and then find the broker answering.
   exec 9>"$BASE/.lock"
   flock -w "$((START_TIMEOUT + 30))" 9 || { log "timed out waiting for another start"; exit 1; }
-  if stomp_ready; then echo "$STOMP_URL"; return 0; fi
+  if ready; then echo "$STOMP_URL"; return 0; fi
 
   if ! pid_alive; then
     if port_open; then log "port $STOMP_PORT is taken by something that does not speak STOMP"; exit 1; fi
@@ -133,47 +140,7 @@ start() {
     log "already launched (pid $(cat "$PIDFILE")), waiting for STOMP"
   fi
 
-  local deadline=$((SECONDS + START_TIMEOUT))
-  while ! stomp_ready; do
-    sleep 0.3
-    if [ -f "$PIDFILE" ] && ! pid_alive; then
-      log "broker exited during start; last lines of $LOG:"; tail -n 30 "$LOG" >&2 || true; exit 1
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-      log "no STOMP CONNECTED on $HOST:$STOMP_PORT after ${START_TIMEOUT}s; last lines of $LOG:"
-      tail -n 30 "$LOG" >&2 || true; exit 1
-    fi
-  done
-  log "ready after $((SECONDS - started_at))s"
-  echo "$STOMP_URL"
+  wait_until_ready "$started_at" 0.3 "$LOG"
 }
 
-stop() {
-  if ! pid_alive; then log "not running"; rm -f "$PIDFILE"; return 0; fi
-  local pid
-  pid=$(cat "$PIDFILE")
-  kill "$pid"
-  for _ in $(seq 1 100); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$PIDFILE"; log "stopped"; return 0; }
-    sleep 0.3
-  done
-  log "pid $pid ignored TERM for 30s, killing"
-  kill -9 "$pid" 2>/dev/null || true
-  rm -f "$PIDFILE"
-}
-
-status() {
-  if stomp_ready; then
-    if pid_alive; then echo "running (pid $(cat "$PIDFILE")): $STOMP_URL"; else echo "running (not started by this script): $STOMP_URL"; fi
-    return 0
-  fi
-  if pid_alive; then echo "starting (pid $(cat "$PIDFILE")), STOMP not answering yet"; else echo "not running"; fi
-  return 3
-}
-
-case "${1:-}" in
-  start) start ;;
-  stop) stop ;;
-  status) status ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
-esac
+dispatch "$@"

@@ -25,13 +25,20 @@ SIGNATURE=Platform.Test.EICAR
 
 log() { echo "clamd: $*" >&2; }
 
+# wait_until_ready, stop, status, dispatch
+URL=$CLAMD_URL
+READY_WHAT="PONG on $HOST:$PORT"
+STOP_POLL=0.1
+# shellcheck source=scripts/daemon.sh
+source "$(dirname "$0")/daemon.sh"
+
 # True when something accepts TCP connections on the port.
 port_open() {
   timeout 3 bash -c "exec 3<>/dev/tcp/$HOST/$PORT" 2>/dev/null
 }
 
 # True when the port answers zPING with PONG: clamd binds before its database is loaded.
-clamd_ready() {
+ready() {
   timeout 5 bash -c '
     exec 3<>"/dev/tcp/$0/$1" || exit 1
     printf "zPING\0" >&3
@@ -135,13 +142,13 @@ CONF
 }
 
 start() {
-  if clamd_ready; then echo "$CLAMD_URL"; return 0; fi
+  if ready; then echo "$CLAMD_URL"; return 0; fi
   mkdir -p "$BASE"
   # Test files run in parallel and each may call start: one launcher (and installer) at a time,
   # the others wait for it and then find clamd answering.
   exec 9>"$BASE/.lock"
   flock -w "$((START_TIMEOUT + 300))" 9 || { log "timed out waiting for another start"; exit 1; }
-  if clamd_ready; then echo "$CLAMD_URL"; return 0; fi
+  if ready; then echo "$CLAMD_URL"; return 0; fi
   ensure_installed
 
   local started_at=$SECONDS
@@ -159,48 +166,7 @@ start() {
     log "already launched (pid $(cat "$PIDFILE")), waiting for PONG"
   fi
 
-  local deadline=$((SECONDS + START_TIMEOUT))
-  while ! clamd_ready; do
-    sleep 0.2
-    if [ -f "$PIDFILE" ] && ! pid_alive; then
-      log "clamd exited during start; last lines of $LOG and $BASE/clamd.log:"
-      tail -n 20 "$LOG" "$BASE/clamd.log" >&2 2>/dev/null || true; exit 1
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-      log "no PONG on $HOST:$PORT after ${START_TIMEOUT}s; last lines of $BASE/clamd.log:"
-      tail -n 20 "$BASE/clamd.log" >&2 || true; exit 1
-    fi
-  done
-  log "ready after $((SECONDS - started_at))s"
-  echo "$CLAMD_URL"
+  wait_until_ready "$started_at" 0.2 "$LOG" "$BASE/clamd.log"
 }
 
-stop() {
-  if ! pid_alive; then log "not running"; rm -f "$PIDFILE"; return 0; fi
-  local pid
-  pid=$(cat "$PIDFILE")
-  kill "$pid"
-  for _ in $(seq 1 100); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$PIDFILE"; log "stopped"; return 0; }
-    sleep 0.1
-  done
-  log "pid $pid ignored TERM for 10s, killing"
-  kill -9 "$pid" 2>/dev/null || true
-  rm -f "$PIDFILE"
-}
-
-status() {
-  if clamd_ready; then
-    if pid_alive; then echo "running (pid $(cat "$PIDFILE")): $CLAMD_URL"; else echo "running (not started by this script): $CLAMD_URL"; fi
-    return 0
-  fi
-  if pid_alive; then echo "starting (pid $(cat "$PIDFILE")), PING not answered yet"; else echo "not running"; fi
-  return 3
-}
-
-case "${1:-}" in
-  start) start ;;
-  stop) stop ;;
-  status) status ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
-esac
+dispatch "$@"
