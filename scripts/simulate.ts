@@ -1,8 +1,14 @@
 // npm run simulate -- --count N [--centre 10001 --machine 10001] [--base http://localhost:8080]
-//   [--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json]
+//   [--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start]
 // Plays a registration centre against a running platform (lib/packet/simulator.ts): N sample
 // residents synced, uploaded and followed to a final status; exit 0 only when all are PROCESSED.
-import { readFileSync } from 'node:fs';
+// --start: first starts a platform of its own (as `npm start`, on the embedded database in a
+// temporary folder, with the sample country) and stops it at the end: the whole chain in one command.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,11 +24,12 @@ export interface SimulateCli {
   timeoutSeconds: number;
   certificate?: string;
   json: boolean;
+  start: boolean;
 }
 
 const USAGE =
   'usage: npm run simulate -- --count N [--centre 10001] [--machine 10001] [--base http://localhost:8080] ' +
-  '[--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json]';
+  '[--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start]';
 
 /** A number option within bounds, or an error naming the option. */
 function numberOption(value: string | undefined, name: string, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -48,6 +55,7 @@ export function parseSimulateArgs(argv: string[]): SimulateCli {
         timeout: { type: 'string' },
         certificate: { type: 'string' },
         json: { type: 'boolean', default: false },
+        start: { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -71,7 +79,64 @@ export function parseSimulateArgs(argv: string[]): SimulateCli {
     timeoutSeconds: numberOption(text('timeout'), 'timeout', 600, (n) => n > 0, 'a positive number of seconds'),
     ...(text('certificate') ? { certificate: text('certificate') } : {}),
     json: values.json === true,
+    start: values.start === true,
   };
+}
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** --start: the platform as `npm start` runs it, on the embedded database in a temporary folder, until `stop`. */
+async function startPlatform(): Promise<{ base: string; password: string; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-simulate-'));
+  const port = await freePort();
+  const password = randomBytes(18).toString('base64url');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PLATFORM_DATA_DIR: dataDir,
+      PLATFORM_ADMIN_PASSWORD: password,
+      DATABASE_URL: '',
+      STOMP_URL: '',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const until = Date.now() + 180_000;
+  while (
+    !(await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
+    if (child.exitCode !== null || Date.now() > until) {
+      await stop();
+      throw new Error('the platform did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { base, password, stop };
 }
 
 async function main(): Promise<void> {
@@ -82,7 +147,10 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
-  const summary = await simulate(cli.base, {
+  const platform = cli.start ? await startPlatform() : undefined;
+  if (platform && !cli.json) console.log(`started a platform on the embedded database at ${platform.base}`);
+  const summary = await simulate(platform?.base ?? cli.base, {
+    ...(platform ? { credentials: { userName: 'admin', password: platform.password } } : {}),
     count: cli.count,
     centreId: cli.centreId,
     machineId: cli.machineId,
@@ -91,7 +159,7 @@ async function main(): Promise<void> {
     timeoutSeconds: cli.timeoutSeconds,
     ...(cli.certificate ? { certificatePem: readFileSync(cli.certificate, 'utf8') } : {}),
     log: cli.json ? undefined : (line) => console.log(line),
-  });
+  }).finally(() => platform?.stop());
   if (cli.json) console.log(JSON.stringify(summary));
   else {
     console.log(`\n${summary.count} packets (${summary.duplicates} with copied biometrics): ${summary.final} final, ${summary.processed} PROCESSED`);

@@ -9,9 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type SyncRecord } from '../../lib/packet/format.js';
-import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
 // Imported for s3rver's account, and for the DES shim it installs before s3rver is loaded.
 import { S3RVER_KEY, S3RVER_SECRET } from '../support/s3.js';
 import { freePort, waitFor } from '../support/wait.js';
@@ -67,8 +66,6 @@ class RestartableS3 {
   }
 }
 
-const BASE = '/registrationprocessor/v1';
-const FINAL = new Set(['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED']);
 const STUCK =
   'query($stage: RegistrationStage) { stuckRegistrations(stage: $stage) { totalCount edges { node { registrationId stage status attempts lastError nextAttemptAt } } } }';
 const RESUME = 'mutation($input: ResumeRegistrationsInput!) { resumeRegistrations(input: $input) { resumed } }';
@@ -76,8 +73,7 @@ const RESUME = 'mutation($input: ResumeRegistrationsInput!) { resumeRegistration
 let s3: RestartableS3;
 let t: TestPlatform;
 let admin: Record<string, string>;
-let certificate: string;
-let sequence = 0;
+let client: RegistrationClient;
 
 beforeAll(async () => {
   s3 = await RestartableS3.create();
@@ -89,8 +85,7 @@ beforeAll(async () => {
     REGPROC_DEDUPE: 'local',
   });
   admin = cookieHeader(await t.adminToken());
-  const { json } = await t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', { headers: admin });
-  certificate = json.response.certificate;
+  client = await registrationClient(t, admin);
 });
 
 afterAll(async () => {
@@ -98,55 +93,7 @@ afterAll(async () => {
   await s3?.dispose();
 });
 
-interface Built {
-  rid: string;
-  sealed: Buffer;
-  resident: SampleResident;
-}
-
-function build(seed: string, options: { duplicateOf?: SampleResident } = {}): Built {
-  const rid = makeRid('10001', '10001', ++sequence, t.clock.now());
-  const resident = sampleResident(seed, options.duplicateOf ? { duplicateOf: options.duplicateOf } : {});
-  const zip = buildPacketZip({
-    registrationId: rid,
-    registrationType: 'NEW',
-    centerId: '10001',
-    machineId: '10001',
-    creationDate: t.clock.now(),
-    officerId: 'sample-officer',
-    supervisorId: 'sample-supervisor',
-    identity: resident.identity,
-    cbeff: resident.cbeff,
-    documents: resident.documents,
-  });
-  return { rid, sealed: sealPacket(zip, certificate), resident };
-}
-
-async function submit(built: Built): Promise<void> {
-  const records: SyncRecord[] = [syncRecordOf(built.rid, built.sealed)];
-  const synced = await t.request('POST', `${BASE}/registrationstatus/sync`, {
-    raw: syncRequestBody(records, certificate, t.clock.now()),
-    headers: { ...admin, 'Center-Machine-RefId': '10001_10001', timestamp: t.clock.now().toISOString() },
-  });
-  expect(synced.json.errors, JSON.stringify(synced.json.errors)).toBeNull();
-  expect(synced.json.response.map((item: { status: string }) => item.status)).toEqual(['SUCCESS']);
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(built.sealed)]), `${built.rid}.zip`);
-  const response = await fetch(`${t.baseUrl}${BASE}/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers: admin });
-  const json = await response.json();
-  expect(json.errors, JSON.stringify(json.errors)).toBeNull();
-  expect(json.response).toEqual({ status: 'Packet is in PACKET_RECEIVED status' });
-}
-
 const registrationOf = (rid: string) => t.platform.deps.prisma.registration.findUniqueOrThrow({ where: { rid } });
-
-const statusOf = async (rid: string): Promise<string | undefined> => {
-  const { json } = await t.request('POST', `${BASE}/registrationstatus/search`, {
-    body: { id: 'platform.registration.status', version: '1.0', requesttime: t.clock.now().toISOString(), request: [{ registrationId: rid }] },
-    headers: admin,
-  });
-  return json.response?.[0]?.statusCode;
-};
 
 const transactionsOf = async (rid: string): Promise<string[]> => {
   const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${rid}`, { headers: admin });
@@ -167,17 +114,15 @@ describe('a registration whose UIN stage failed for a reason of the platform', (
   it('is REPROCESS then REPROCESS_FAILED, listed as stuck, and one resume takes it on to PROCESSED with one identity once the store is back', async () => {
     const identitiesBefore = await t.platform.deps.prisma.identity.count();
     // A first resident, processed while the store is up.
-    const first = build('recovery-first');
-    await submit(first);
-    expect(await waitFor(async () => FINAL.has((await statusOf(first.rid)) ?? '') && statusOf(first.rid), 'the first packet to be processed', 30_000)).toBe(
-      'PROCESSED',
-    );
+    const first = client.build('recovery-first');
+    await client.submit(first);
+    expect(await client.settle(first.rid)).toBe('PROCESSED');
 
     // A second carrying the first one's biometrics waits for an adjudicator, its packet already stored.
-    const second = build('recovery-second', { duplicateOf: first.resident });
-    await submit(second);
-    await waitFor(async () => (await registrationOf(second.rid)).stage === 'MANUAL_ADJUDICATION', 'the second packet to wait for an adjudicator', 30_000);
-    expect(await statusOf(second.rid)).toBe('PROCESSING');
+    const second = client.build('recovery-second', { duplicateOf: first.resident });
+    await client.submit(second);
+    expect(await client.reachStage(second.rid, 'MANUAL_ADJUDICATION')).toBe('MANUAL_ADJUDICATION');
+    expect(await client.statusOf(second.rid)).toBe('PROCESSING');
     expect(await stuckCount()).toBe(0);
 
     // The store goes away; the adjudicator approves: the UIN stage cannot read the packet.
@@ -208,7 +153,7 @@ describe('a registration whose UIN stage failed for a reason of the platform', (
     expect(reprocess).toMatchObject({ stage: 'UIN_GENERATOR', attempts: 1 });
     expect(reprocess.nextAttemptAt).toBeInstanceOf(Date);
     expect(reprocess.lastError).toMatch(/^object store \(s3 /);
-    expect(await statusOf(second.rid)).toBe('REPROCESS');
+    expect(await client.statusOf(second.rid)).toBe('REPROCESS');
     expect(await stuckCount()).toBe(1);
 
     // The reprocessor takes it on once its time has come (the platform's clock is moved past it), and it fails again: spent.
@@ -223,7 +168,7 @@ describe('a registration whose UIN stage failed for a reason of the platform', (
       30_000,
     );
     expect(failed).toMatchObject({ stage: 'UIN_GENERATOR', attempts: 2, nextAttemptAt: null });
-    expect(await statusOf(second.rid)).toBe('REPROCESS_FAILED');
+    expect(await client.statusOf(second.rid)).toBe('REPROCESS_FAILED');
     expect(await t.platform.deps.services.identities.byRegistration(second.rid)).toBeNull();
 
     const { data, errors } = await t.graphql(STUCK, { stage: 'UIN_GENERATOR' }, admin);
@@ -266,9 +211,7 @@ describe('a registration whose UIN stage failed for a reason of the platform', (
     const resumed = await t.graphql(RESUME, { input: { stage: 'UIN_GENERATOR' } }, admin);
     expect(resumed.errors).toBeUndefined();
     expect(resumed.data.resumeRegistrations.resumed).toEqual([second.rid]);
-    expect(await waitFor(async () => FINAL.has((await statusOf(second.rid)) ?? '') && statusOf(second.rid), 'the resumed registration to end', 30_000)).toBe(
-      'PROCESSED',
-    );
+    expect(await client.settle(second.rid)).toBe('PROCESSED');
     expect(await registrationOf(second.rid)).toMatchObject({ status: 'PROCESSED', attempts: 0, lastError: null, nextAttemptAt: null });
 
     const identity = await t.platform.deps.services.identities.byRegistration(second.rid);

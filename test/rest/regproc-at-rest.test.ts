@@ -7,66 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody } from '../../lib/packet/format.js';
 import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
 import { cookieHeader, startTestPlatform, type TestDatabaseKind, type TestPlatform } from '../support/platform.js';
-import { waitFor } from '../support/wait.js';
-
-const BASE = '/registrationprocessor/v1';
-const FINAL = new Set(['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED']);
+import { registrationClient, type RegistrationClient } from '../support/regproc.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
-let certificate: string;
-let sequence = 0;
-
-interface Built {
-  rid: string;
-  sealed: Buffer;
-  resident: SampleResident;
-}
-
-function build(resident: SampleResident): Built {
-  const rid = makeRid('10001', '10001', ++sequence, t.clock.now());
-  const zip = buildPacketZip({
-    registrationId: rid,
-    registrationType: 'NEW',
-    centerId: '10001',
-    machineId: '10001',
-    creationDate: t.clock.now(),
-    officerId: 'sample-officer',
-    supervisorId: 'sample-supervisor',
-    identity: resident.identity,
-    cbeff: resident.cbeff,
-    documents: resident.documents,
-  });
-  return { rid, sealed: sealPacket(zip, certificate), resident };
-}
-
-async function submit(built: Built): Promise<void> {
-  const synced = await t.request('POST', `${BASE}/registrationstatus/sync`, {
-    raw: syncRequestBody([syncRecordOf(built.rid, built.sealed)], certificate, t.clock.now()),
-    headers: { ...admin, 'Center-Machine-RefId': '10001_10001', timestamp: t.clock.now().toISOString() },
-  });
-  expect(synced.json.errors, JSON.stringify(synced.json.errors)).toBeNull();
-  expect(synced.json.response.map((item: { status: string }) => item.status)).toEqual(['SUCCESS']);
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(built.sealed)]), `${built.rid}.zip`);
-  const response = await fetch(`${t.baseUrl}${BASE}/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers: admin });
-  const json = await response.json();
-  expect(json.errors, JSON.stringify(json.errors)).toBeNull();
-  expect(json.response).toEqual({ status: 'Packet is in PACKET_RECEIVED status' });
-}
-
-const statusOf = async (rid: string): Promise<string | undefined> => {
-  const { json } = await t.request('POST', `${BASE}/registrationstatus/search`, {
-    body: { id: 'platform.registration.status', version: '1.0', requesttime: t.clock.now().toISOString(), request: [{ registrationId: rid }] },
-    headers: admin,
-  });
-  return json.response?.[0]?.statusCode;
-};
-
-const settled = (rid: string) => waitFor(async () => FINAL.has((await statusOf(rid)) ?? '') && statusOf(rid), `${rid} to be processed`, 30_000);
+let client: RegistrationClient;
 
 /** Everything the database holds on disk, as bytes: PGlite's data folder (tables and WAL), or a pg_dump of the server's database. */
 async function databaseBytes(): Promise<{ kind: string; bytes: Buffer }> {
@@ -146,8 +93,7 @@ describe(`registration packets at rest, on ${kind}`, () => {
     // The object store is the files one: its objects live under the data folder that is searched.
     t = await startTestPlatform({ PLATFORM_SAMPLE_DATA: 'true', REGPROC_DEDUPE: 'local' }, undefined, { database: kind });
     admin = cookieHeader(await t.adminToken());
-    const { json } = await t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', { headers: admin });
-    certificate = json.response.certificate;
+    client = await registrationClient(t, admin);
   });
 
   afterAll(async () => {
@@ -161,9 +107,9 @@ describe(`registration packets at rest, on ${kind}`, () => {
     delete withoutEmail.identity.email;
     expect(withEmail.identity.email).toEqual(expect.stringMatching(/@example\.org$/));
 
-    const built = [build(withEmail), build(withoutEmail)];
-    for (const packet of built) await submit(packet);
-    for (const packet of built) expect(await settled(packet.rid)).toBe('PROCESSED');
+    const built = [withEmail, withoutEmail].map((resident) => client.build(resident.seed, { resident }));
+    for (const packet of built) await client.submit(packet);
+    for (const packet of built) expect(await client.settle(packet.rid)).toBe('PROCESSED');
     for (const packet of built) expect(await t.platform.deps.services.identities.byRegistration(packet.rid)).not.toBeNull();
 
     // Notified by e-mail and by SMS: the notifications were written (sealed), so they are part of what is searched.

@@ -16,6 +16,7 @@ describe('npm run simulate arguments', () => {
       duplicates: 0,
       timeoutSeconds: 600,
       json: false,
+      start: false,
     });
     expect(
       parseSimulateArgs([
@@ -35,6 +36,7 @@ describe('npm run simulate arguments', () => {
         '--certificate',
         'cert.pem',
         '--json',
+        '--start',
       ]),
     ).toEqual({
       count: 3,
@@ -46,6 +48,7 @@ describe('npm run simulate arguments', () => {
       timeoutSeconds: 30,
       certificate: 'cert.pem',
       json: true,
+      start: true,
     });
   });
 
