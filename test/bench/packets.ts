@@ -47,7 +47,7 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
 /** Resident memory of a process, in MB (Linux /proc). */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-export async function benchPackets(options: { count: number; workers: number; concurrency: number }): Promise<void> {
+export async function benchPackets(options: { count: number; workers: number; concurrency: number; platformJobs: boolean }): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-bench-packets-'));
   const database = await createTestDatabase();
   const port = await freePort();
@@ -73,6 +73,8 @@ export async function benchPackets(options: { count: number; workers: number; co
         PORT: String(port),
         PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
         PLATFORM_SAMPLE_DATA: 'true',
+        // BENCH_PLATFORM_JOBS=false: the platform only receives; the workers alone run the stages.
+        JOBS_RUN: String(options.platformJobs),
         PLATFORM_THROTTLE_ACCOUNT: '0',
         PLATFORM_THROTTLE_ADDRESS: '0',
       },
@@ -113,7 +115,7 @@ export async function benchPackets(options: { count: number; workers: number; co
     );
     await db.end();
     console.log(
-      `${`packets end to end (${options.count}, ${options.workers} worker${options.workers === 1 ? '' : 's'} + platform)`.padEnd(44)} ${summary.packetsPerSecond
+      `${`packets end to end (${options.count}, ${options.workers} worker${options.workers === 1 ? '' : 's'}${options.platformJobs ? ' + platform' : ''})`.padEnd(44)} ${summary.packetsPerSecond
         .toFixed(1)
         .padStart(
           7,
@@ -133,5 +135,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     count: Number(process.env.BENCH_PACKETS ?? 500),
     workers: Number(process.env.BENCH_WORKERS ?? 1),
     concurrency: Number(process.env.BENCH_CONNECTIONS ?? 16),
+    platformJobs: process.env.BENCH_PLATFORM_JOBS !== 'false',
   });
 }

@@ -348,4 +348,5 @@ if (!only || only.some((part) => 'packets'.includes(part)))
     count: Number(process.env.BENCH_PACKETS ?? 500),
     workers: Number(process.env.BENCH_WORKERS ?? 1),
     concurrency: connections,
+    platformJobs: process.env.BENCH_PLATFORM_JOBS !== 'false',
   });

@@ -245,72 +245,49 @@ describe('a worker killed with SIGKILL in the middle of a stage', () => {
 
 describe('workers sharing one PostgreSQL', () => {
   /**
-   * A batch uploaded while no worker runs, its first jobs parked until `count` workers are up
-   * (so that their start is not timed), then released: each packet PROCESSED once. The wall
-   * time from the release to the last UIN, and from the first worker's start, for BENCHMARKS.md.
+   * A batch uploaded while no worker runs, its first jobs parked until the workers are up, then
+   * released: each packet PROCESSED once, each stage job run once by one of them. (How much faster
+   * two workers are is the packets benchmark's to measure, not a test's.)
    */
-  async function runBatch(label: string, count: number, size: number) {
-    const packets = Array.from({ length: size }, (_, index) => client.build(`${label}-${index}`));
+  it(`processes ${BATCH} packets once each with two workers`, { timeout: 300_000 }, async () => {
+    const packets = Array.from({ length: BATCH }, (_, index) => client.build(`two-workers-${index}`));
     const rids = packets.map((p) => p.rid);
-    expect(new Set(rids).size).toBe(size);
+    expect(new Set(rids).size).toBe(BATCH);
     const notificationsBefore = await database.prisma.notification.count();
     await submitAll(packets);
     const parked = await database.prisma.platformJob.updateMany({
       where: { kind: STAGE_JOBS.UPLOAD_PACKET, state: 'QUEUED' },
       data: { runAt: new Date(Date.now() + 3_600_000) },
     });
-    expect(parked.count).toBe(size);
+    expect(parked.count).toBe(BATCH);
 
-    const spawnedAt = Date.now();
-    const started = Array.from({ length: count }, () => startWorker({ REGPROC_DEDUPE: 'none' }));
+    const started = [startWorker({ REGPROC_DEDUPE: 'none' }), startWorker({ REGPROC_DEDUPE: 'none' })];
     await Promise.all(started.map((worker) => worker.ready));
-    const releasedAt = new Date();
-    await database.prisma.platformJob.updateMany({ where: { kind: STAGE_JOBS.UPLOAD_PACKET, state: 'QUEUED' }, data: { runAt: releasedAt } });
+    await database.prisma.platformJob.updateMany({ where: { kind: STAGE_JOBS.UPLOAD_PACKET, state: 'QUEUED' }, data: { runAt: new Date() } });
     await database.prisma.$queryRaw`SELECT pg_notify('platform_jobs', 'regproc.upload-packet')::text AS sent`;
 
     const open = async () => database.prisma.registration.count({ where: { rid: { in: rids }, status: { notIn: [...FINAL_STATUSES] } } });
-    await waitFor(async () => (await open()) === 0, `the ${size} packets of ${label} to end`, 150_000);
-    const endedAt = Date.now();
+    await waitFor(async () => (await open()) === 0, `the ${BATCH} packets to end`, 150_000);
     const ours = (await database.prisma.platformJob.findMany({ where: { kind: { in: Object.values(STAGE_JOBS) } } })).filter((job) =>
       rids.includes((job.payload as { rid: string }).rid),
     );
-    const lastUin = Math.max(...ours.filter((job) => job.kind === STAGE_JOBS.UIN_GENERATOR).map((job) => job.finishedAt?.getTime() ?? 0));
 
-    expect(await database.prisma.registration.count({ where: { rid: { in: rids }, status: 'PROCESSED' } })).toBe(size);
-    expect(await database.prisma.identityRegistration.count({ where: { registrationId: { in: rids } } })).toBe(size);
-    expect(await database.prisma.identity.count({ where: { registrationId: { in: rids } } })).toBe(size);
-    expect(await database.prisma.notification.count()).toBe(notificationsBefore + size);
+    expect(await database.prisma.registration.count({ where: { rid: { in: rids }, status: 'PROCESSED' } })).toBe(BATCH);
+    expect(await database.prisma.identityRegistration.count({ where: { registrationId: { in: rids } } })).toBe(BATCH);
+    expect(await database.prisma.identity.count({ where: { registrationId: { in: rids } } })).toBe(BATCH);
+    expect(await database.prisma.notification.count()).toBe(notificationsBefore + BATCH);
     const uins = await database.prisma.registrationTransaction.groupBy({
       by: ['rid'],
       where: { rid: { in: rids }, transactionTypeCode: 'UIN_GENERATOR', statusCode: 'SUCCESS' },
       _count: { _all: true },
     });
-    expect(uins).toHaveLength(size);
+    expect(uins).toHaveLength(BATCH);
     expect(uins.every((row) => row._count._all === 1)).toBe(true);
     const transactions = await database.prisma.registrationTransaction.count({ where: { rid: { in: rids } } });
-    expect(transactions).toBe(size * EXPECTED_TRANSACTIONS.length);
-    // Every stage job ran once: no worker took another's job.
-    expect(ours).toHaveLength(size * JOB_STAGES.length);
+    expect(transactions).toBe(BATCH * EXPECTED_TRANSACTIONS.length);
+    // Every stage job ran once: no worker ran another's job again.
+    expect(ours).toHaveLength(BATCH * JOB_STAGES.length);
     expect(ours.every((job) => job.state === 'DONE' && job.attempts === 1)).toBe(true);
-
     for (const worker of started) await worker.kill();
-    const figures = {
-      batch: label,
-      workers: count,
-      packets: size,
-      releaseToLastUinMs: lastUin - releasedAt.getTime(),
-      releaseToAllSeenProcessedMs: endedAt - releasedAt.getTime(),
-      spawnToAllSeenProcessedMs: endedAt - spawnedAt,
-    };
-    console.log(`regproc workers: ${JSON.stringify(figures)}`);
-    return figures;
-  }
-
-  it(`processes a batch of ${BATCH} packets once each with one worker, and another with two workers`, { timeout: 300_000 }, async () => {
-    const one = await runBatch('one-worker', 1, BATCH);
-    const two = await runBatch('two-workers', 2, BATCH);
-    console.log(
-      `regproc workers: ${BATCH} packets, one worker ${(one.releaseToLastUinMs / 1000).toFixed(1)} s, two workers ${(two.releaseToLastUinMs / 1000).toFixed(1)} s`,
-    );
   });
 });
