@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,6 +21,9 @@ export interface StagedUpload {
   truncated: boolean;
   path: string;
 }
+
+/** A spool file untouched this long belongs to no request any more. */
+const ABANDONED_AFTER_MS = 3_600_000;
 
 /** An upload cut off at this many bytes is refused by whoever claims it. */
 export const truncatedSize = (maxBytes: number) => maxBytes + 1;
@@ -45,11 +48,22 @@ export class UploadSpool {
     this.dir = path.join(path.resolve(dataDir), 'spool');
   }
 
-  /** Removes files a previous process left (their ids died with it). */
+  /**
+   * Removes files a crashed process left (their ids died with it): those older than an hour, so
+   * that another instance sharing the data folder keeps the uploads it is receiving.
+   */
   private prepare(): Promise<void> {
     this.ready ??= (async () => {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      for (const name of await readdir(this.dir)) if (!this.staged.has(name)) await rm(path.join(this.dir, name), { force: true });
+      const before = Date.now() - ABANDONED_AFTER_MS;
+      for (const name of await readdir(this.dir)) {
+        const file = path.join(this.dir, name);
+        const modified = await stat(file).then(
+          (info) => info.mtimeMs,
+          () => Infinity,
+        );
+        if (!this.staged.has(name) && modified < before) await rm(file, { force: true });
+      }
     })();
     return this.ready;
   }
