@@ -6,6 +6,8 @@ import { encodeBase64Url, encryptRegistration, type RecipientKey } from '../../l
 import { expectRejected } from '../support/assertions.js';
 import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { userLogin } from '../support/users.js';
+import { registrationClient } from '../support/regproc.js';
+import { syncRecordOf } from '../../lib/packet/format.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -261,5 +263,21 @@ describe('GraphQL', () => {
     expect(one.data.registration).toEqual({ registrationId: id, supervisorStatus: 'APPROVED', optionalValues: [{ key: 'CENTERNAME', value: 'Center A' }] });
     const refused = await t.graphql('{ registrations { totalCount } }', {}, who.officer1);
     expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
+  });
+});
+
+describe('packet upload scope', () => {
+  it("lets an officer upload their own centre's packets only: another centre's RID reads as not synced (RPR-PKR-001)", async () => {
+    const client = await registrationClient(t, admin);
+    const built = client.build('scope-officer');
+    await client.sync([syncRecordOf(built.rid, built.sealed)]);
+    const upload = async (headers: Record<string, string>) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(built.sealed)]), `${built.rid}.zip`);
+      const response = await fetch(`${t.baseUrl}/registrationprocessor/v1/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers });
+      return { status: response.status, json: (await response.json()) };
+    };
+    await expectRejected(t, () => upload(who.officer2), 'RPR-PKR-001');
+    expect((await upload(who.officer1)).json.response).toEqual({ status: 'Packet is in PACKET_RECEIVED status' });
   });
 });
