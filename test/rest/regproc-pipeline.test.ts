@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { syncRecordOf } from '../../lib/packet/format.js';
 import { expectRejected } from '../support/assertions.js';
 import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
-import { REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
+import { PROCESSED_TRANSACTIONS, REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -46,14 +46,7 @@ describe('a packet through the pipeline', () => {
 
     const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${built.rid}`, { headers: admin });
     const types = (json.response as { transactionTypeCode: string; statusCode: string }[]).map((row) => `${row.transactionTypeCode}:${row.statusCode}`);
-    expect(types).toEqual([
-      'PACKET_RECEIVER:SUCCESS',
-      'UPLOAD_PACKET:SUCCESS',
-      'VALIDATE_PACKET:SUCCESS',
-      'BIOGRAPHIC_VERIFICATION:SUCCESS',
-      'UIN_GENERATOR:SUCCESS',
-      'NOTIFICATION:SUCCESS',
-    ]);
+    expect(types).toEqual(PROCESSED_TRANSACTIONS);
     expect(await t.platform.deps.prisma.notification.count()).toBe(outboxBefore + 1);
     const outbox = await t.graphql('query($to: String) { outbox(to: $to) { subject } }', { to: built.resident.identity.email }, admin);
     expect(outbox.data.outbox).toEqual([{ subject: 'Your UIN has been generated' }]);

@@ -8,6 +8,16 @@ import type { TestPlatform } from './platform.js';
 export const REGPROC = '/registrationprocessor/v1';
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED']);
 
+/** The transactions (type:status) of a new registration that went through every stage without a hitch. */
+export const PROCESSED_TRANSACTIONS: readonly string[] = [
+  'PACKET_RECEIVER:SUCCESS',
+  'UPLOAD_PACKET:SUCCESS',
+  'VALIDATE_PACKET:SUCCESS',
+  'BIOGRAPHIC_VERIFICATION:SUCCESS',
+  'UIN_GENERATOR:SUCCESS',
+  'NOTIFICATION:SUCCESS',
+];
+
 export interface BuiltPacket {
   rid: string;
   sealed: Buffer;
