@@ -80,7 +80,15 @@ describe('npm start as a process', () => {
       'the queue UP',
       30_000,
     );
-    expect(health).toEqual({ status: 'UP', components: { database: { status: 'UP', details: { kind: 'pglite' } }, queue: { status: 'UP' } } });
+    expect(health).toEqual({
+      status: 'UP',
+      components: {
+        database: { status: 'UP', details: { kind: 'pglite' } },
+        queue: { status: 'UP' },
+        virusScanner: { status: 'NOT_CONFIGURED', details: { detail: 'not configured' } },
+        registrations: { status: 'UP', details: { stuck: 0 } },
+      },
+    });
   });
 
   it('logs no password or token', async () => {

@@ -20,7 +20,12 @@ describe('health and API documents', () => {
     expect(status).toBe(200);
     expect(json).toEqual({
       status: 'UP',
-      components: { database: { status: 'UP', details: { kind: expect.stringMatching(/pglite|postgresql/) } }, queue: { status: 'DISABLED' } },
+      components: {
+        database: { status: 'UP', details: { kind: expect.stringMatching(/pglite|postgresql/) } },
+        queue: { status: 'DISABLED' },
+        virusScanner: { status: 'NOT_CONFIGURED', details: { detail: 'not configured' } },
+        registrations: { status: 'UP', details: { stuck: 0 } },
+      },
     });
   });
 
