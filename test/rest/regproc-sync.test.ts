@@ -275,7 +275,7 @@ describe('packet upload scope', () => {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(built.sealed)]), `${built.rid}.zip`);
       const response = await fetch(`${t.baseUrl}/registrationprocessor/v1/packetreceiver/registrationpackets`, { method: 'POST', body: form, headers });
-      return { status: response.status, json: (await response.json()) };
+      return { status: response.status, json: await response.json() };
     };
     await expectRejected(t, () => upload(who.officer2), 'RPR-PKR-001');
     expect((await upload(who.officer1)).json.response).toEqual({ status: 'Packet is in PACKET_RECEIVED status' });
