@@ -51,6 +51,7 @@ export const PGLITE_SMOKE = [
   'regproc-sync', // an encrypted sync decrypted with the REGISTRATION keys
   'regproc-pipeline', // a packet through every stage to an identity, on the embedded database as in `npm start`
   'regproc-at-rest', // nothing of a processed packet in clear in PGlite's data folder
+  'abis-datashare', // a registration's CBEFF encrypted for the ABIS partner
 ].map((name) => `test/rest/${name}.test.ts`);
 
 // `unit` needs nothing; `integration` needs PostgreSQL, ActiveMQ and a JDK; the REST suite

@@ -9,6 +9,7 @@ import { notifyRoutes } from '../rest-compat/notify/routes.js';
 import { otpRoutes } from '../rest-compat/otp/routes.js';
 import { partnerRoutes } from '../rest-compat/partner/routes.js';
 import { regprocRoutes } from '../rest-compat/regproc/routes.js';
+import { abisRoutes } from '../rest-compat/abis/routes.js';
 import type { RestRoute } from '../rest-compat/route.js';
 import { syncdataRoutes } from '../rest-compat/syncdata/routes.js';
 import { auth } from '../subgraphs/auth/index.js';
@@ -23,6 +24,7 @@ import { notifyJobs } from '../subgraphs/notify/jobs.js';
 import { otp } from '../subgraphs/otp/index.js';
 import { partner } from '../subgraphs/partner/index.js';
 import { regproc } from '../subgraphs/regproc/index.js';
+import { abis } from '../subgraphs/abis/index.js';
 import { regprocJobs } from '../subgraphs/regproc/jobs.js';
 import { syncdata } from '../subgraphs/syncdata/index.js';
 
@@ -58,6 +60,7 @@ export const REGISTRY: readonly Registered<any>[] = [
   register(partner, partnerRoutes),
   register(idrepo, idrepoRoutes, idrepoJobs),
   register(regproc, regprocRoutes, regprocJobs),
+  register(abis, abisRoutes),
 ];
 
 export const COMPONENTS: readonly AnyComponent[] = REGISTRY.map((line) => line.component);

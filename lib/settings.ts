@@ -28,9 +28,14 @@ export function setting<T>(env: string, schema: z.ZodType<T>, fallback: string |
 
 /** Schemas for environment strings. */
 export const read = {
-  /** a whole number in [min, max] */
+  /** a whole number in [min, max] (negative only where `min` is) */
   integer: (min = 0, max = Number.MAX_SAFE_INTEGER) =>
-    z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max)),
+    z
+      .string()
+      .trim()
+      .regex(min < 0 ? /^-?\d+$/ : /^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(min).max(max)),
   /** `true` or `false` */
   flag: () => z.enum(['true', 'false']).transform((value) => value === 'true'),
   /** any text; unset stays undefined */

@@ -241,7 +241,7 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
         ? express.text({ limit: deps.maxBodyBytes, type: () => true })
         : express.json({ limit: deps.maxBodyBytes, type: () => true, strict: true });
   const envelopeOf = route.envelope?.build ?? envelope;
-  const reply = async (res: Response, version: unknown, body: Parameters<typeof envelope>[1]) => {
+  const reply = async (res: Response, version: unknown, body: Parameters<typeof envelope>[1], status = 200) => {
     const text = JSON.stringify(
       envelopeOf(
         {
@@ -254,7 +254,7 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
       ),
     );
     if (route.signResponse) res.setHeader('Response-Signature', await deps.signResponse(text));
-    res.status(200).type('application/json').send(text);
+    res.status(status).type('application/json').send(text);
   };
 
   return async (req, res) => {
@@ -265,8 +265,15 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
       try {
         for (const field of route.rootFields) await authorize(deps.roleTable[field], field, context, deps.specOpenEndpoints);
       } catch (error) {
-        if (error instanceof PlatformError) throw new EdgeError({ errorCode: error.code, message: error.message });
-        throw error;
+        if (!(error instanceof PlatformError)) throw error;
+        const item = { errorCode: error.code, message: error.message };
+        if (route.httpAuthStatus) {
+          // ABIS.md: any refused token is KER-ATH-401 "Authentication Failed" with HTTP 401; a refused role 403.
+          const forbidden = error.code === 'KER-ATH-403';
+          const answer = forbidden ? item : { errorCode: 'KER-ATH-401', message: 'Authentication Failed' };
+          return void (await reply(res, version, { response: null, errors: [answer] }, forbidden ? 403 : 401));
+        }
+        throw new EdgeError(item);
       }
       const read = await readInput(route, req, res, parser, deps, async () => (await context.principal()).subject);
       version = read.version;

@@ -111,6 +111,8 @@ export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown,
    * message, a file's bytes), of this content type; failures keep the envelope.
    */
   rawSuccess?: { contentType: string };
+  /** a refused token answers HTTP 401 and a refused role 403 (with the envelope), instead of 200 */
+  httpAuthStatus?: boolean;
 }
 
 /** `/a/{b}` → `/a/:b` */

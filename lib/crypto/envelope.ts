@@ -95,6 +95,19 @@ export function encryptVerR2(recipient: RecipientKey, data: Buffer, options: { a
   return Buffer.concat([VERSION_R2, keyBlock(recipient, sessionKey), KEY_SPLITTER, dataBlock]);
 }
 
+/** LEGACY's IV length (MOSIP <= 1.1.5.5 used the cipher's block size, 16). */
+const LEGACY_IV = 16;
+
+/**
+ * LEGACY data share (MOSIP <= 1.1.5.5): thumbprint | RSA(key) | splitter | AES-GCM(data) and tag |
+ * IV(16); no AAD.
+ */
+export function encryptLegacy(recipient: RecipientKey, data: Buffer): Buffer {
+  const sessionKey = randomBytes(32);
+  const iv = randomBytes(LEGACY_IV);
+  return Buffer.concat([keyBlock(recipient, sessionKey), KEY_SPLITTER, aesGcmEncrypt(sessionKey, iv, data), iv]);
+}
+
 /** Finds the private key that belongs to a thumbprint (any key ever issued, rotated ones included). */
 export type PrivateKeyLookup = (thumbprint: Buffer) => Promise<KeyObject | undefined>;
 

@@ -56,7 +56,7 @@ export const requestsRoutes: RestRoute[] = [
     operation: ops.RegprocBiometricFileDocument,
     variables: (_input, req) => ({ referenceId: pathParam(req, 'referenceid') }),
     response: z.instanceof(Buffer),
-    rawSuccess: { contentType: 'application/octet-stream' },
+    rawSuccess: { contentType: 'application/xml' },
     result: (data) => Buffer.from(data.biometricFile, 'base64'),
   }),
 ];

@@ -80,6 +80,14 @@ export class KeysService {
     return this.store.record(await this.store.current(applicationId, ''));
   }
 
+  /**
+   * A partner's uploaded certificate, for the platform's own encryption to that partner (an ABIS's
+   * data share): no caller reads it through here, the certificate never leaves the platform's code.
+   */
+  async partnerCertificate(referenceId: string) {
+    return this.store.record(await this.store.current('PARTNER', referenceId));
+  }
+
   async generateMasterKey(objectType: string, applicationId: string, referenceId: string | null | undefined, force: boolean, subject?: Subject | null) {
     if (objectType !== 'Certificate' && objectType !== 'CSR') throw keyErrors.invalidInput('objectType is Certificate or CSR');
     const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);

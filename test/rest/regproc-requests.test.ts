@@ -113,7 +113,7 @@ describe('biometric file', () => {
     const path = `${REGPROC}/bio-dedupe/biometricfile/${row!.bioRefId}`;
     const abis = bearer((await t.clientToken(['ABIS'], 'registrationprocessor')).token);
     const response = await fetch(`${t.baseUrl}${path}`, { headers: abis });
-    expect(response.headers.get('content-type')).toMatch(/^application\/octet-stream/);
+    expect(response.headers.get('content-type')).toMatch(/^application\/xml/);
     const bytes = Buffer.from(await response.arrayBuffer());
     const served = parseCbeff(bytes);
     const original = parseCbeff(processed.resident.cbeff);

@@ -172,14 +172,24 @@ export class RequestService {
 
   /** GET bio-dedupe/biometricfile/{referenceid}: the registration's CBEFF without exception biometrics, by its biometric reference. */
   async biometricFile(referenceId: string): Promise<Buffer> {
-    const row = await this.parts.store.byBioRefId(referenceId);
-    if (!row?.packetKey) throw new PlatformError(PGS.accessDenied, 'Access Denied: no biometric file for this reference id');
+    const cbeff = await this.cbeffOf(await this.parts.store.byBioRefId(referenceId));
+    if (!cbeff) throw new PlatformError(PGS.accessDenied, 'Access Denied: no biometric file for this reference id');
+    return cbeff;
+  }
+
+  /** The CBEFF of a registration (exception biometrics left out), for its ABIS data share; null when it has none. */
+  async cbeffOfRegistration(rid: string): Promise<Buffer | null> {
+    return this.cbeffOf(await this.parts.store.byRid(rid));
+  }
+
+  private async cbeffOf(row: { rid: string; centreId: string; machineId: string; packetKey: string | null } | null): Promise<Buffer | null> {
+    if (!row?.packetKey) return null;
     const packet = await this.parts.packets.open(row);
-    if (!packet.cbeff) throw new PlatformError(PGS.accessDenied, 'Access Denied: the registration holds no biometrics');
+    if (!packet.cbeff) return null;
     try {
       return withoutExceptions(packet.cbeff);
     } catch (error) {
-      if (error instanceof PacketFormatError) throw new PlatformError(PGS.accessDenied, 'Access Denied: the biometric file cannot be read');
+      if (error instanceof PacketFormatError) return null;
       throw error;
     }
   }
