@@ -33,6 +33,7 @@ const copy = (state: State): State => ({
 function memory(state: { current: State }) {
   const store = {
     byRid: (rid: string) => Promise.resolve(state.current.rows.get(rid) ?? null),
+    byRidIn: (_tx: unknown, rid: string) => Promise.resolve(state.current.rows.get(rid) ?? null),
     async inTransaction<T>(work: (tx: never) => Promise<T>): Promise<T> {
       const before = copy(state.current);
       try {

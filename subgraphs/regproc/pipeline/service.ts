@@ -167,11 +167,13 @@ export class PipelineService {
 
   /**
    * An answer of an asynchronous de-duplication (an ABIS reply) for a
-   * registration waiting at BIOGRAPHIC_VERIFICATION: recorded as the stage's
-   * outcome would have been.
+   * registration waiting at BIOGRAPHIC_VERIFICATION, in the caller's
+   * transaction (the reply's own record commits with it): recorded as the
+   * stage's outcome would have been. False when the registration is no
+   * longer waiting there.
    */
-  async deduplicated(rid: string, answer: Exclude<DedupeAnswer, { kind: 'waiting' }>): Promise<boolean> {
-    const row = await this.store.byRid(rid);
+  async deduplicatedIn(tx: PipelineTx, rid: string, answer: Exclude<DedupeAnswer, { kind: 'waiting' }>, now: Date): Promise<boolean> {
+    const row = await this.store.byRidIn(tx, rid);
     if (!row || row.stage !== 'BIOGRAPHIC_VERIFICATION' || !ACTIVE_STATUSES.has(row.status)) return false;
     const outcome: StageOutcome =
       answer.kind === 'unique'
@@ -185,7 +187,35 @@ export class PipelineService {
               { type: 'MANUAL_ADJUDICATION', statusCode: 'IN_PROGRESS', comment: 'waiting for an adjudicator' },
             ],
           };
-    return this.commit(row, (tx, now) => this.record(tx, row, 'BIOGRAPHIC_VERIFICATION', outcome, now));
+    try {
+      await this.record(tx, row, 'BIOGRAPHIC_VERIFICATION', outcome, now);
+      return true;
+    } catch (error) {
+      if (error instanceof Overtaken) return false;
+      throw error;
+    }
+  }
+
+  /** The same, in a transaction of its own. */
+  deduplicated(rid: string, answer: Exclude<DedupeAnswer, { kind: 'waiting' }>): Promise<boolean> {
+    return this.store.inTransaction((tx) => this.deduplicatedIn(tx, rid, answer, this.clock.now()));
+  }
+
+  /**
+   * An asynchronous de-duplication that failed for a reason of the platform's
+   * (an ABIS's failed reply, no reply in time), in the caller's transaction:
+   * the stage is REPROCESS, as if it had thrown.
+   */
+  async deduplicationFailedIn(tx: PipelineTx, rid: string, reason: string, now: Date): Promise<boolean> {
+    const row = await this.store.byRidIn(tx, rid);
+    if (!row || row.stage !== 'BIOGRAPHIC_VERIFICATION' || !ACTIVE_STATUSES.has(row.status)) return false;
+    try {
+      await this.fail(tx, row, 'BIOGRAPHIC_VERIFICATION', new Error(reason), now);
+      return true;
+    } catch (error) {
+      if (error instanceof Overtaken) return false;
+      throw error;
+    }
   }
 
   /** An adjudicator's decision, in the verification's transaction: approved goes on to the UIN, rejected ends the registration. */

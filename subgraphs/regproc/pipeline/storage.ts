@@ -45,6 +45,11 @@ export class PipelineStorage {
     return this.prisma.registration.findUnique({ where: { rid } });
   }
 
+  /** A registration as the caller's transaction sees it. */
+  byRidIn(tx: PipelineTx, rid: string): Promise<Registration | null> {
+    return tx.registration.findUnique({ where: { rid } });
+  }
+
   byBioRefId(bioRefId: string): Promise<Registration | null> {
     return this.prisma.registration.findUnique({ where: { bioRefId } });
   }
