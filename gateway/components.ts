@@ -25,6 +25,7 @@ import { otp } from '../subgraphs/otp/index.js';
 import { partner } from '../subgraphs/partner/index.js';
 import { regproc } from '../subgraphs/regproc/index.js';
 import { abis } from '../subgraphs/abis/index.js';
+import { abisJobs } from '../subgraphs/abis/jobs.js';
 import { regprocJobs } from '../subgraphs/regproc/jobs.js';
 import { syncdata } from '../subgraphs/syncdata/index.js';
 
@@ -60,7 +61,7 @@ export const REGISTRY: readonly Registered<any>[] = [
   register(partner, partnerRoutes),
   register(idrepo, idrepoRoutes, idrepoJobs),
   register(regproc, regprocRoutes, regprocJobs),
-  register(abis, abisRoutes),
+  register(abis, abisRoutes, abisJobs),
 ];
 
 export const COMPONENTS: readonly AnyComponent[] = REGISTRY.map((line) => line.component);

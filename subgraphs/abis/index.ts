@@ -3,18 +3,25 @@ import { assembleAreas } from '../areas.js';
 import { defineComponent } from '../component.js';
 import type { AbisArea } from './area.js';
 import { dataShareArea } from './datashare/index.js';
+import { requestsArea } from './requests/index.js';
 import { DAT } from './errors.js';
 import { abisSettings } from './settings.js';
 
-const AREAS: readonly AbisArea[] = [dataShareArea];
+const AREAS: readonly AbisArea[] = [dataShareArea, requestsArea];
 const assembled = assembleAreas(AREAS, DAT.internal);
 
-/** ABIS integration: data shares of registrations' biometrics (requests over the queue come next). */
+/** ABIS integration: data shares of registrations' biometrics, insert and identify over the queue. */
 export const abis = defineComponent({
   name: 'abis',
   access: assembled.access,
   inputs: assembled.inputs,
   settings: abisSettings,
   services: (deps, settings) => assembled.services(deps, settings),
+  // Replies are consumed by the platform's instances (the stages' jobs run anywhere).
+  start: (deps) => {
+    const stop = deps.services.abisRequests.listen();
+    deps.onClose(() => stop.forEach((unsubscribe) => unsubscribe()));
+    return Promise.resolve();
+  },
   resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar }),
 });

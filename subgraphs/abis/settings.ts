@@ -2,6 +2,22 @@ import { read, setting, type SettingValues } from '../../lib/settings.js';
 
 /** The ABIS component's settings (the data share; the queue's come with the requests). */
 export const abisSettings = {
+  count: setting(
+    'ABIS_COUNT',
+    read.integer(1, 16),
+    '1',
+    'how many ABIS run side by side: `abis1` on the request and response queues as named, `abisN` (N > 1) on `<request queue>N` and `abisN-to-platform`',
+  ),
+  requestQueue: setting('ABIS_REQUEST_QUEUE', read.text(), 'platform-to-abis', 'the queue the platform sends ABIS requests to (ActiveMQ over STOMP)'),
+  responseQueue: setting('ABIS_RESPONSE_QUEUE', read.text(), 'abis-to-platform', 'the queue the ABIS answers on'),
+  messageFormat: setting('ABIS_MESSAGE_FORMAT', read.oneOf(['text', 'bytes']), 'text', 'ABIS requests as JMS text messages (as MOSIP) or bytes messages'),
+  messageTtlSeconds: setting('ABIS_MESSAGE_TTL_SECONDS', read.integer(1), '2700', 'how long an ABIS request waits in its queue before the broker drops it'),
+  responseTimeoutSeconds: setting(
+    'ABIS_RESPONSE_TIMEOUT_SECONDS',
+    read.integer(1),
+    '5400',
+    'a request sent and not answered for this long is FAILED and its registration REPROCESS (the retry sends a new request with a fresh data share)',
+  ),
   partnerId: setting(
     'ABIS_PARTNER_ID',
     read.text(),

@@ -41,9 +41,9 @@ export const regprocSettings = {
   ),
   dedupe: setting(
     'REGPROC_DEDUPE',
-    read.oneOf(['local', 'none']),
+    read.oneOf(['local', 'none', 'abis']),
     'local',
-    '`local`: biometric de-duplication inside the platform, by a keyed hash of each biometric sample (exact copies only; possible duplicates go to manual adjudication); `none`: every registration passes',
+    '`local`: biometric de-duplication inside the platform, by a keyed hash of each biometric sample (exact copies only; possible duplicates go to manual adjudication); `none`: every registration passes; `abis`: insert and identify with the ABIS over the queue (`STOMP_URL`, `ABIS_*`)',
   ),
 };
 

@@ -80,7 +80,7 @@ export interface TestPlatform {
   /** Logs the bootstrap admin in through REST and returns the raw JWT. */
   adminToken(): Promise<string>;
   /** Creates a client with these roles (as the admin) and logs it in through REST: its id and raw JWT. */
-  clientToken(roles: string[], appId?: string): Promise<{ clientId: string; token: string }>;
+  clientToken(roles: string[], appId?: string): Promise<{ clientId: string; secretKey: string; token: string }>;
   /** Row counts of every table (but the throttle's counters), to prove a rejected request changed nothing. */
   snapshot(): Promise<Record<string, number>>;
   close(): Promise<void>;
@@ -161,7 +161,7 @@ export async function startTestPlatform(
       if (!secretKey) throw new Error(`client creation failed: ${JSON.stringify(created.errors)}`);
       const { json, headers } = await request('POST', '/v1/authmanager/authenticate/clientidsecretkey', { body: envelopeOf({ clientId, secretKey, appId }) });
       if (json.errors) throw new Error(`client login failed: ${JSON.stringify(json.errors)}`);
-      return { clientId, token: tokenOfCookie(headers.get('set-cookie') ?? '') };
+      return { clientId, secretKey, token: tokenOfCookie(headers.get('set-cookie') ?? '') };
     },
     snapshot: async () => {
       // Throttle counters are bookkeeping of attempts, not state a request changes: a refused attempt counts too.

@@ -71,6 +71,12 @@ function nameOf(value: unknown, langCode: string): string {
   return typeof chosen?.value === 'string' ? chosen.value : '';
 }
 
+/** REGPROC_DEDUPE=abis until the ABIS component plugs its de-duplication in (a stage meanwhile is REPROCESS). */
+const awaitingAbis: Deduplication = {
+  name: 'abis',
+  check: () => Promise.reject(new Error('REGPROC_DEDUPE=abis, and no ABIS component has plugged in')),
+};
+
 /** The pipeline: packet receipt, the stages as jobs, manual adjudication, the stuck view. */
 export const pipelineArea = defineArea({
   name: 'pipeline',
@@ -90,7 +96,12 @@ export const pipelineArea = defineArea({
     const { keys, registrations, idSchemas } = deps.services;
     const store = new PipelineStorage(deps.prisma);
     const packets = new PacketFiles(deps.objects, (sealed, refId) => keys.decryptRegistration(sealed, refId));
-    const dedupe = values.dedupe === 'local' ? new LocalDeduplication(store, deps.masterKey.derive('regproc-biometric-digest')) : noDeduplication;
+    const dedupe =
+      values.dedupe === 'local'
+        ? new LocalDeduplication(store, deps.masterKey.derive('regproc-biometric-digest'))
+        : values.dedupe === 'abis'
+          ? awaitingAbis
+          : noDeduplication;
     const work = new StageWork({
       packets,
       dedupe: (): Deduplication => pipeline.dedupe,

@@ -104,6 +104,11 @@ export class RegistrationService {
     return this.store.list(query, page);
   }
 
+  /** Registrations by their biometric references (an ABIS's candidates), by reference in lower case. */
+  async byBioRefIds(referenceIds: readonly string[]): Promise<Map<string, RegistrationRow>> {
+    return new Map((await this.store.byBioRefIds(referenceIds)).map((row) => [row.bioRefId!.toLowerCase(), row]));
+  }
+
   /** Registrations by RID, for the gateway's entity references (one query for many). */
   async byRids(rids: readonly string[]): Promise<Map<string, RegistrationRow>> {
     return new Map((await this.store.byRids(rids)).map((row) => [row.rid, row]));

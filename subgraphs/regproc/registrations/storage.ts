@@ -29,6 +29,8 @@ export interface RegistrationQuery {
 /** The registrations' tables as the rules see them: the seam a test fills with rows in memory. */
 export interface RegistrationStore {
   byRids(rids: readonly string[]): Promise<RegistrationRow[]>;
+  /** registrations by their biometric references (the ABIS referenceIds), compared in lower case */
+  byBioRefIds(referenceIds: readonly string[]): Promise<RegistrationRow[]>;
   /** records new RIDs and replaces the synced values of `replace` ones, all or none */
   saveSynced(
     point: { centreId: string; machineId: string; syncedBy: string; now: Date },
@@ -57,6 +59,11 @@ export class RegistrationStorage implements RegistrationStore {
 
   byRids(rids: readonly string[]): Promise<RegistrationRow[]> {
     return rids.length ? this.prisma.registration.findMany({ where: { rid: { in: [...rids] } } }) : Promise.resolve([]);
+  }
+
+  byBioRefIds(referenceIds: readonly string[]): Promise<RegistrationRow[]> {
+    if (!referenceIds.length) return Promise.resolve([]);
+    return this.prisma.registration.findMany({ where: { bioRefId: { in: referenceIds.map((id) => id.toLowerCase()) } } });
   }
 
   async saveSynced(

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import type { JobContext, Jobs, JobTx } from '../../../lib/jobs/types.js';
+import type { Logger } from '../../../lib/log.js';
+import type { MessageQueue, QueueMessage } from '../../../lib/queue/index.js';
+import { formatTimestamp, type Clock } from '../../../lib/time.js';
+import type { Deduplication, DedupeAnswer } from '../../regproc/pipeline/dedupe.js';
+import type { Candidate, StageRegistration } from '../../regproc/pipeline/stages.js';
+import type { DataShareService } from '../datashare/service.js';
+import type { AbisSettings } from '../settings.js';
+import type { AbisRequestRow, AbisRequestStorage, NewAbisRequest } from './storage.js';
+
+declare module '../../../lib/jobs/types.js' {
+  interface JobPayloads {
+    /** an ABIS request sent from the outbox: persistent, with the broker's receipt, then SENT */
+    'abis.send': { requestId: string };
+    /** recurring: requests sent and never answered in time are FAILED, their registrations REPROCESS */
+    'abis.expire': Record<string, never>;
+  }
+}
+
+/** One ABIS and its queue pair (ABIS.md (a)). */
+export interface AbisEndpoint {
+  name: string;
+  requestQueue: string;
+  responseQueue: string;
+}
+
+/** What the requests need of the pipeline: an asynchronous de-duplication's answer or failure, in the reply's transaction. */
+export interface PipelinePort {
+  deduplicatedIn(tx: JobTx, rid: string, answer: Exclude<DedupeAnswer, { kind: 'waiting' }>, now: Date): Promise<boolean>;
+  deduplicationFailedIn(tx: JobTx, rid: string, reason: string, now: Date): Promise<boolean>;
+}
+
+/** The registrations an identify's candidates name, by biometric reference in lower case. */
+export type CandidateLookup = (referenceIds: readonly string[]) => Promise<Map<string, { rid: string; status: string }>>;
+
+interface Reply {
+  id?: unknown;
+  requestId?: unknown;
+  returnValue?: unknown;
+  failureReason?: unknown;
+  candidateList?: { candidates?: { referenceId?: unknown }[] };
+}
+
+/** A reply field as text: ABIS.md's fields are strings; a number an ABIS sends is read as its digits, anything else as absent. */
+const scalar = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
+
+const OPERATION_IDS = { INSERT: 'platform.abis.insert', IDENTIFY: 'platform.abis.identify' } as const;
+/** MOSIP's audit codes of a reply to a request already answered (AbisMiddleWareStage). */
+const DUPLICATE_REPLY = { INSERT: 'RPR-ABIS-MIDDLEWARE-009', IDENTIFY: 'RPR-ABIS-MIDDLEWARE-010' } as const;
+
+/** The ABIS endpoints ABIS_COUNT configures: abis1 on the queues as named, abisN on `<request>N` / `abisN-to-platform`. */
+export function endpointsOf(settings: Pick<AbisSettings, 'count' | 'requestQueue' | 'responseQueue'>): AbisEndpoint[] {
+  return Array.from({ length: settings.count }, (_, index) =>
+    index === 0
+      ? { name: 'abis1', requestQueue: settings.requestQueue, responseQueue: settings.responseQueue }
+      : { name: `abis${index + 1}`, requestQueue: `${settings.requestQueue}${index + 1}`, responseQueue: `abis${index + 1}-to-platform` },
+  );
+}
+
+/**
+ * The ABIS requests (ABIS.md (a), (b), (f)): per registration and per ABIS
+ * strictly insert, its reply, then identify. Requests are written with the
+ * registration's state change and sent from this outbox by a job (persistent,
+ * with an expiry, SENT once the broker's receipt came); replies are applied
+ * once per requestId in a transaction with their effect and acknowledged
+ * after it commits. A duplicate reply is audited and acknowledged; an
+ * unknown or malformed one is logged and acknowledged.
+ */
+export class AbisRequestService {
+  constructor(
+    private readonly store: AbisRequestStorage,
+    private readonly shares: Pick<DataShareService, 'create'>,
+    private readonly pipeline: PipelinePort,
+    private readonly candidatesOf: CandidateLookup,
+    private readonly jobs: Jobs,
+    private readonly queue: MessageQueue,
+    private readonly clock: Clock,
+    private readonly settings: Pick<
+      AbisSettings,
+      'count' | 'requestQueue' | 'responseQueue' | 'messageFormat' | 'messageTtlSeconds' | 'responseTimeoutSeconds'
+    >,
+    private readonly logger: Logger,
+  ) {}
+
+  get endpoints(): AbisEndpoint[] {
+    return endpointsOf(this.settings);
+  }
+
+  /** The de-duplication the pipeline runs when REGPROC_DEDUPE=abis: an insert to every ABIS, the answer later. */
+  readonly deduplication: Deduplication = {
+    name: 'abis',
+    check: async (registration: StageRegistration) => {
+      if (!registration.bioRefId) throw new Error('the registration has no biometric reference');
+      const batchId = randomUUID();
+      const share = await this.shares.create(registration.rid);
+      const now = this.clock.now();
+      const requests = this.endpoints.map((endpoint): NewAbisRequest => ({
+        id: randomUUID(),
+        abisName: endpoint.name,
+        operation: 'INSERT',
+        rid: registration.rid,
+        batchId,
+        referenceId: registration.bioRefId!,
+        referenceUrl: share.url,
+        status: 'IN_PROGRESS',
+        createdAt: now,
+      }));
+      return {
+        answer: { kind: 'waiting', comment: `insert sent to ${requests.length} ABIS` },
+        keep: (tx) => this.enqueue(tx, requests),
+      };
+    },
+  };
+
+  private async enqueue(tx: JobTx, requests: readonly NewAbisRequest[]): Promise<void> {
+    await this.store.create(tx, requests);
+    for (const request of requests) await this.jobs.enqueue('abis.send', { requestId: request.id }, { tx });
+  }
+
+  private endpoint(name: string): AbisEndpoint {
+    const found = this.endpoints.find((endpoint) => endpoint.name === name);
+    if (!found) throw new Error(`ABIS ${name} is not configured (ABIS_COUNT)`);
+    return found;
+  }
+
+  /** The `abis.send` job: the request on its queue, then SENT with the job's completion. A broker away fails the job, which retries. */
+  async send(requestId: string, job: Pick<JobContext, 'completeIn'>): Promise<void> {
+    const row = await this.store.byId(requestId);
+    if (row?.status !== 'IN_PROGRESS') return;
+    const now = this.clock.now();
+    const body = JSON.stringify({
+      id: OPERATION_IDS[row.operation as keyof typeof OPERATION_IDS],
+      version: '1.1',
+      requestId: row.id,
+      requesttime: formatTimestamp(now),
+      referenceId: row.referenceId,
+      referenceURL: row.operation === 'INSERT' ? row.referenceUrl : '',
+    });
+    await this.queue.publish(`/queue/${this.endpoint(row.abisName).requestQueue}`, this.settings.messageFormat === 'bytes' ? Buffer.from(body, 'utf8') : body, {
+      'content-type': 'application/json;charset=utf-8',
+      'correlation-id': row.id,
+      expires: String(now.getTime() + this.settings.messageTtlSeconds * 1000),
+    });
+    await this.store.inTransaction(async (tx) => {
+      await this.store.markSent(tx, row.id, this.clock.now());
+      await job.completeIn(tx);
+    });
+  }
+
+  /** Subscribes to every ABIS's response queue (client-individual acknowledgement); returns the unsubscribers. */
+  listen(): (() => void)[] {
+    return this.endpoints.map((endpoint) => this.queue.subscribe(`/queue/${endpoint.responseQueue}`, (message) => this.onReply(message)));
+  }
+
+  /** One reply: applied once, in a transaction with its effect, acknowledged after the commit; anything else acknowledged and logged. */
+  async onReply(message: QueueMessage): Promise<void> {
+    let reply: Reply;
+    try {
+      reply = JSON.parse(message.body.toString('utf8')) as Reply;
+    } catch {
+      this.logger.warn({ bytes: message.body.length }, 'ABIS reply is not JSON: dropped');
+      return message.ack();
+    }
+    const requestId = typeof reply?.requestId === 'string' ? reply.requestId.toLowerCase() : undefined;
+    const row = requestId ? await this.store.byId(requestId) : null;
+    if (!row) {
+      this.logger.warn({ requestId: requestId ?? null }, 'ABIS reply to no known request: dropped');
+      return message.ack();
+    }
+    // Read before the transaction: nothing outside it may wait on a connection while it holds one.
+    const candidates = row.operation === 'IDENTIFY' && scalar(reply.returnValue) === '1' ? await this.candidates(row, reply) : [];
+    const applied = await this.store.inTransaction((tx) => this.apply(tx, row, reply, candidates));
+    if (!applied)
+      this.logger.info(
+        { requestId: row.id, rid: row.rid, code: DUPLICATE_REPLY[row.operation as keyof typeof DUPLICATE_REPLY] },
+        'duplicate ABIS reply: ignored',
+      );
+    message.ack();
+  }
+
+  private async apply(tx: JobTx, row: AbisRequestRow, reply: Reply, candidates: string[]): Promise<boolean> {
+    const now = this.clock.now();
+    const returnValue = scalar(reply.returnValue) ?? '';
+    const failureReason = scalar(reply.failureReason);
+    if (row.operation === 'INSERT') {
+      // ABIS.md (b): an insert of a reference the ABIS holds already (reason 10) is a success: a retry's insert.
+      const ok = returnValue === '1' || (returnValue === '2' && failureReason === '10');
+      const status = returnValue === '1' ? 'PROCESSED' : ok ? 'ALREADY_PROCESSED' : 'FAILED';
+      if (!(await this.store.answer(tx, row.id, { status, returnValue, failureReason }, now))) return false;
+      if (!ok) await this.pipeline.deduplicationFailedIn(tx, row.rid, `ABIS ${row.abisName} insert failed (reason ${failureReason ?? 'none'})`, now);
+      else await this.enqueue(tx, [{ ...row, id: randomUUID(), operation: 'IDENTIFY', status: 'IN_PROGRESS', createdAt: now }].map(toNew));
+      return true;
+    }
+    if (returnValue !== '1') {
+      if (!(await this.store.answer(tx, row.id, { status: 'FAILED', returnValue, failureReason }, now))) return false;
+      await this.pipeline.deduplicationFailedIn(tx, row.rid, `ABIS ${row.abisName} identify failed (reason ${failureReason ?? 'none'})`, now);
+      return true;
+    }
+    if (!(await this.store.answer(tx, row.id, { status: 'PROCESSED', returnValue, failureReason, candidates }, now))) return false;
+    await this.settleBatch(tx, row, now);
+    return true;
+  }
+
+  /** The registrations an identify's candidates name: case-insensitive, the probe itself, unknown and REJECTED ones dropped. */
+  private async candidates(row: AbisRequestRow, reply: Reply): Promise<string[]> {
+    const ids = (reply.candidateList?.candidates ?? [])
+      .map((candidate) => (typeof candidate?.referenceId === 'string' ? candidate.referenceId.toLowerCase() : ''))
+      .filter(Boolean);
+    const found = await this.candidatesOf(ids);
+    const rids = ids
+      .map((id) => found.get(id))
+      .filter((match) => match && match.rid !== row.rid && match.status !== 'REJECTED')
+      .map((match) => match!.rid);
+    return [...new Set(rids)].sort();
+  }
+
+  /** When every ABIS of the attempt has answered its identify: the candidates of all of them to the pipeline. */
+  private async settleBatch(tx: JobTx, row: AbisRequestRow, now: Date): Promise<void> {
+    const batch = await this.store.batch(tx, row.batchId);
+    const identifies = batch.filter((request) => request.operation === 'IDENTIFY');
+    const waiting = this.endpoints.length - identifies.filter((request) => request.status === 'PROCESSED').length;
+    if (waiting > 0) return;
+    const rids = [...new Set(identifies.flatMap((request) => (request.candidates as string[] | null) ?? []))].sort();
+    const candidates: Candidate[] = rids.map((rid) => ({ rid, refType: 'RID', reasonCode: 'BIO' }));
+    await this.pipeline.deduplicatedIn(tx, row.rid, candidates.length ? { kind: 'candidates', candidates } : { kind: 'unique' }, now);
+  }
+
+  /** The recurring `abis.expire`: a request sent and not answered in ABIS_RESPONSE_TIMEOUT_SECONDS is FAILED, its registration REPROCESS. */
+  async expire(): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - this.settings.responseTimeoutSeconds * 1000);
+    let expired = 0;
+    for (const row of await this.store.unanswered(before, 200)) {
+      const done = await this.store.inTransaction(async (tx) => {
+        const now = this.clock.now();
+        if (!(await this.store.fail(tx, row.id, 'no reply in time', now))) return false;
+        await this.pipeline.deduplicationFailedIn(
+          tx,
+          row.rid,
+          `ABIS ${row.abisName} did not answer ${row.operation.toLowerCase()} in ${this.settings.responseTimeoutSeconds} s`,
+          now,
+        );
+        return true;
+      });
+      if (done) expired++;
+    }
+    return expired;
+  }
+
+  requestsByRids(rids: readonly string[]): Promise<AbisRequestRow[]> {
+    return this.store.byRids(rids);
+  }
+}
+
+const toNew = ({ id, abisName, operation, rid, batchId, referenceId, referenceUrl, status, createdAt }: AbisRequestRow | NewAbisRequest): NewAbisRequest => ({
+  id,
+  abisName,
+  operation,
+  rid,
+  batchId,
+  referenceId,
+  referenceUrl,
+  status,
+  createdAt,
+});
