@@ -133,7 +133,10 @@ async function loginsInFlight(port: number, count: number) {
       return { socket, answer: () => answer, closed: new Promise((resolve) => socket.once('close', resolve)) };
     }),
   );
+  // A round trip on another connection after the writes: the server's event loop has polled since
+  // the headers arrived, so it has read them (a fixed wait was not enough on a loaded machine).
   await new Promise((r) => setTimeout(r, 200));
+  await fetch(`http://127.0.0.1:${port}/health`);
   return {
     finish: () => {
       for (const request of requests) request.socket.write(body.slice(20));
