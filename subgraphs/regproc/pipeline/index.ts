@@ -24,6 +24,10 @@ declare module '../../../lib/deps.js' {
     manualVerification: VerificationService;
     /** ClamAV's clamd, or none (CLAMD_URL) */
     virusScanner: VirusScanner;
+    /** the registration packets in the object store, opened in memory */
+    packetFiles: PacketFiles;
+    /** the pipeline's writes to the registration processor's tables */
+    pipelineStorage: PipelineStorage;
   }
 }
 
@@ -115,6 +119,8 @@ export const pipelineArea = defineArea({
     return {
       pipeline,
       virusScanner,
+      packetFiles: packets,
+      pipelineStorage: store,
       packetReceiver: new PacketReceiverService(
         { store, pipeline, packets, scanner: virusScanner, clock: deps.clock, maxPacketBytes: Math.min(values.maxPacketBytes, deps.config.uploadMaxBytes) },
         deps.uploads,

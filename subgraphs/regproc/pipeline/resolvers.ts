@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Resolvers } from '../../../generated/graphql/regproc.js';
+import type { RegistrationStage, RegistrationStatus, Resolvers } from '../../../generated/graphql/regproc.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
 import type { pipelineSchemas } from './inputs.js';
@@ -14,7 +14,13 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
         const { stage, first, after } = args as Parsed<'stuckRegistrations'>;
         return services().pipeline.stuck(stage ?? null, { first, after });
       },
-      registrationCounts: () => services().pipeline.countsByStage() as never,
+      // The stored stage and status are the enums' values (the pipeline writes no other).
+      registrationCounts: async () =>
+        (await services().pipeline.countsByStage()).map((row) => ({
+          ...row,
+          stage: row.stage as RegistrationStage | null,
+          status: row.status as RegistrationStatus,
+        })),
     },
     Mutation: {
       receiveRegistrationPacket: async (_, args, context) =>

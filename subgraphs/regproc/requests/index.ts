@@ -1,8 +1,6 @@
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import { PROCESSOR } from '../caller.js';
-import { PacketFiles } from '../packets/packet-files.js';
-import { PipelineStorage } from '../pipeline/storage.js';
 import { requestsCodeFor, requestsSchemas } from './inputs.js';
 import { requestsResolvers } from './resolvers.js';
 import { RequestService } from './service.js';
@@ -31,12 +29,12 @@ export const requestsArea = defineArea({
   schemas: requestsSchemas,
   codeFor: requestsCodeFor,
   services: (deps) => {
-    const { keys, machines, identities, vids, registrations, pipeline } = deps.services;
+    const { keys, machines, identities, vids, registrations, pipeline, pipelineStorage, packetFiles } = deps.services;
     return {
       registrationRequests: new RequestService({
-        store: new PipelineStorage(deps.prisma),
+        store: pipelineStorage,
         pipeline,
-        packets: new PacketFiles(deps.objects, (sealed, refId) => keys.decryptRegistration(sealed, refId)),
+        packets: packetFiles,
         clock: deps.clock,
         certificate: async () => (await keys.masterCertificate('REGISTRATION')).certificate,
         placement: (centreId, machineId) => machines.placement(centreId, machineId),
