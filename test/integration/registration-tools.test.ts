@@ -2,16 +2,16 @@
 // sync body from the sample country's example files; `npm run simulate -- --start` starts a platform
 // on the embedded database, registers residents and follows them to PROCESSED, in one command.
 import { execFile } from 'node:child_process';
-import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
-import { generateRsaKeyPair, issueCertificate } from '../../lib/crypto/certificates.js';
 import { decodeBase64Any, decryptRegistration } from '../../lib/crypto/envelope.js';
 import { packetProblems, readPacketZip } from '../../lib/packet/format.js';
+import { selfSignedKey } from '../support/certificates.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -19,15 +19,7 @@ const folder = mkdtempSync(path.join(tmpdir(), 'platform-tools-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 it('npm run packet builds a packet that decrypts with the REGISTRATION key, has no problems, and its sync body', async () => {
-  const pair = await generateRsaKeyPair();
-  const certificate = issueCertificate({
-    publicKeyPem: pair.publicKey,
-    subject: { commonName: 'REGISTRATION' },
-    validFrom: new Date(Date.now() - 60_000),
-    validTo: new Date(Date.now() + 86_400_000),
-    ca: false,
-    selfPrivateKeyPem: pair.privateKey,
-  });
+  const { certificatePem: certificate, lookup } = await selfSignedKey('REGISTRATION');
   writeFileSync(path.join(folder, 'cert.pem'), certificate);
   const sample = (name: string) => path.join('subgraphs/regproc/sample', name);
   await run(
@@ -50,18 +42,17 @@ it('npm run packet builds a packet that decrypts with the REGISTRATION key, has 
   const packetFile = readdirSync(folder).find((name) => /^\d{29}\.zip$/.test(name))!;
   const rid = packetFile.slice(0, 29);
   const sealed = readFileSync(path.join(folder, packetFile));
-  const thumbprint = createHash('sha256').update(new X509Certificate(certificate).raw).digest();
-  const key = createPrivateKey(pair.privateKey);
-  const zip = await decryptRegistration(sealed, (candidate) => Promise.resolve(candidate.equals(thumbprint) ? key : undefined));
+  const zip = await decryptRegistration(sealed, lookup);
   const packet = readPacketZip(zip, { maxUncompressedBytes: 64 * 1024 * 1024 });
   expect(packetProblems(packet)).toEqual([]);
   expect(packet.meta.registrationId).toBe(rid);
   expect(packet.cbeff).not.toBeNull();
 
   const body = JSON.parse(readFileSync(path.join(folder, `${rid}.sync.json`), 'utf8')) as string;
-  const sync = JSON.parse(
-    (await decryptRegistration(decodeBase64Any(body), (candidate) => Promise.resolve(candidate.equals(thumbprint) ? key : undefined))).toString('utf8'),
-  ) as { id: string; request: { registrationId: string; packetHashValue: string; packetSize: number }[] };
+  const sync = JSON.parse((await decryptRegistration(decodeBase64Any(body), lookup)).toString('utf8')) as {
+    id: string;
+    request: { registrationId: string; packetHashValue: string; packetSize: number }[];
+  };
   expect(sync.id).toBe('platform.registration.sync');
   expect(sync.request[0]).toMatchObject({
     registrationId: rid,

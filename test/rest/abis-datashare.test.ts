@@ -3,10 +3,10 @@
 // layouts with node:crypto and ABIS.md's byte layout alone, not with the platform's code.
 import { createDecipheriv, createHash, createPrivateKey, privateDecrypt, constants, X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateRsaKeyPair, issueCertificate } from '../../lib/crypto/certificates.js';
 import { withoutExceptions } from '../../lib/packet/cbeff.js';
 import { DataShareService } from '../../subgraphs/abis/datashare/service.js';
 import { DataShareStorage } from '../../subgraphs/abis/datashare/storage.js';
+import { selfSignedKey } from '../support/certificates.js';
 import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { registrationClient, type BuiltPacket } from '../support/regproc.js';
 
@@ -22,16 +22,7 @@ useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true', REGPROC_DEDUPE: 'none' }, (platf
 });
 
 beforeAll(async () => {
-  const pair = await generateRsaKeyPair();
-  privateKeyPem = pair.privateKey;
-  certificatePem = issueCertificate({
-    publicKeyPem: pair.publicKey,
-    subject: { commonName: 'partner-default-abis' },
-    validFrom: new Date(Date.now() - 60_000),
-    validTo: new Date(Date.now() + 365 * 86_400_000),
-    ca: false,
-    selfPrivateKeyPem: pair.privateKey,
-  });
+  ({ privateKeyPem, certificatePem } = await selfSignedKey('partner-default-abis'));
   const uploaded = await t.request('POST', '/v1/keymanager/uploadOtherDomainCertificate', {
     body: envelopeOf({ applicationId: 'PARTNER', referenceId: 'partner-default-abis', certificateData: certificatePem }),
     headers: admin,

@@ -1,9 +1,9 @@
-import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateRsaKeyPair, issueCertificate } from '../../lib/crypto/certificates.js';
 import { decodeBase64Any, decryptRegistration } from '../../lib/crypto/envelope.js';
 import { duplicatePlan, simulate, summarise, type FetchLike, type PacketTrack } from '../../lib/packet/simulator.js';
 import { parseSimulateArgs } from '../../scripts/simulate.js';
+import { selfSignedKey } from '../support/certificates.js';
 
 describe('npm run simulate arguments', () => {
   it('reads every option, with the documented defaults', () => {
@@ -116,17 +116,7 @@ describe('the summary', () => {
 
 describe('the flow against a tiny fake platform', () => {
   it('syncs in batches of 20, uploads each packet under its RID, polls to final statuses and sums up', async () => {
-    const pair = await generateRsaKeyPair();
-    const certificate = issueCertificate({
-      publicKeyPem: pair.publicKey,
-      subject: { commonName: 'REGISTRATION' },
-      validFrom: new Date(Date.now() - 60_000),
-      validTo: new Date(Date.now() + 86_400_000),
-      ca: false,
-      selfPrivateKeyPem: pair.privateKey,
-    });
-    const thumbprint = createHash('sha256').update(new X509Certificate(certificate).raw).digest();
-    const lookup = (candidate: Buffer) => Promise.resolve(candidate.equals(thumbprint) ? createPrivateKey(pair.privateKey) : undefined);
+    const { certificatePem: certificate, lookup } = await selfSignedKey('REGISTRATION');
 
     let now = 0;
     const synced = new Map<string, { packetHashValue: string; packetSize: number }>();
