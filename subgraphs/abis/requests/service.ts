@@ -189,7 +189,20 @@ export class AbisRequestService {
       const status = returnValue === '1' ? 'PROCESSED' : ok ? 'ALREADY_PROCESSED' : 'FAILED';
       if (!(await this.store.answer(tx, row.id, { status, returnValue, failureReason }, now))) return false;
       if (!ok) await this.pipeline.deduplicationFailedIn(tx, row.rid, `ABIS ${row.abisName} insert failed (reason ${failureReason ?? 'none'})`, now);
-      else await this.enqueue(tx, [{ ...row, id: randomUUID(), operation: 'IDENTIFY', status: 'IN_PROGRESS', createdAt: now }].map(toNew));
+      else
+        // Strictly after its insert, so a registration's requests read in order even within one clock tick.
+        await this.enqueue(
+          tx,
+          [
+            {
+              ...row,
+              id: randomUUID(),
+              operation: 'IDENTIFY',
+              status: 'IN_PROGRESS',
+              createdAt: new Date(Math.max(now.getTime(), row.createdAt.getTime() + 1)),
+            },
+          ].map(toNew),
+        );
       return true;
     }
     if (returnValue !== '1') {
