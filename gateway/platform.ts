@@ -63,16 +63,22 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       () => false,
     );
     const queueState = queue.state;
-    const { virusScanner, pipeline } = deps.services;
-    const [scanner, stuck] = await Promise.all([virusScanner.health(), databaseUp ? pipeline.stuckCount().catch(() => null) : null]);
+    const { virusScanner, pipeline, abisOperator } = deps.services;
+    const [scanner, stuck, abis] = await Promise.all([
+      virusScanner.health(),
+      databaseUp ? pipeline.stuckCount().catch(() => null) : null,
+      databaseUp ? abisOperator.health().catch(() => null) : null,
+    ]);
     return {
-      // A scanner that is down refuses uploads (they are sent again), the rest of the platform serves: it does not make it DOWN.
+      // A scanner or an ABIS that is down holds packets back (they wait or are sent again); the rest serves: neither makes it DOWN.
       status: databaseUp && (queueState === 'UP' || queueState === 'DISABLED') ? 'UP' : 'DOWN',
       components: {
         database: { status: databaseUp ? 'UP' : 'DOWN', details: { kind: database.kind } },
         queue: { status: queueState },
         virusScanner: { status: scanner.status, details: { detail: scanner.detail } },
         registrations: { status: stuck === null ? 'UNKNOWN' : 'UP', details: { stuck } },
+        // An ABIS that does not answer holds de-duplication back (registrations wait, then REPROCESS); the rest serves.
+        abis: abis ?? { status: 'UNKNOWN' },
       },
     };
   };

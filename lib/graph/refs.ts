@@ -7,3 +7,8 @@ export interface UserRef {
 export interface PartnerRef {
   id: string;
 }
+
+/** A registration as another subgraph refers to it: its RID only (the registration processor resolves the rest). */
+export interface RegistrationRef {
+  registrationId: string;
+}

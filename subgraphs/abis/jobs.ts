@@ -1,7 +1,7 @@
 import type { ComponentJobs } from '../component.js';
 import type { abisSettings } from './settings.js';
 
-/** The ABIS outbox's sender and the reply timeout's sweep. */
+/** The ABIS outbox's sender, the reply timeout's sweep and the liveness pings. */
 export const abisJobs: ComponentJobs<typeof abisSettings> = (deps, settings) => ({
   'abis.send': {
     run: ({ requestId }, context) => deps.services.abisRequests.send(requestId, context),
@@ -9,9 +9,19 @@ export const abisJobs: ComponentJobs<typeof abisSettings> = (deps, settings) => 
     maxAttempts: 1000,
     backoffMs: 1000,
     maxBackoffMs: 30_000,
+    // Heart-beats renew it: a short lease only means a crashed sender's request goes out again soon.
+    leaseMs: 5000,
   },
   'abis.expire': {
-    everyMs: Math.max(1000, Math.min(60_000, (settings.responseTimeoutSeconds * 1000) / 4)),
+    everyMs: Math.max(1000, Math.min(60_000, (Math.min(settings.responseTimeoutSeconds, settings.pingTimeoutSeconds) * 1000) / 4)),
     run: async () => void (await deps.services.abisRequests.expire()),
   },
+  ...(settings.pingIntervalSeconds > 0
+    ? {
+        'abis.ping': {
+          everyMs: settings.pingIntervalSeconds * 1000,
+          run: () => deps.services.abisOperator.pingAll(),
+        },
+      }
+    : {}),
 });

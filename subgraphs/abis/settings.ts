@@ -18,6 +18,24 @@ export const abisSettings = {
     '5400',
     'a request sent and not answered for this long is FAILED and its registration REPROCESS (the retry sends a new request with a fresh data share)',
   ),
+  pingIntervalSeconds: setting(
+    'ABIS_PING_INTERVAL_SECONDS',
+    read.integer(0),
+    '60',
+    "how often the platform pings every ABIS; the answers make each ABIS's liveness in `/health` and the admin view (`0`: no automatic pings)",
+  ),
+  pingTimeoutSeconds: setting(
+    'ABIS_PING_TIMEOUT_SECONDS',
+    read.integer(1),
+    '30',
+    'how long a ping, pendingJobs or referenceCount waits for its answer (its queue expiry too); an ABIS whose last ping is unanswered this long is `DOWN`',
+  ),
+  deleteRejected: setting(
+    'ABIS_DELETE_REJECTED',
+    read.flag(),
+    'true',
+    "a registration an adjudicator rejects as a duplicate is deleted from every ABIS's gallery (the ABIS delete operation)",
+  ),
   partnerId: setting(
     'ABIS_PARTNER_ID',
     read.text(),

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { JobContext, Jobs, JobTx } from '../../../lib/jobs/types.js';
 import type { Logger } from '../../../lib/log.js';
 import type { MessageQueue, QueueMessage } from '../../../lib/queue/index.js';
-import { formatTimestamp, type Clock } from '../../../lib/time.js';
+import type { Clock } from '../../../lib/time.js';
 import type { Deduplication, DedupeAnswer } from '../../regproc/pipeline/dedupe.js';
 import type { Candidate, StageRegistration } from '../../regproc/pipeline/stages.js';
 import type { DataShareService } from '../datashare/service.js';
 import type { AbisSettings } from '../settings.js';
+import { answerOf, DUPLICATE_REPLY_CODES, isQuestion, parseReply, requestMessage, scalar, type Reply } from './messages.js';
 import type { AbisRequestRow, AbisRequestStorage, NewAbisRequest } from './storage.js';
 
 declare module '../../../lib/jobs/types.js' {
@@ -15,6 +16,8 @@ declare module '../../../lib/jobs/types.js' {
     'abis.send': { requestId: string };
     /** recurring: requests sent and never answered in time are FAILED, their registrations REPROCESS */
     'abis.expire': Record<string, never>;
+    /** recurring (ABIS_PING_INTERVAL_SECONDS): a ping to every ABIS, whose answers make the liveness in /health */
+    'abis.ping': Record<string, never>;
   }
 }
 
@@ -34,21 +37,6 @@ export interface PipelinePort {
 /** The registrations an identify's candidates name, by biometric reference in lower case. */
 export type CandidateLookup = (referenceIds: readonly string[]) => Promise<Map<string, { rid: string; status: string }>>;
 
-interface Reply {
-  id?: unknown;
-  requestId?: unknown;
-  returnValue?: unknown;
-  failureReason?: unknown;
-  candidateList?: { candidates?: { referenceId?: unknown }[] };
-}
-
-/** A reply field as text: ABIS.md's fields are strings; a number an ABIS sends is read as its digits, anything else as absent. */
-const scalar = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
-
-const OPERATION_IDS = { INSERT: 'platform.abis.insert', IDENTIFY: 'platform.abis.identify' } as const;
-/** MOSIP's audit codes of a reply to a request already answered (AbisMiddleWareStage). */
-const DUPLICATE_REPLY = { INSERT: 'RPR-ABIS-MIDDLEWARE-009', IDENTIFY: 'RPR-ABIS-MIDDLEWARE-010' } as const;
-
 /** The ABIS endpoints ABIS_COUNT configures: abis1 on the queues as named, abisN on `<request>N` / `abisN-to-platform`. */
 export function endpointsOf(settings: Pick<AbisSettings, 'count' | 'requestQueue' | 'responseQueue'>): AbisEndpoint[] {
   return Array.from({ length: settings.count }, (_, index) =>
@@ -58,6 +46,12 @@ export function endpointsOf(settings: Pick<AbisSettings, 'count' | 'requestQueue
   );
 }
 
+/** The settings the requests read. */
+export type AbisRequestSettings = Pick<
+  AbisSettings,
+  'count' | 'requestQueue' | 'responseQueue' | 'messageFormat' | 'messageTtlSeconds' | 'responseTimeoutSeconds' | 'pingTimeoutSeconds' | 'deleteRejected'
+>;
+
 /**
  * The ABIS requests (ABIS.md (a), (b), (f)): per registration and per ABIS
  * strictly insert, its reply, then identify. Requests are written with the
@@ -65,7 +59,9 @@ export function endpointsOf(settings: Pick<AbisSettings, 'count' | 'requestQueue
  * with an expiry, SENT once the broker's receipt came); replies are applied
  * once per requestId in a transaction with their effect and acknowledged
  * after it commits. A duplicate reply is audited and acknowledged; an
- * unknown or malformed one is logged and acknowledged.
+ * unknown or malformed one is logged and acknowledged. An operator's
+ * questions (ping, pendingJobs, referenceCount) and deletes ride the same
+ * outbox and replies, with no effect on a registration.
  */
 export class AbisRequestService {
   constructor(
@@ -76,10 +72,7 @@ export class AbisRequestService {
     private readonly jobs: Jobs,
     private readonly queue: MessageQueue,
     private readonly clock: Clock,
-    private readonly settings: Pick<
-      AbisSettings,
-      'count' | 'requestQueue' | 'responseQueue' | 'messageFormat' | 'messageTtlSeconds' | 'responseTimeoutSeconds'
-    >,
+    private readonly settings: AbisRequestSettings,
     private readonly logger: Logger,
   ) {}
 
@@ -104,6 +97,7 @@ export class AbisRequestService {
         referenceId: registration.bioRefId!,
         referenceUrl: share.url,
         status: 'IN_PROGRESS',
+        requestedBy: 'platform',
         createdAt: now,
       }));
       return {
@@ -111,11 +105,42 @@ export class AbisRequestService {
         keep: (tx) => this.enqueue(tx, requests),
       };
     },
+    // ABIS.md (b): a registration finally rejected as a duplicate leaves the ABIS's gallery (ABIS_DELETE_REJECTED).
+    rejected: async (tx, registration, now) => {
+      if (!this.settings.deleteRejected || !registration.bioRefId) return;
+      await this.enqueue(tx, this.deletes(registration.rid, registration.bioRefId, 'platform', now));
+    },
   };
 
-  private async enqueue(tx: JobTx, requests: readonly NewAbisRequest[]): Promise<void> {
+  /** A delete of a registration's reference at every ABIS. */
+  deletes(rid: string, referenceId: string, requestedBy: string, now: Date): NewAbisRequest[] {
+    return this.endpoints.map((endpoint) => ({
+      id: randomUUID(),
+      abisName: endpoint.name,
+      operation: 'DELETE',
+      rid,
+      batchId: null,
+      referenceId,
+      referenceUrl: null,
+      status: 'IN_PROGRESS',
+      requestedBy,
+      createdAt: now,
+    }));
+  }
+
+  /** Requests written in the caller's transaction, each with the job that sends it (the outbox). */
+  async enqueue(tx: JobTx, requests: readonly NewAbisRequest[]): Promise<void> {
     await this.store.create(tx, requests);
     for (const request of requests) await this.jobs.enqueue('abis.send', { requestId: request.id }, { tx });
+  }
+
+  /** The same, each send held by this process to run at once after the commit (an operator waits for the answers). */
+  async enqueueHeld(requests: readonly NewAbisRequest[]): Promise<void> {
+    const held = await this.store.inTransaction(async (tx) => {
+      await this.store.create(tx, requests);
+      return Promise.all(requests.map((request) => this.jobs.hold('abis.send', { requestId: request.id }, { tx })));
+    });
+    await Promise.all(held.map((job) => job.run()));
   }
 
   private endpoint(name: string): AbisEndpoint {
@@ -124,23 +149,29 @@ export class AbisRequestService {
     return found;
   }
 
+  /** How long a request may wait in the queue: a question is worth nothing once its answer is late. */
+  private ttlSecondsOf(operation: string): number {
+    return isQuestion(operation) ? this.settings.pingTimeoutSeconds : this.settings.messageTtlSeconds;
+  }
+
   /** The `abis.send` job: the request on its queue, then SENT with the job's completion. A broker away fails the job, which retries. */
   async send(requestId: string, job: Pick<JobContext, 'completeIn'>): Promise<void> {
     const row = await this.store.byId(requestId);
     if (row?.status !== 'IN_PROGRESS') return;
     const now = this.clock.now();
-    const body = JSON.stringify({
-      id: OPERATION_IDS[row.operation as keyof typeof OPERATION_IDS],
-      version: '1.1',
-      requestId: row.id,
-      requesttime: formatTimestamp(now),
-      referenceId: row.referenceId,
-      referenceURL: row.operation === 'INSERT' ? row.referenceUrl : '',
-    });
+    // A question whose answer would come too late (the broker was away) is not worth sending.
+    if (isQuestion(row.operation) && now.getTime() - row.createdAt.getTime() > this.settings.pingTimeoutSeconds * 1000) {
+      await this.store.inTransaction(async (tx) => {
+        await this.store.fail(tx, row.id, 'not sent in time', now, 'IN_PROGRESS');
+        await job.completeIn(tx);
+      });
+      return;
+    }
+    const body = JSON.stringify(requestMessage(row, now));
     await this.queue.publish(`/queue/${this.endpoint(row.abisName).requestQueue}`, this.settings.messageFormat === 'bytes' ? Buffer.from(body, 'utf8') : body, {
       'content-type': 'application/json;charset=utf-8',
       'correlation-id': row.id,
-      expires: String(now.getTime() + this.settings.messageTtlSeconds * 1000),
+      expires: String(now.getTime() + this.ttlSecondsOf(row.operation) * 1000),
     });
     await this.store.inTransaction(async (tx) => {
       await this.store.markSent(tx, row.id, this.clock.now());
@@ -155,14 +186,12 @@ export class AbisRequestService {
 
   /** One reply: applied once, in a transaction with its effect, acknowledged after the commit; anything else acknowledged and logged. */
   async onReply(message: QueueMessage): Promise<void> {
-    let reply: Reply;
-    try {
-      reply = JSON.parse(message.body.toString('utf8')) as Reply;
-    } catch {
-      this.logger.warn({ bytes: message.body.length }, 'ABIS reply is not JSON: dropped');
+    const reply = parseReply(message.body);
+    if (!reply) {
+      this.logger.warn({ bytes: message.body.length }, 'ABIS reply is not a JSON object: dropped');
       return message.ack();
     }
-    const requestId = typeof reply?.requestId === 'string' ? reply.requestId.toLowerCase() : undefined;
+    const requestId = typeof reply.requestId === 'string' ? reply.requestId.toLowerCase() : undefined;
     const row = requestId ? await this.store.byId(requestId) : null;
     if (!row) {
       this.logger.warn({ requestId: requestId ?? null }, 'ABIS reply to no known request: dropped');
@@ -173,7 +202,7 @@ export class AbisRequestService {
     const applied = await this.store.inTransaction((tx) => this.apply(tx, row, reply, candidates));
     if (!applied)
       this.logger.info(
-        { requestId: row.id, rid: row.rid, code: DUPLICATE_REPLY[row.operation as keyof typeof DUPLICATE_REPLY] },
+        { requestId: row.id, rid: row.rid, operation: row.operation, code: DUPLICATE_REPLY_CODES[row.operation] ?? null },
         'duplicate ABIS reply: ignored',
       );
     message.ack();
@@ -183,31 +212,47 @@ export class AbisRequestService {
     const now = this.clock.now();
     const returnValue = scalar(reply.returnValue) ?? '';
     const failureReason = scalar(reply.failureReason);
-    if (row.operation === 'INSERT') {
-      // ABIS.md (b): an insert of a reference the ABIS holds already (reason 10) is a success: a retry's insert.
-      const ok = returnValue === '1' || (returnValue === '2' && failureReason === '10');
-      const status = returnValue === '1' ? 'PROCESSED' : ok ? 'ALREADY_PROCESSED' : 'FAILED';
-      if (!(await this.store.answer(tx, row.id, { status, returnValue, failureReason }, now))) return false;
-      if (!ok) await this.pipeline.deduplicationFailedIn(tx, row.rid, `ABIS ${row.abisName} insert failed (reason ${failureReason ?? 'none'})`, now);
-      else
-        // Strictly after its insert, so a registration's requests read in order even within one clock tick.
-        await this.enqueue(
-          tx,
-          [
-            {
-              ...row,
-              id: randomUUID(),
-              operation: 'IDENTIFY',
-              status: 'IN_PROGRESS',
-              createdAt: new Date(Math.max(now.getTime(), row.createdAt.getTime() + 1)),
-            },
-          ].map(toNew),
-        );
-      return true;
-    }
+    if (row.operation === 'INSERT') return this.applyInsert(tx, row, returnValue, failureReason, now);
+    if (row.operation === 'IDENTIFY') return this.applyIdentify(tx, row, returnValue, failureReason, candidates, now);
+    // A delete of a reference the ABIS no longer holds (12) has the effect asked for.
+    const done = returnValue === '1' || (row.operation === 'DELETE' && returnValue === '2' && failureReason === '12');
+    const status = returnValue === '1' ? 'PROCESSED' : done ? 'ALREADY_PROCESSED' : 'FAILED';
+    const answered = await this.store.answer(tx, row.id, { status, returnValue, failureReason, result: answerOf(row.operation, reply) }, now);
+    if (answered && !done) this.logger.warn({ requestId: row.id, abis: row.abisName, operation: row.operation, failureReason }, 'ABIS answered with a failure');
+    return answered;
+  }
+
+  private async applyInsert(tx: JobTx, row: AbisRequestRow, returnValue: string, failureReason: string | null, now: Date): Promise<boolean> {
+    // ABIS.md (b): an insert of a reference the ABIS holds already (reason 10) is a success: a retry's insert.
+    const ok = returnValue === '1' || (returnValue === '2' && failureReason === '10');
+    const status = returnValue === '1' ? 'PROCESSED' : ok ? 'ALREADY_PROCESSED' : 'FAILED';
+    if (!(await this.store.answer(tx, row.id, { status, returnValue, failureReason }, now))) return false;
+    if (!ok) await this.pipeline.deduplicationFailedIn(tx, row.rid!, `ABIS ${row.abisName} insert failed (reason ${failureReason ?? 'none'})`, now);
+    else
+      // Strictly after its insert, so a registration's requests read in order even within one clock tick.
+      await this.enqueue(tx, [
+        {
+          ...toNew(row),
+          id: randomUUID(),
+          operation: 'IDENTIFY',
+          status: 'IN_PROGRESS',
+          createdAt: new Date(Math.max(now.getTime(), row.createdAt.getTime() + 1)),
+        },
+      ]);
+    return true;
+  }
+
+  private async applyIdentify(
+    tx: JobTx,
+    row: AbisRequestRow,
+    returnValue: string,
+    failureReason: string | null,
+    candidates: string[],
+    now: Date,
+  ): Promise<boolean> {
     if (returnValue !== '1') {
       if (!(await this.store.answer(tx, row.id, { status: 'FAILED', returnValue, failureReason }, now))) return false;
-      await this.pipeline.deduplicationFailedIn(tx, row.rid, `ABIS ${row.abisName} identify failed (reason ${failureReason ?? 'none'})`, now);
+      await this.pipeline.deduplicationFailedIn(tx, row.rid!, `ABIS ${row.abisName} identify failed (reason ${failureReason ?? 'none'})`, now);
       return true;
     }
     if (!(await this.store.answer(tx, row.id, { status: 'PROCESSED', returnValue, failureReason, candidates }, now))) return false;
@@ -217,9 +262,8 @@ export class AbisRequestService {
 
   /** The registrations an identify's candidates name: case-insensitive, the probe itself, unknown and REJECTED ones dropped. */
   private async candidates(row: AbisRequestRow, reply: Reply): Promise<string[]> {
-    const ids = (reply.candidateList?.candidates ?? [])
-      .map((candidate) => (typeof candidate?.referenceId === 'string' ? candidate.referenceId.toLowerCase() : ''))
-      .filter(Boolean);
+    const listed = Array.isArray(reply.candidateList?.candidates) ? reply.candidateList.candidates : [];
+    const ids = listed.map((candidate) => (typeof candidate?.referenceId === 'string' ? candidate.referenceId.toLowerCase() : '')).filter(Boolean);
     const found = await this.candidatesOf(ids);
     const rids = ids
       .map((id) => found.get(id))
@@ -230,29 +274,38 @@ export class AbisRequestService {
 
   /** When every ABIS of the attempt has answered its identify: the candidates of all of them to the pipeline. */
   private async settleBatch(tx: JobTx, row: AbisRequestRow, now: Date): Promise<void> {
-    const batch = await this.store.batch(tx, row.batchId);
+    const batch = await this.store.batch(tx, row.batchId!);
     const identifies = batch.filter((request) => request.operation === 'IDENTIFY');
     const waiting = this.endpoints.length - identifies.filter((request) => request.status === 'PROCESSED').length;
     if (waiting > 0) return;
     const rids = [...new Set(identifies.flatMap((request) => (request.candidates as string[] | null) ?? []))].sort();
     const candidates: Candidate[] = rids.map((rid) => ({ rid, refType: 'RID', reasonCode: 'BIO' }));
-    await this.pipeline.deduplicatedIn(tx, row.rid, candidates.length ? { kind: 'candidates', candidates } : { kind: 'unique' }, now);
+    await this.pipeline.deduplicatedIn(tx, row.rid!, candidates.length ? { kind: 'candidates', candidates } : { kind: 'unique' }, now);
   }
 
-  /** The recurring `abis.expire`: a request sent and not answered in ABIS_RESPONSE_TIMEOUT_SECONDS is FAILED, its registration REPROCESS. */
+  /**
+   * The recurring `abis.expire`: an insert or identify sent and not answered
+   * in ABIS_RESPONSE_TIMEOUT_SECONDS is FAILED, its registration REPROCESS; a
+   * delete or a question unanswered past its own timeout is FAILED alone.
+   */
   async expire(): Promise<number> {
-    const before = new Date(this.clock.now().getTime() - this.settings.responseTimeoutSeconds * 1000);
+    const now = this.clock.now().getTime();
+    const pipelineBefore = new Date(now - this.settings.responseTimeoutSeconds * 1000);
+    const questionsBefore = new Date(now - this.settings.pingTimeoutSeconds * 1000);
+    const rows = [
+      ...(await this.store.unanswered(['INSERT', 'IDENTIFY'], pipelineBefore, 200)),
+      ...(await this.store.unanswered(['DELETE'], pipelineBefore, 200)),
+      ...(await this.store.unanswered(['PING', 'PENDING_JOBS', 'REFERENCE_COUNT'], questionsBefore, 200)),
+    ];
     let expired = 0;
-    for (const row of await this.store.unanswered(before, 200)) {
+    for (const row of rows) {
       const done = await this.store.inTransaction(async (tx) => {
-        const now = this.clock.now();
-        if (!(await this.store.fail(tx, row.id, 'no reply in time', now))) return false;
-        await this.pipeline.deduplicationFailedIn(
-          tx,
-          row.rid,
-          `ABIS ${row.abisName} did not answer ${row.operation.toLowerCase()} in ${this.settings.responseTimeoutSeconds} s`,
-          now,
-        );
+        const at = this.clock.now();
+        if (!(await this.store.fail(tx, row.id, 'no reply in time', at))) return false;
+        if (row.operation === 'INSERT' || row.operation === 'IDENTIFY') {
+          const waited = this.settings.responseTimeoutSeconds;
+          await this.pipeline.deduplicationFailedIn(tx, row.rid!, `ABIS ${row.abisName} did not answer ${row.operation.toLowerCase()} in ${waited} s`, at);
+        }
         return true;
       });
       if (done) expired++;
@@ -263,9 +316,28 @@ export class AbisRequestService {
   requestsByRids(rids: readonly string[]): Promise<AbisRequestRow[]> {
     return this.store.byRids(rids);
   }
+
+  requestsByIds(ids: readonly string[]): Promise<AbisRequestRow[]> {
+    return this.store.byIds(ids);
+  }
+
+  /** Each registration's candidates as its latest answered de-duplication attempt found them (RIDs), by RID. */
+  async candidatesByRids(rids: readonly string[]): Promise<Map<string, string[]>> {
+    const latestBatch = new Map<string, string>();
+    const found = new Map<string, Set<string>>();
+    for (const row of await this.store.answeredIdentifies(rids)) {
+      const batch = latestBatch.get(row.rid!) ?? row.batchId!;
+      latestBatch.set(row.rid!, batch);
+      if (row.batchId !== batch) continue;
+      const set = found.get(row.rid!) ?? new Set<string>();
+      for (const rid of (row.candidates as string[] | null) ?? []) set.add(rid);
+      found.set(row.rid!, set);
+    }
+    return new Map([...found].map(([rid, set]) => [rid, [...set].sort()]));
+  }
 }
 
-const toNew = ({ id, abisName, operation, rid, batchId, referenceId, referenceUrl, status, createdAt }: AbisRequestRow | NewAbisRequest): NewAbisRequest => ({
+const toNew = ({ id, abisName, operation, rid, batchId, referenceId, referenceUrl, status, requestedBy, createdAt }: AbisRequestRow): NewAbisRequest => ({
   id,
   abisName,
   operation,
@@ -274,5 +346,6 @@ const toNew = ({ id, abisName, operation, rid, batchId, referenceId, referenceUr
   referenceId,
   referenceUrl,
   status,
+  requestedBy,
   createdAt,
 });

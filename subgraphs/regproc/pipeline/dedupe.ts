@@ -26,6 +26,8 @@ export interface DedupeOutcome {
 export interface Deduplication {
   readonly name: string;
   check(registration: StageRegistration, packet: OpenedPacket): Promise<DedupeOutcome>;
+  /** An adjudicator rejected a registration this check held for a duplicate, in the decision's transaction: its reference may go. */
+  rejected?(tx: PipelineTx, registration: { rid: string; bioRefId: string | null }, now: Date): Promise<void>;
 }
 
 /** Every registration passes (REGPROC_DEDUPE=none). */

@@ -224,6 +224,7 @@ export class PipelineService {
       ? { kind: 'next', next: 'UIN_GENERATOR', transactions: [{ statusCode: 'SUCCESS', comment: `approved by ${adjudicator}` }] }
       : { kind: 'end', status: 'REJECTED', transactions: [{ statusCode: 'REJECTED', comment: `rejected by ${adjudicator}` }] };
     await this.record(tx, row, 'MANUAL_ADJUDICATION', outcome, now);
+    if (!approved) await this.deduplication.rejected?.(tx, row, now);
   }
 
   private idleBefore(): Date {

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { PlatformError } from '../../../lib/errors.js';
+import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import type { MessageQueue } from '../../../lib/queue/index.js';
+import type { Clock } from '../../../lib/time.js';
+import { ABIS_QUESTIONS, type AbisQuestion } from './messages.js';
+import type { AbisEndpoint, AbisRequestService } from './service.js';
+import type { AbisRequestFilter, AbisRequestRow, AbisRequestStorage, NewAbisRequest } from './storage.js';
+
+export type Liveness = 'UP' | 'DOWN' | 'UNKNOWN';
+
+/** One ABIS as an operator sees it: its queues, whether it answers, what it has outstanding and what it last said. */
+export interface AbisSystemView {
+  name: string;
+  requestQueue: string;
+  responseQueue: string;
+  liveness: Liveness;
+  /** when it last answered a ping */
+  lastAnsweredAt: Date | null;
+  /** requests written and not yet sent */
+  unsent: number;
+  /** requests sent and not yet answered */
+  unanswered: number;
+  /** when the oldest outstanding request was written */
+  oldestOutstandingAt: Date | null;
+  /** its own count of queued jobs, from its last pendingJobs answer */
+  pendingJobs: number | null;
+  /** its count of references, from its last referenceCount answer */
+  referenceCount: number | null;
+}
+
+/** What an operator is told when a registration's reference cannot be deleted. */
+const RPR_INVALID = 'RPR-RGS-015';
+const RPR_NOT_FOUND = 'RPR-RGS-031';
+/** Kept past their answer for the liveness view, then purged. */
+const QUESTION_RETENTION_MS = 24 * 3_600_000;
+
+/** The registration a delete names, as the ABIS component needs it. */
+export type RegistrationLookup = (rid: string) => Promise<{ rid: string; status: string; bioRefId: string | null } | null>;
+
+/**
+ * The operator's side of the ABIS (ABIS.md (b)'s optional operations):
+ * questions answered while the operator waits (bounded), deletes of
+ * rejected registrations' references, each ABIS's liveness from the
+ * recurring pings, and the requests by state and age.
+ */
+export class AbisOperatorService {
+  constructor(
+    private readonly store: AbisRequestStorage,
+    private readonly requests: AbisRequestService,
+    private readonly registrationOf: RegistrationLookup,
+    private readonly queue: Pick<MessageQueue, 'state'>,
+    private readonly clock: Clock,
+    private readonly settings: { pingTimeoutSeconds: number; pingIntervalSeconds: number },
+  ) {}
+
+  private endpointsNamed(abisName: string | null | undefined): AbisEndpoint[] {
+    const endpoints = this.requests.endpoints;
+    if (!abisName) return endpoints;
+    const found = endpoints.filter((endpoint) => endpoint.name === abisName);
+    if (!found.length) throw new PlatformError(RPR_INVALID, `Invalid request value, input data incorrect: no ABIS is named ${abisName} (ABIS_COUNT)`);
+    return found;
+  }
+
+  private ensureQueue(): void {
+    if (this.queue.state === 'DISABLED') throw new PlatformError('RPR-SYS-001', 'the message queue is disabled (STOMP_URL unset): no ABIS can be reached');
+  }
+
+  private question(operation: AbisQuestion, abisName: string, requestedBy: string, now: Date): NewAbisRequest {
+    return {
+      id: randomUUID(),
+      abisName,
+      operation,
+      rid: null,
+      batchId: null,
+      referenceId: null,
+      referenceUrl: null,
+      status: 'IN_PROGRESS',
+      requestedBy,
+      createdAt: now,
+    };
+  }
+
+  /**
+   * Asks one ABIS (or every one) a question and waits up to `waitSeconds`
+   * (at most the ping timeout) for the answers; the requests as they stand
+   * then: answered, or still SENT (their answer is recorded when it comes).
+   */
+  async ask(operation: AbisQuestion, abisName: string | null | undefined, requestedBy: string, waitSeconds: number): Promise<AbisRequestRow[]> {
+    if (!(ABIS_QUESTIONS as readonly string[]).includes(operation))
+      throw new PlatformError(RPR_INVALID, `Invalid request value, input data incorrect: ${operation}`);
+    const endpoints = this.endpointsNamed(abisName);
+    this.ensureQueue();
+    const now = this.clock.now();
+    const rows = endpoints.map((endpoint) => this.question(operation, endpoint.name, requestedBy, now));
+    await this.requests.enqueueHeld(rows);
+    return this.awaitAnswers(
+      rows.map((row) => row.id),
+      Math.min(waitSeconds, this.settings.pingTimeoutSeconds) * 1000,
+    );
+  }
+
+  /** Polls the requests until none is outstanding or the time is up (an operator's call, so bounded and coarse). */
+  private async awaitAnswers(ids: string[], waitMs: number): Promise<AbisRequestRow[]> {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const rows = await this.store.byIds(ids);
+      if (rows.every((row) => row.status !== 'IN_PROGRESS' && row.status !== 'SENT') || Date.now() >= until) return rows;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Deletes a rejected registration's reference from every ABIS (or one); a registration still in play keeps it. */
+  async deleteReference(rid: string, abisName: string | null | undefined, requestedBy: string): Promise<AbisRequestRow[]> {
+    const endpoints = this.endpointsNamed(abisName);
+    const registration = await this.registrationOf(rid);
+    if (!registration) throw new PlatformError(RPR_NOT_FOUND, `RID not found: ${rid}`);
+    if (registration.status !== 'REJECTED')
+      throw new PlatformError(
+        RPR_INVALID,
+        `Invalid request value, input data incorrect: ${rid} is ${registration.status}; only a REJECTED registration leaves the ABIS`,
+      );
+    if (!registration.bioRefId) throw new PlatformError(RPR_INVALID, `Invalid request value, input data incorrect: ${rid} never reached an ABIS`);
+    this.ensureQueue();
+    const names = new Set(endpoints.map((endpoint) => endpoint.name));
+    const rows = this.requests.deletes(rid, registration.bioRefId, requestedBy, this.clock.now()).filter((row) => names.has(row.abisName));
+    await this.requests.enqueueHeld(rows);
+    return this.awaitAnswers(
+      rows.map((row) => row.id),
+      this.settings.pingTimeoutSeconds * 1000,
+    );
+  }
+
+  /** The recurring `abis.ping`: a ping to every ABIS (each answered or expired on its own), and old questions purged. */
+  async pingAll(): Promise<void> {
+    if (this.queue.state === 'DISABLED') return;
+    const now = this.clock.now();
+    await this.store.inTransaction((tx) =>
+      this.requests.enqueue(
+        tx,
+        this.requests.endpoints.map((endpoint) => this.question('PING', endpoint.name, 'platform', now)),
+      ),
+    );
+    await this.store.purgeQuestions(ABIS_QUESTIONS, new Date(now.getTime() - QUESTION_RETENTION_MS));
+  }
+
+  /** An ABIS's liveness from its last two pings: the newest answered or overdue one decides. */
+  private liveness(pings: AbisRequestRow[], now: Date): { liveness: Liveness; lastAnsweredAt: Date | null } {
+    const overdue = (row: AbisRequestRow) => now.getTime() - row.createdAt.getTime() > this.settings.pingTimeoutSeconds * 1000;
+    const lastAnsweredAt = pings.find((row) => row.status === 'PROCESSED')?.answeredAt ?? null;
+    for (const ping of pings) {
+      if (ping.status === 'PROCESSED') return { liveness: 'UP', lastAnsweredAt };
+      if (ping.status === 'FAILED') return { liveness: 'DOWN', lastAnsweredAt };
+      // Not answered yet: DOWN once overdue; a young one leaves the decision to the ping before it.
+      if (overdue(ping)) return { liveness: 'DOWN', lastAnsweredAt };
+    }
+    return { liveness: 'UNKNOWN', lastAnsweredAt };
+  }
+
+  /** Every configured ABIS as an operator sees it. */
+  async systems(): Promise<AbisSystemView[]> {
+    const endpoints = this.requests.endpoints;
+    const names = endpoints.map((endpoint) => endpoint.name);
+    const now = this.clock.now();
+    const [pings, pendingJobs, referenceCounts, outstanding] = await Promise.all([
+      this.store.latest(names, 'PING', 2),
+      this.store.latest(names, 'PENDING_JOBS', 5),
+      this.store.latest(names, 'REFERENCE_COUNT', 5),
+      this.store.outstanding(),
+    ]);
+    const lastResult = (rows: AbisRequestRow[], name: string) => {
+      const answered = rows.find((row) => row.abisName === name && row.status === 'PROCESSED' && row.result !== null);
+      const value = answered ? Number(answered.result) : NaN;
+      return Number.isFinite(value) ? value : null;
+    };
+    return endpoints.map((endpoint) => {
+      const mine = outstanding.filter((group) => group.abisName === endpoint.name);
+      const count = (status: string) => mine.filter((group) => group.status === status).reduce((sum, group) => sum + group.count, 0);
+      const oldest = mine.map((group) => group.oldest).filter((at): at is Date => at !== null);
+      return {
+        ...endpoint,
+        ...this.liveness(
+          pings.filter((row) => row.abisName === endpoint.name),
+          now,
+        ),
+        unsent: count('IN_PROGRESS'),
+        unanswered: count('SENT'),
+        oldestOutstandingAt: oldest.length ? new Date(Math.min(...oldest.map((at) => at.getTime()))) : null,
+        pendingJobs: lastResult(pendingJobs, endpoint.name),
+        referenceCount: lastResult(referenceCounts, endpoint.name),
+      };
+    });
+  }
+
+  /** The ABIS part of `/health`: DISABLED without a queue; else UP when every ABIS answers its pings, DOWN when one does not. */
+  async health(): Promise<{
+    status: Liveness | 'DISABLED';
+    details: Record<string, { liveness: Liveness; unanswered: number; lastAnsweredAt: string | null }>;
+  }> {
+    if (this.queue.state === 'DISABLED') return { status: 'DISABLED', details: {} };
+    const systems = await this.systems();
+    const details = Object.fromEntries(
+      systems.map((system) => [
+        system.name,
+        { liveness: system.liveness, unanswered: system.unanswered, lastAnsweredAt: system.lastAnsweredAt?.toISOString() ?? null },
+      ]),
+    );
+    const status: Liveness = systems.some((system) => system.liveness === 'DOWN')
+      ? 'DOWN'
+      : systems.every((system) => system.liveness === 'UP')
+        ? 'UP'
+        : 'UNKNOWN';
+    return { status, details };
+  }
+
+  /** The requests, newest first, by state, operation, ABIS, registration and age. */
+  list(filter: AbisRequestFilter, page: PageArgs): Promise<Connection<AbisRequestRow>> {
+    return connection(
+      page,
+      (row) => row.id,
+      (query) => this.store.page(filter, query),
+      () => this.store.count(filter),
+    );
+  }
+}
