@@ -25,6 +25,14 @@ export interface StompMessage {
 
 export type StompHandler = (msg: StompMessage) => Promise<void> | void;
 
+export interface SendOptions {
+  /**
+   * false: no `content-length`, the frame ends at its NUL, as a JMS producer's TextMessage arrives
+   * (for a peer that takes a length-framed message for bytes); the body must hold no NUL. Default true.
+   */
+  contentLength?: boolean;
+}
+
 export interface SubscribeOptions {
   ack?: AckMode;
   /** Extra SUBSCRIBE headers, e.g. `activemq.prefetchSize` or `selector`. */
@@ -82,6 +90,7 @@ export class StompConnection {
   private closed = false;
   private nextSubId = 1;
   private readonly subs = new Map<string, Subscription>();
+  private upWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
   constructor(opts: StompConnectionOptions) {
     const url = new URL(opts.url);
@@ -125,21 +134,33 @@ export class StompConnection {
   }
 
   /**
+   * Resolves once a session is up, now or after any number of reconnects (connect() reports only
+   * its one attempt); rejects when close() comes first.
+   */
+  whenUp(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('STOMP connection is closed'));
+    if (this.session) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => this.upWaiters.push({ resolve, reject }));
+  }
+
+  /**
    * Sends a persistent message and resolves on the broker's RECEIPT. Rejects at once while the
    * connection is not UP (the caller's outbox retries). A string body becomes a JMS TextMessage
    * (`amq-msg-type:text`), a Buffer a BytesMessage, unless `headers` says otherwise.
    */
-  send(destination: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<void> {
+  send(destination: string, body: string | Buffer, headers: Record<string, string> = {}, options: SendOptions = {}): Promise<void> {
     const session = this.session;
     if (!session) return Promise.reject(new Error(`STOMP connection is ${this.state}, message to ${destination} not sent`));
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const byLength = options.contentLength ?? true;
+    if (!byLength && bytes.includes(0)) return Promise.reject(new Error(`message to ${destination} holds a NUL byte: it needs content-length`));
     const frameHeaders: Record<string, string> = {
       ...(typeof body === 'string' ? { 'amq-msg-type': 'text' } : {}),
       ...headers,
       destination,
       persistent: 'true',
-      // Always framed by length: a body may hold NUL bytes.
-      'content-length': String(bytes.length),
+      // Framed by length unless asked not to: a body may hold NUL bytes.
+      ...(byLength ? { 'content-length': String(bytes.length) } : {}),
     };
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -188,6 +209,7 @@ export class StompConnection {
     if (this.closed) return;
     this.closed = true;
     this.clearReconnectTimer();
+    for (const waiter of this.upWaiters.splice(0)) waiter.reject(new Error('STOMP connection closed before it was up'));
     await this.connecting?.catch(() => undefined);
     const session = this.session;
     if (!session) return;
@@ -273,6 +295,7 @@ export class StompConnection {
     this.failedAttempts = 0;
     for (const sub of this.subs.values()) this.subscribeOn(session, sub);
     this.log.info({ subscriptions: this.subs.size }, 'stomp connected');
+    for (const waiter of this.upWaiters.splice(0)) waiter.resolve();
   }
 
   private onLost(session: Session, error: Error): void {

@@ -1,8 +1,9 @@
+import { StompConnection, type StompMessage } from '../../lib/queue/stomp.js';
 import { DataShareClient } from './datashare.js';
 import { Expectations, loadExpectations, type Expectation } from './expectations.js';
 import { certificateNotice, DEFAULT_PARTNER_ID, loadOrCreateKeys, type AbisKeys } from './keys.js';
 import { handleRequest, parseRequest, type ProtocolContext, type Reply } from './protocol.js';
-import { AbisQueue, messageTypeOf, silentLogger, type Delivery, type Logger } from './queue.js';
+import { messageTypeOf, pinoFor, sendReply, silentLogger, type Logger } from './queue.js';
 import { MemoryStore } from './store.js';
 
 /**
@@ -107,14 +108,14 @@ export async function startMockAbis(options: MockAbisOptions = {}): Promise<Mock
 
   // Requests are served one at a time in arrival order: queued inserts before a later identify.
   let chain: Promise<unknown> = Promise.resolve();
-  const onMessage = (delivery: Delivery): Promise<void> => {
+  const onMessage = (delivery: StompMessage): Promise<void> => {
     pending++;
     const type = messageTypeOf(delivery.headers);
     const run = chain.then(async () => {
       try {
         const text = await serve(delivery.body);
         const requestId = (JSON.parse(text) as { requestId?: unknown }).requestId;
-        await queue.send(responseQueue, Buffer.from(text, 'utf8'), type, typeof requestId === 'string' ? { 'correlation-id': requestId } : {});
+        await sendReply(connection, responseQueue, text, type, typeof requestId === 'string' ? { 'correlation-id': requestId } : {});
         delivery.ack(); // only once the broker holds the reply
       } finally {
         pending--;
@@ -124,17 +125,22 @@ export async function startMockAbis(options: MockAbisOptions = {}): Promise<Mock
     return run;
   };
 
-  const queue = new AbisQueue({
+  const connection = new StompConnection({
     url: options.stompUrl ?? DEFAULT_STOMP_URL,
     login: options.login,
     passcode: options.passcode,
-    requestQueue,
-    onMessage,
-    logger: log,
+    logger: pinoFor(log),
     reconnectDelayMs: options.reconnectDelayMs,
     maxReconnectDelayMs: options.maxReconnectDelayMs,
   });
-  const up = queue.start();
+  // Subscribed before connecting, so the first session and every later one consume the request queue.
+  connection.subscribe(requestQueue, onMessage, { ack: 'client-individual' });
+  // A failed first attempt is logged by the connection, which keeps retrying until close().
+  connection.connect().catch(() => undefined);
+  const up = connection.whenUp().then(
+    () => log.info({ queue: requestQueue }, 'mock ABIS: listening'),
+    () => undefined, // closed before the broker was reached
+  );
   if (options.waitForBroker ?? true) await up;
 
   return {
@@ -146,8 +152,8 @@ export async function startMockAbis(options: MockAbisOptions = {}): Promise<Mock
     responseQueue,
     serve,
     get connected() {
-      return queue.up;
+      return connection.state === 'UP';
     },
-    close: () => queue.close(),
+    close: () => connection.close(),
   };
 }
