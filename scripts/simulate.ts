@@ -1,9 +1,12 @@
 // npm run simulate -- --count N [--centre 10001 --machine 10001] [--base http://localhost:8080]
-//   [--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start]
+//   [--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start [--abis]]
 // Plays a registration centre against a running platform (lib/packet/simulator.ts): N sample
-// residents synced, uploaded and followed to a final status; exit 0 only when all are PROCESSED.
+// residents synced, uploaded and followed to a final status; exit 0 only when all are PROCESSED but
+// the duplicates, which must wait in manual adjudication.
 // --start: first starts a platform of its own (as `npm start`, on the embedded database in a
 // temporary folder, with the sample country) and stops it at the end: the whole chain in one command.
+// --abis (with --start): that platform de-duplicates with an ABIS over ActiveMQ (STOMP_URL, default
+// stomp://127.0.0.1:61613), and the development mock ABIS runs in this process on queues of its own.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +15,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { MAX_COUNT, simulate } from '../lib/packet/simulator.js';
+import { createLogger } from '../lib/log.js';
+import {
+  envelopeOf,
+  firstError,
+  GRAPHQL_PATH,
+  graphqlData,
+  graphqlRequest,
+  MAX_COUNT,
+  signIn,
+  simulate,
+  type AdminCredentials,
+} from '../lib/packet/simulator.js';
+import { StompConnection } from '../lib/queue/stomp.js';
+import { DEFAULT_STOMP_URL, startMockAbis, type MockAbis } from '../tools/mock-abis/index.js';
+import { DEFAULT_PARTNER_ID, uploadRequest } from '../tools/mock-abis/keys.js';
 
 export interface SimulateCli {
   count: number;
@@ -25,11 +42,12 @@ export interface SimulateCli {
   certificate?: string;
   json: boolean;
   start: boolean;
+  abis: boolean;
 }
 
 const USAGE =
   'usage: npm run simulate -- --count N [--centre 10001] [--machine 10001] [--base http://localhost:8080] ' +
-  '[--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start]';
+  '[--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start [--abis]]';
 
 /** A number option within bounds, or an error naming the option. */
 function numberOption(value: string | undefined, name: string, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -56,6 +74,7 @@ export function parseSimulateArgs(argv: string[]): SimulateCli {
         certificate: { type: 'string' },
         json: { type: 'boolean', default: false },
         start: { type: 'boolean', default: false },
+        abis: { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -68,6 +87,10 @@ export function parseSimulateArgs(argv: string[]): SimulateCli {
   for (const name of ['centre', 'machine'])
     if (!/^\d{1,5}$/.test(text(name)!)) throw new Error(`--${name} must be 1 to 5 digits (it goes into the RID)\n${USAGE}`);
   if (!/^https?:\/\/[^\s]+$/.test(text('base')!)) throw new Error(`--base must be an http(s) URL\n${USAGE}`);
+  // The mock ABIS needs the platform set up for it (de-duplication, queues, its client and certificate):
+  // done only on a platform the simulator starts, never on someone's running one.
+  if (values.abis && !values.start)
+    throw new Error(`--abis needs --start (for a running platform with REGPROC_DEDUPE=abis, run \`npm run mock-abis\` beside it)\n${USAGE}`);
   const whole = (n: number) => Number.isInteger(n);
   return {
     count: numberOption(text('count'), 'count', 0, (n) => whole(n) && n >= 1 && n <= MAX_COUNT, `a whole number from 1 to ${MAX_COUNT}`),
@@ -80,6 +103,7 @@ export function parseSimulateArgs(argv: string[]): SimulateCli {
     ...(text('certificate') ? { certificate: text('certificate') } : {}),
     json: values.json === true,
     start: values.start === true,
+    abis: values.abis === true,
   };
 }
 
@@ -97,8 +121,16 @@ function freePort(): Promise<number> {
   });
 }
 
+interface StartedPlatform {
+  base: string;
+  credentials: AdminCredentials;
+  /** the temporary folder, removed by `stop` */
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
 /** --start: the platform as `npm start` runs it, on the embedded database in a temporary folder, until `stop`. */
-async function startPlatform(): Promise<{ base: string; password: string; stop(): Promise<void> }> {
+async function startPlatform(env: Record<string, string>): Promise<StartedPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-simulate-'));
   const port = await freePort();
   const password = randomBytes(18).toString('base64url');
@@ -112,6 +144,7 @@ async function startPlatform(): Promise<{ base: string; password: string; stop()
       DATABASE_URL: '',
       STOMP_URL: '',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -136,7 +169,85 @@ async function startPlatform(): Promise<{ base: string; password: string; stop()
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { base, password, stop };
+  return { base, credentials: { userName: 'admin', password }, dataDir, stop };
+}
+
+const withoutCredentials = (url: string) => url.replace(/\/\/[^@/]*@/, '//');
+
+/** Throws unless a STOMP broker at `url` answers CONNECT (the platform would not report healthy without it). */
+async function checkBroker(url: string): Promise<void> {
+  const connection = new StompConnection({
+    url,
+    login: process.env.STOMP_LOGIN,
+    passcode: process.env.STOMP_PASSCODE,
+    logger: createLogger('silent'),
+    connectTimeoutMs: 5000,
+  });
+  try {
+    await connection.connect();
+  } catch (error) {
+    throw new Error(
+      `--abis: no STOMP broker answers at ${withoutCredentials(url)} (${(error as Error).message}); start one with \`npm run activemq -- start\` or set STOMP_URL`,
+    );
+  } finally {
+    await connection.close(); // also ends the reconnects a failed attempt schedules
+  }
+}
+
+/** --abis: the started platform's settings; one ABIS and the partner its certificate is uploaded for, whatever the environment says. */
+const abisEnvironment = (stompUrl: string, queues: { request: string; response: string }) => ({
+  REGPROC_DEDUPE: 'abis',
+  STOMP_URL: stompUrl,
+  ABIS_COUNT: '1',
+  ABIS_PARTNER_ID: DEFAULT_PARTNER_ID,
+  ABIS_REQUEST_QUEUE: queues.request,
+  ABIS_RESPONSE_QUEUE: queues.response,
+});
+
+/**
+ * --abis: the mock ABIS on the started platform's queues, as the ABIS
+ * integration test sets it up: an ABIS client created by the admin, the
+ * mock's certificate uploaded for partner-default-abis (data shares are
+ * encrypted for it), its keys in the platform's temporary folder.
+ */
+async function startAbis(platform: StartedPlatform, stompUrl: string, queues: { request: string; response: string }): Promise<MockAbis> {
+  const cookie = await signIn(platform.base, platform.credentials);
+  const clientId = `mock-abis-${randomBytes(4).toString('hex')}`;
+  const { createClient } = await graphqlData<{ createClient: { secretKey: string } }>(
+    await fetch(`${platform.base}${GRAPHQL_PATH}`, {
+      ...graphqlRequest('mutation($input: ClientInput!) { createClient(input: $input) { secretKey } }', {
+        input: { clientId, roles: ['ABIS'], appIds: ['registrationprocessor'] },
+      }),
+      headers: { 'content-type': 'application/json', cookie },
+    }),
+    'creating the ABIS client',
+  );
+  const mock = await startMockAbis({
+    stompUrl,
+    login: process.env.STOMP_LOGIN,
+    passcode: process.env.STOMP_PASSCODE,
+    requestQueue: `/queue/${queues.request}`,
+    responseQueue: `/queue/${queues.response}`,
+    base: platform.base,
+    clientId,
+    secretKey: createClient.secretKey,
+    appId: 'registrationprocessor',
+    keysDir: path.join(platform.dataDir, 'mock-abis'),
+  });
+  try {
+    const response = await fetch(`${platform.base}/v1/keymanager/uploadOtherDomainCertificate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify(uploadRequest(mock.keys.certificatePem)),
+    });
+    const envelope = await envelopeOf(response, 'uploadOtherDomainCertificate');
+    if (!response.ok || envelope.errors?.length)
+      throw new Error(`the mock ABIS's certificate was refused: ${firstError(envelope) ?? `HTTP ${response.status}`}`);
+  } catch (error) {
+    await mock.close();
+    throw error;
+  }
+  return mock;
 }
 
 async function main(): Promise<void> {
@@ -147,24 +258,50 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
-  const platform = cli.start ? await startPlatform() : undefined;
-  if (platform && !cli.json) console.log(`started a platform on the embedded database at ${platform.base}`);
-  const summary = await simulate(platform?.base ?? cli.base, {
-    ...(platform ? { credentials: { userName: 'admin', password: platform.password } } : {}),
-    count: cli.count,
-    centreId: cli.centreId,
-    machineId: cli.machineId,
-    concurrency: cli.concurrency,
-    duplicates: cli.duplicates,
-    timeoutSeconds: cli.timeoutSeconds,
-    ...(cli.certificate ? { certificatePem: readFileSync(cli.certificate, 'utf8') } : {}),
-    log: cli.json ? undefined : (line) => console.log(line),
-  }).finally(() => platform?.stop());
+  // `||`: an empty STOMP_URL means no broker to the platform, and --abis needs one.
+  const stompUrl = process.env.STOMP_URL || DEFAULT_STOMP_URL;
+  if (cli.abis) {
+    try {
+      await checkBroker(stompUrl);
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exit(2);
+    }
+  }
+  // Queues of this run's own: another platform or mock on the same broker must not take its messages.
+  const run = randomBytes(4).toString('hex');
+  const queues = { request: `platform-to-abis-${run}`, response: `abis-to-platform-${run}` };
+  const platform = cli.start ? await startPlatform(cli.abis ? abisEnvironment(stompUrl, queues) : {}) : undefined;
+  let mock: MockAbis | undefined;
+  const summary = await (async () => {
+    if (platform && cli.abis) mock = await startAbis(platform, stompUrl, queues);
+    if (platform && !cli.json)
+      console.log(`started a platform on the embedded database at ${platform.base}${mock ? `, with the mock ABIS on ${mock.requestQueue}` : ''}`);
+    return simulate(platform?.base ?? cli.base, {
+      ...(platform ? { credentials: platform.credentials } : {}),
+      count: cli.count,
+      centreId: cli.centreId,
+      machineId: cli.machineId,
+      concurrency: cli.concurrency,
+      duplicates: cli.duplicates,
+      timeoutSeconds: cli.timeoutSeconds,
+      ...(cli.certificate ? { certificatePem: readFileSync(cli.certificate, 'utf8') } : {}),
+      log: cli.json ? undefined : (line) => console.log(line),
+    });
+  })().finally(async () => {
+    await mock?.close();
+    await platform?.stop();
+  });
   if (cli.json) console.log(JSON.stringify(summary));
   else {
     console.log(`\n${summary.count} packets (${summary.duplicates} with copied biometrics): ${summary.final} final, ${summary.processed} PROCESSED`);
-    for (const [status, n] of Object.entries(summary.statuses)) console.log(`  ${status.padEnd(18)} ${n}`);
-    if (summary.packetsPerSecond !== null) console.log(`${summary.packetsPerSecond} packets/s over ${summary.seconds} s (first upload to last final status)`);
+    if (summary.duplicates)
+      console.log(`${summary.adjudication} sent to manual adjudication (duplicates found by the ${cli.abis ? 'ABIS' : 'de-duplication'})`);
+    for (const [status, n] of Object.entries(summary.statuses)) {
+      const waiting = summary.adjudicationStatuses[status];
+      console.log(`  ${status.padEnd(18)} ${n}${waiting ? ` (${waiting} in manual adjudication)` : ''}`);
+    }
+    if (summary.packetsPerSecond !== null) console.log(`${summary.packetsPerSecond} packets/s over ${summary.seconds} s (first upload to last end)`);
     if (summary.timedOut) console.log(`timed out after ${cli.timeoutSeconds} s waiting for final statuses`);
     for (const problem of summary.problems) console.log(`  ${problem}`);
   }

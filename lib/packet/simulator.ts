@@ -18,11 +18,17 @@ export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
 export const SYNC_PATH = '/registrationprocessor/v1/registrationstatus/sync';
 export const UPLOAD_PATH = '/registrationprocessor/v1/packetreceiver/registrationpackets';
 export const SEARCH_PATH = '/registrationprocessor/v1/registrationstatus/search';
+export const GRAPHQL_PATH = '/graphql';
 const LOGIN_PATH = '/v1/authmanager/authenticate/internal/useridPwd';
 /** MOSIP's client syncs up to 20 RIDs a call; the platform accepts 100 (search too). */
 export const SYNC_BATCH = 20;
 const SEARCH_BATCH = 100;
 export const FINAL_STATUSES = ['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED'] as const;
+/**
+ * Where a registration the de-duplication held waits for an adjudicator, its
+ * status PROCESSING: the end of the run for a packet sent as a duplicate.
+ */
+export const ADJUDICATION_STAGE = 'MANUAL_ADJUDICATION';
 /** Statuses the simulator gives packets that never reached the pipeline. */
 export const SYNC_FAILED = 'SYNC_FAILED';
 export const UPLOAD_FAILED = 'UPLOAD_FAILED';
@@ -52,12 +58,12 @@ export function adminCredentials(env: NodeJS.ProcessEnv = process.env): AdminCre
   return { userName: saved.userName ?? 'admin', password: saved.password };
 }
 
-interface Envelope {
+export interface Envelope {
   response?: unknown;
   errors?: { errorCode?: string; message?: string; registrationId?: string | null }[] | null;
 }
 
-async function envelopeOf(response: Response, what: string): Promise<Envelope> {
+export async function envelopeOf(response: Response, what: string): Promise<Envelope> {
   const text = await response.text();
   try {
     return JSON.parse(text) as Envelope;
@@ -66,12 +72,45 @@ async function envelopeOf(response: Response, what: string): Promise<Envelope> {
   }
 }
 
-const firstError = (envelope: Envelope) => {
+export const firstError = (envelope: Envelope) => {
   const error = envelope.errors?.[0];
   return error ? `${error.errorCode ?? 'error'}: ${error.message ?? ''}` : undefined;
 };
 
 const requestEnvelope = (id: string, request: unknown) => JSON.stringify({ id, version: '1.0', requesttime: new Date().toISOString(), metadata: {}, request });
+
+interface GraphqlAnswer<T> {
+  data?: T | null;
+  errors?: { message?: string; extensions?: { code?: string } }[];
+}
+
+/** A POST of one GraphQL operation (to GRAPHQL_PATH); the caller adds the cookie. */
+export function graphqlRequest(query: string, variables: Record<string, unknown>): RequestInit {
+  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) };
+}
+
+/** The data of a GraphQL answer; throws with the first error (its code and message) when there is one. */
+export async function graphqlData<T>(response: Response, what: string): Promise<T> {
+  let answer: GraphqlAnswer<T>;
+  try {
+    answer = (await response.json()) as GraphqlAnswer<T>;
+  } catch {
+    throw new Error(`${what}: HTTP ${response.status}, not a JSON answer`);
+  }
+  const error = answer.errors?.[0];
+  if (error) throw new Error(`${what}: ${error.extensions?.code ?? 'error'}: ${error.message ?? ''}`);
+  if (!answer.data) throw new Error(`${what}: HTTP ${response.status}, no data`);
+  return answer.data;
+}
+
+/** GraphQL refuses an expired token in an HTTP 200 answer (KER-ATH-401 on the field) where REST answers 401. */
+async function graphqlTokenRefused(response: Response): Promise<boolean> {
+  const answer = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as GraphqlAnswer<unknown> | null;
+  return answer?.errors?.some((error) => error.extensions?.code === 'KER-ATH-401') ?? false;
+}
 
 /** Signs the admin in; returns the Cookie header value (`Authorization=…`) the platform set. */
 export async function signIn(baseUrl: string, credentials: AdminCredentials, fetchImpl: FetchLike = fetch): Promise<string> {
@@ -147,9 +186,14 @@ export interface PacketTrack {
   registrationId: string;
   status: string;
   uploadedAt?: number;
+  /** when it reached an end: a final status, or (a duplicate) manual adjudication */
   finalAt?: number;
   /** why it failed before the pipeline (sync or upload), code and message, never personal data */
   problem?: string;
+  /** planned as a copy of an earlier resident's biometrics */
+  duplicate?: boolean;
+  /** a duplicate seen at MANUAL_ADJUDICATION (its status stays PROCESSING): its end for the run */
+  adjudication?: boolean;
 }
 
 export interface SimulationSummary {
@@ -161,35 +205,50 @@ export interface SimulationSummary {
   statuses: Record<string, number>;
   final: number;
   processed: number;
+  /** duplicates waiting for an adjudicator, the end a de-duplication gives them */
+  adjudication: number;
+  /** those per status (PROCESSING, as the pipeline leaves them) */
+  adjudicationStatuses: Record<string, number>;
   timedOut: boolean;
-  /** from the first upload to the last final status */
+  /** from the first upload to the last end (a final status, or a duplicate in adjudication) */
   seconds: number | null;
+  /** packets at an end per second */
   packetsPerSecond: number | null;
   /** the first few sync and upload failures */
   problems: string[];
+  /** every duplicate in adjudication and every other packet PROCESSED */
   ok: boolean;
 }
 
 const isFinal = (status: string) => (FINAL_STATUSES as readonly string[]).includes(status);
+/** Where the run stops following a packet. */
+const hasEnded = (track: PacketTrack) => isFinal(track.status) || track.adjudication === true;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** The summary of a run: counts per status and throughput from the first upload to the last final status. */
+const tally = (tracks: readonly PacketTrack[]) => {
+  const counts: Record<string, number> = {};
+  for (const track of tracks) counts[track.status] = (counts[track.status] ?? 0) + 1;
+  return counts;
+};
+
+/** The summary of a run: counts per status and throughput from the first upload to the last end. */
 export function summarise(tracks: readonly PacketTrack[], duplicates: number, timedOut: boolean): SimulationSummary {
-  const statuses: Record<string, number> = {};
-  for (const track of tracks) statuses[track.status] = (statuses[track.status] ?? 0) + 1;
+  const statuses = tally(tracks);
+  const adjudicationStatuses = tally(tracks.filter((track) => track.adjudication));
+  const adjudication = Object.values(adjudicationStatuses).reduce((sum, n) => sum + n, 0);
   // Loops, not Math.min(...spread): a run may hold more packets than a call takes arguments.
   let firstUpload = Infinity;
-  let lastFinal = -Infinity;
+  let lastEnd = -Infinity;
   let uploaded = 0;
   for (const track of tracks) {
     if (track.uploadedAt !== undefined) {
       uploaded++;
       firstUpload = Math.min(firstUpload, track.uploadedAt);
     }
-    if (track.finalAt !== undefined) lastFinal = Math.max(lastFinal, track.finalAt);
+    if (track.finalAt !== undefined) lastEnd = Math.max(lastEnd, track.finalAt);
   }
   const final = tracks.filter((track) => isFinal(track.status)).length;
-  const seconds = uploaded && lastFinal > -Infinity ? (lastFinal - firstUpload) / 1000 : null;
+  const seconds = uploaded && lastEnd > -Infinity ? (lastEnd - firstUpload) / 1000 : null;
   const processed = statuses.PROCESSED ?? 0;
   return {
     count: tracks.length,
@@ -199,11 +258,13 @@ export function summarise(tracks: readonly PacketTrack[], duplicates: number, ti
     statuses,
     final,
     processed,
+    adjudication,
+    adjudicationStatuses,
     timedOut,
     seconds: seconds === null ? null : round(seconds, 3),
-    packetsPerSecond: seconds ? round(final / seconds) : null,
+    packetsPerSecond: seconds ? round(tracks.filter(hasEnded).length / seconds) : null,
     problems: tracks.flatMap((track) => (track.problem ? [`${track.registrationId}: ${track.problem}`] : [])).slice(0, 20),
-    ok: tracks.length > 0 && processed === tracks.length,
+    ok: tracks.length > 0 && tracks.every((track) => (track.duplicate ? track.adjudication === true : track.status === 'PROCESSED')),
   };
 }
 
@@ -223,6 +284,8 @@ export function duplicatePlan(count: number, share: number): Map<number, number>
   }
   return plan;
 }
+
+const REGISTRATION_STAGE = 'query($rid: String) { registration(registrationId: $rid) { stage status } }';
 
 /** Runs `work` over `items` with at most `concurrency` at a time. */
 async function pool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -256,7 +319,8 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
         signal: AbortSignal.timeout(options.requestTimeoutMs ?? 120_000),
       });
     const response = await send();
-    if (response.status !== 401 || !credentials) return response;
+    const refused = response.status === 401 || (pathname === GRAPHQL_PATH && (await graphqlTokenRefused(response)));
+    if (!refused || !credentials) return response;
     cookie = await signIn(base, credentials, fetchImpl);
     return send();
   };
@@ -270,7 +334,22 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
     return sampleResident(`${seed}/${index}`, { duplicateOf, bdbBytes: options.bdbBytes });
   };
   const tracks: PacketTrack[] = [];
+  /** by resident index, for a duplicate to find its original */
+  const trackOf = new Map<number, PacketTrack>();
   const counters = { synced: 0, uploaded: 0 };
+
+  /**
+   * Holds a duplicate back until its original has an end (or never reached the
+   * pipeline), as a later enrolment of the same person comes after the first
+   * was decided: uploaded together, the two race through de-duplication and
+   * the original may be the one held for adjudication. Bounded by the timeout.
+   */
+  const originalDecided = async (index: number) => {
+    const original = trackOf.get(plan.get(index)!);
+    const until = clock() + options.timeoutSeconds * 1000;
+    const decided = () => !original || hasEnded(original) || original.status === SYNC_FAILED || original.status === UPLOAD_FAILED;
+    while (!decided() && clock() < until) await sleep(options.pollIntervalMs ?? 2000);
+  };
 
   /** One batch: build and seal its packets, sync them in one call, upload those synced. */
   const runBatch = async (indexes: number[]) => {
@@ -290,9 +369,10 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
         documents: resident.documents,
       });
       const sealed = sealPacket(zip, certificate);
-      const track: PacketTrack = { registrationId, status: 'UPLOAD_PENDING' };
+      const track: PacketTrack = { registrationId, status: 'UPLOAD_PENDING', ...(plan.has(index) ? { duplicate: true } : {}) };
       tracks.push(track);
-      return { track, sealed, record: syncRecordOf(registrationId, sealed, { supervisorComment: 'simulated registration' }) };
+      trackOf.set(index, track);
+      return { index, track, sealed, record: syncRecordOf(registrationId, sealed, { supervisorComment: 'simulated registration' }) };
     });
     const outcome = await syncBatch(packets.map((packet) => packet.record));
     for (const packet of packets) {
@@ -300,8 +380,10 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
       if (failure) Object.assign(packet.track, { status: SYNC_FAILED, problem: `sync ${failure}` });
       else counters.synced++;
     }
-    for (const packet of packets) {
+    // Duplicates last: each waits for its original (originalDecided), the rest of the batch need not.
+    for (const packet of [...packets.filter((p) => !p.track.duplicate), ...packets.filter((p) => p.track.duplicate)]) {
       if (packet.track.status === SYNC_FAILED) continue;
+      if (packet.track.duplicate) await originalDecided(packet.index);
       const problem = await upload(packet.track.registrationId, packet.sealed);
       if (problem) Object.assign(packet.track, { status: UPLOAD_FAILED, problem: `upload ${problem}` });
       else {
@@ -359,19 +441,21 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
 
   /** when the last upload finished (the timeout counts from there), and whether it ran out */
   const run: { uploadsDoneAt?: number; timedOut: boolean } = { timedOut: false };
-  /** Polls the uploaded, not yet final packets until all are final or the timeout has passed since the last upload. */
+  /** Polls the uploaded packets not at an end until all are, or the timeout has passed since the last upload. */
   const poll = async () => {
     let last = '';
     for (;;) {
-      const pending = tracks.filter((track) => track.uploadedAt !== undefined && !isFinal(track.status));
+      const pending = tracks.filter((track) => track.uploadedAt !== undefined && !hasEnded(track));
       if (run.uploadsDoneAt !== undefined && !pending.length) return;
       if (run.uploadsDoneAt !== undefined && clock() - run.uploadsDoneAt > options.timeoutSeconds * 1000) {
         run.timedOut = true;
         return;
       }
       for (let at = 0; at < pending.length; at += SEARCH_BATCH) await searchStatuses(pending.slice(at, at + SEARCH_BATCH));
-      const line = Object.entries(summarise(tracks, plan.size, false).statuses)
-        .map(([status, n]) => `${status} ${n}`)
+      await findAdjudication(pending.filter((track) => track.duplicate && track.status === 'PROCESSING'));
+      const { statuses, adjudicationStatuses } = summarise(tracks, plan.size, false);
+      const line = Object.entries(statuses)
+        .map(([status, n]) => `${status} ${n}${adjudicationStatuses[status] ? ` (${adjudicationStatuses[status]} in adjudication)` : ''}`)
         .join(', ');
       if (line && line !== last) log(`statuses: ${line} (${elapsed()})`);
       last = line;
@@ -401,6 +485,29 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
       log(`status search failed: ${(error as Error).message}`);
     }
   };
+
+  /**
+   * The status search says PROCESSING whether a stage works on a packet or it
+   * waits for an adjudicator: the stage comes from the portal graph's
+   * registration (the admin's view), asked for duplicates only.
+   */
+  let stageProblem = '';
+  const findAdjudication = (duplicates: PacketTrack[]) =>
+    pool(duplicates, Math.max(1, options.concurrency), async (track) => {
+      try {
+        const { registration } = await graphqlData<{ registration: { stage: string | null; status: string } | null }>(
+          await call(GRAPHQL_PATH, graphqlRequest(REGISTRATION_STAGE, { rid: track.registrationId })),
+          'registration stage',
+        );
+        if (registration?.stage !== ADJUDICATION_STAGE || registration.status !== 'PROCESSING') return;
+        track.adjudication = true;
+        track.finalAt ??= clock();
+      } catch (error) {
+        // Once per kind of failure rather than once per duplicate and poll.
+        if ((error as Error).message !== stageProblem) log(`stage query failed: ${(error as Error).message}`);
+        stageProblem = (error as Error).message;
+      }
+    });
 
   const batches: number[][] = [];
   for (let index = 0; index < options.count; index += SYNC_BATCH)

@@ -1,6 +1,7 @@
 // The operators' tools as a newcomer runs them: `npm run packet` builds a valid encrypted packet and its
 // sync body from the sample country's example files; `npm run simulate -- --start` starts a platform
-// on the embedded database, registers residents and follows them to PROCESSED, in one command.
+// on the embedded database, registers residents and follows them to PROCESSED, in one command (with
+// `--abis`, over ActiveMQ and the mock ABIS, duplicates to manual adjudication).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,3 +67,23 @@ it('npm run simulate -- --start takes residents to PROCESSED on the embedded dat
   const summary = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { ok: boolean; processed: number; statuses: Record<string, number> };
   expect(summary).toMatchObject({ ok: true, processed: 3, statuses: { PROCESSED: 3 } });
 }, 240_000);
+
+it('npm run simulate -- --start --abis sends the duplicates to manual adjudication through the mock ABIS, the rest to PROCESSED', async () => {
+  // 6 residents at a share of 0.34: residents 2 and 5 copy resident 1's biometrics (duplicatePlan).
+  // execFile rejects on any exit code but 0.
+  const { stdout } = await run('npm', ['run', '--silent', 'simulate', '--', '--start', '--abis', '--count', '6', '--duplicates', '0.34', '--json'], {
+    cwd: ROOT,
+    timeout: 300_000,
+  });
+  const summary = JSON.parse(stdout.slice(stdout.indexOf('{'))) as Record<string, unknown>;
+  expect(summary).toMatchObject({
+    ok: true,
+    count: 6,
+    duplicates: 2,
+    processed: 4,
+    statuses: { PROCESSED: 4, PROCESSING: 2 },
+    adjudication: 2,
+    adjudicationStatuses: { PROCESSING: 2 },
+    timedOut: false,
+  });
+}, 300_000);
