@@ -64,6 +64,12 @@ export class JobQueue implements Jobs {
     return { run: () => this.executor.execute(claimed) };
   }
 
+  async runDueNow(kind: JobKind): Promise<number> {
+    const advanced = await this.storage.advance(kind, this.clock.now());
+    if (advanced > 0) for (const wake of this.wakers) wake();
+    return advanced;
+  }
+
   async enqueue<K extends JobKind>(kind: K, payload: JobPayloads[K], options: EnqueueOptions = {}): Promise<void> {
     await this.storage.insert(options.tx ?? this.prisma, this.newJob(kind, payload, options));
     // Inside a transaction the commit's NOTIFY wakes the runners; alone, this one starts now.

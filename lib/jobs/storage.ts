@@ -133,6 +133,12 @@ export class JobStorage {
     return count === 1;
   }
 
+  /** Queued jobs of a kind due later (a back-off) become due now. */
+  async advance(kind: string, now: Date): Promise<number> {
+    const { count } = await this.prisma.platformJob.updateMany({ where: { kind, state: 'QUEUED', runAt: { gt: now } }, data: { runAt: now } });
+    return count;
+  }
+
   /** A failed attempt: queued again after the back-off. */
   async retry(claim: Claim, runAt: Date, lastError: string): Promise<boolean> {
     const { count } = await this.prisma.platformJob.updateMany({

@@ -75,4 +75,9 @@ export interface Jobs {
    * to the runners like any job's.
    */
   hold<K extends JobKind>(kind: K, payload: JobPayloads[K], options: { tx: JobTx }): Promise<HeldJob>;
+  /**
+   * The queued jobs of a kind waiting out a back-off run now: what they
+   * waited for (a broker, a service) is back. Returns how many.
+   */
+  runDueNow(kind: JobKind): Promise<number>;
 }

@@ -15,6 +15,8 @@ export interface MessageQueue {
   readonly description: string | undefined;
   publish(destination: string, body: string | Buffer, headers?: Record<string, string>): Promise<void>;
   subscribe(destination: string, handler: StompHandler, options?: SubscribeOptions): () => void;
+  /** Calls `listener` each time the broker connection comes up, reconnects included (never when disabled); returns how to stop. */
+  onUp(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,9 @@ class DisabledQueue implements MessageQueue {
     return Promise.reject(new Error(`the message queue is disabled (STOMP_URL unset): nothing is sent to ${destination}`));
   }
   subscribe(): () => void {
+    return () => undefined;
+  }
+  onUp(): () => void {
     return () => undefined;
   }
   close(): Promise<void> {
@@ -45,6 +50,9 @@ class StompQueue implements MessageQueue {
   }
   subscribe(destination: string, handler: StompHandler, options?: SubscribeOptions): () => void {
     return this.connection.subscribe(destination, handler, { ack: 'client-individual', ...options });
+  }
+  onUp(listener: () => void): () => void {
+    return this.connection.onUp(listener);
   }
   close(): Promise<void> {
     return this.connection.close();

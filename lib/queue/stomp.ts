@@ -91,6 +91,7 @@ export class StompConnection {
   private nextSubId = 1;
   private readonly subs = new Map<string, Subscription>();
   private upWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  private readonly upListeners = new Set<() => void>();
 
   constructor(opts: StompConnectionOptions) {
     const url = new URL(opts.url);
@@ -272,7 +273,7 @@ export class StompConnection {
             reject(safe);
             return;
           }
-          this.onUp(session);
+          this.sessionUp(session);
           resolve();
         },
       );
@@ -285,7 +286,7 @@ export class StompConnection {
     });
   }
 
-  private onUp(session: Session): void {
+  private sessionUp(session: Session): void {
     if (this.closed) {
       // close() ran while connecting; it awaits `connecting` and then finds this session.
       this.session = session;
@@ -296,6 +297,13 @@ export class StompConnection {
     for (const sub of this.subs.values()) this.subscribeOn(session, sub);
     this.log.info({ subscriptions: this.subs.size }, 'stomp connected');
     for (const waiter of this.upWaiters.splice(0)) waiter.resolve();
+    for (const listener of this.upListeners) listener();
+  }
+
+  /** Calls `listener` each time a session comes up (the first and every reconnect); returns how to stop. */
+  onUp(listener: () => void): () => void {
+    this.upListeners.add(listener);
+    return () => this.upListeners.delete(listener);
   }
 
   private onLost(session: Session, error: Error): void {

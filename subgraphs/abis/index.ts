@@ -20,7 +20,12 @@ export const abis = defineComponent({
   // Replies are consumed by the platform's instances (the stages' jobs run anywhere).
   start: (deps) => {
     const stop = deps.services.abisRequests.listen();
-    deps.onClose(() => stop.forEach((unsubscribe) => unsubscribe()));
+    // A broker back after an outage: the requests it held back go out now, not at their next back-off.
+    const stopWaking = deps.queue.onUp(() => void deps.jobs.runDueNow('abis.send').catch((error: unknown) => deps.logger.warn({ err: error }, 'waking ABIS sends failed')));
+    deps.onClose(() => {
+      stop.forEach((unsubscribe) => unsubscribe());
+      stopWaking();
+    });
     return Promise.resolve();
   },
   resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar }),

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { StompConnection, type StompMessage } from '../../lib/queue/stomp.js';
+import { relay } from '../support/activemq.js';
 import { waitFor } from '../support/wait.js';
 
 // Runs against a real ActiveMQ; scripts/activemq.sh starts one when STOMP_URL is local.
@@ -26,45 +27,6 @@ function connection(url = STOMP_URL, extra: Partial<ConstructorParameters<typeof
 }
 
 const queue = (): string => `/queue/test-${randomUUID()}`;
-
-/** A TCP relay to the broker whose connections the test can cut, as a broker restart or a network fault would. */
-async function relay(): Promise<{ url: string; accepted: () => number; dropAll: () => void; close: () => Promise<void> }> {
-  const pairs = new Set<[net.Socket, net.Socket]>();
-  let accepted = 0;
-  const server = net.createServer((client) => {
-    accepted++;
-    const upstream = net.connect(BROKER_PORT, BROKER_HOST);
-    const pair: [net.Socket, net.Socket] = [client, upstream];
-    pairs.add(pair);
-    const cut = (): void => {
-      client.destroy();
-      upstream.destroy();
-      pairs.delete(pair);
-    };
-    client.on('error', cut).on('close', cut);
-    upstream.on('error', cut).on('close', cut);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  const dropAll = (): void => {
-    for (const [client, upstream] of pairs) {
-      client.destroy();
-      upstream.destroy();
-    }
-    pairs.clear();
-  };
-  return {
-    url: `stomp://127.0.0.1:${port}`,
-    accepted: () => accepted,
-    dropAll,
-    close: () => {
-      dropAll();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 beforeAll(async () => {
   if (!['127.0.0.1', 'localhost'].includes(BROKER_HOST)) return; // a broker someone else runs
@@ -161,7 +123,7 @@ describe('StompConnection against ActiveMQ', () => {
   });
 
   it('reconnects after the connection is cut and re-subscribes', async () => {
-    const link = await relay();
+    const link = await relay(STOMP_URL);
     cleanups.push(link.close);
     const consumer = connection(link.url);
     await consumer.connect();
@@ -205,7 +167,7 @@ describe('StompConnection against ActiveMQ', () => {
   it('keeps a connection with heart-beats up through bursts and silences', async () => {
     // ActiveMQ omits a heart-beat after a period with traffic, so its silences reach twice the
     // interval; a read check of one interval would cut the connection here within a few rounds.
-    const link = await relay();
+    const link = await relay(STOMP_URL);
     cleanups.push(link.close);
     const conn = connection(link.url, { heartbeatMs: 200 });
     await conn.connect();

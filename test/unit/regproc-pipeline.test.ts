@@ -80,6 +80,7 @@ function memory(state: { current: State }) {
       return Promise.resolve();
     },
     hold: () => Promise.reject(new Error('not used')),
+    runDueNow: () => Promise.reject(new Error('not used')),
   };
   return { store: store as unknown as PipelineStorage, jobs };
 }
