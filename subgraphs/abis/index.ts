@@ -21,7 +21,9 @@ export const abis = defineComponent({
   start: (deps) => {
     const stop = deps.services.abisRequests.listen();
     // A broker back after an outage: the requests it held back go out now, not at their next back-off.
-    const stopWaking = deps.queue.onUp(() => void deps.jobs.runDueNow('abis.send').catch((error: unknown) => deps.logger.warn({ err: error }, 'waking ABIS sends failed')));
+    const stopWaking = deps.queue.onUp(
+      () => void deps.jobs.runDueNow('abis.send').catch((error: unknown) => deps.logger.warn({ err: error }, 'waking ABIS sends failed')),
+    );
     deps.onClose(() => {
       stop.forEach((unsubscribe) => unsubscribe());
       stopWaking();

@@ -58,7 +58,7 @@ export const scalar = (value: unknown): string | null => (typeof value === 'stri
 export function parseReply(body: Buffer): Reply | null {
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed) : null;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : null;
   } catch {
     return null;
   }
