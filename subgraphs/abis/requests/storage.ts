@@ -66,12 +66,17 @@ export class AbisRequestStorage {
     return this.prisma.abisRequest.findMany({ where: { id: { in: [...ids] } }, orderBy: [{ abisName: 'asc' }, { id: 'asc' }] });
   }
 
-  /** Marks an unsent request SENT: false when it was sent already (a job run twice). */
+  /** Marks an unsent request SENT: false when it was sent already (a job run twice), or answered already (a quick ABIS), whose send time is kept alone. */
   async markSent(tx: JobTx, id: string, now: Date): Promise<boolean> {
-    return (await tx.abisRequest.updateMany({ where: { id, status: 'IN_PROGRESS' }, data: { status: 'SENT', sentAt: now } })).count === 1;
+    if ((await tx.abisRequest.updateMany({ where: { id, status: 'IN_PROGRESS' }, data: { status: 'SENT', sentAt: now } })).count === 1) return true;
+    await tx.abisRequest.updateMany({ where: { id, sentAt: null }, data: { sentAt: now } });
+    return false;
   }
 
-  /** Records the first reply of a SENT request: false for a second one (a duplicate, applied once). */
+  /**
+   * Records the first reply of a request: false for a second one (a duplicate, applied once). The
+   * reply may come before the sender has recorded the broker's receipt (IN_PROGRESS): it is still the first.
+   */
   async answer(tx: JobTx, id: string, reply: ReplyRecord, now: Date): Promise<boolean> {
     const data: Prisma.AbisRequestUpdateManyMutationInput = {
       status: reply.status,
@@ -81,7 +86,7 @@ export class AbisRequestStorage {
       ...(reply.candidates ? { candidates: reply.candidates } : {}),
       ...(reply.result !== undefined ? { result: reply.result } : {}),
     };
-    return (await tx.abisRequest.updateMany({ where: { id, status: 'SENT' }, data })).count === 1;
+    return (await tx.abisRequest.updateMany({ where: { id, status: { in: ['SENT', 'IN_PROGRESS'] } }, data })).count === 1;
   }
 
   /** The requests of one de-duplication attempt, as the caller's transaction sees them. */
