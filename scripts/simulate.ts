@@ -16,20 +16,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../lib/log.js';
-import {
-  envelopeOf,
-  firstError,
-  GRAPHQL_PATH,
-  graphqlData,
-  graphqlRequest,
-  MAX_COUNT,
-  signIn,
-  simulate,
-  type AdminCredentials,
-} from '../lib/packet/simulator.js';
+import { MAX_COUNT, signIn, simulate, type AdminCredentials } from '../lib/packet/simulator.js';
 import { StompConnection } from '../lib/queue/stomp.js';
 import { DEFAULT_STOMP_URL, startMockAbis, type MockAbis } from '../tools/mock-abis/index.js';
-import { DEFAULT_PARTNER_ID, uploadRequest } from '../tools/mock-abis/keys.js';
+import { DEFAULT_PARTNER_ID } from '../tools/mock-abis/keys.js';
+import { createAbisClient, uploadAbisCertificate } from '../tools/mock-abis/setup.js';
 
 export interface SimulateCli {
   count: number;
@@ -212,16 +203,7 @@ const abisEnvironment = (stompUrl: string, queues: { request: string; response: 
  */
 async function startAbis(platform: StartedPlatform, stompUrl: string, queues: { request: string; response: string }): Promise<MockAbis> {
   const cookie = await signIn(platform.base, platform.credentials);
-  const clientId = `mock-abis-${randomBytes(4).toString('hex')}`;
-  const { createClient } = await graphqlData<{ createClient: { secretKey: string } }>(
-    await fetch(`${platform.base}${GRAPHQL_PATH}`, {
-      ...graphqlRequest('mutation($input: ClientInput!) { createClient(input: $input) { secretKey } }', {
-        input: { clientId, roles: ['ABIS'], appIds: ['registrationprocessor'] },
-      }),
-      headers: { 'content-type': 'application/json', cookie },
-    }),
-    'creating the ABIS client',
-  );
+  const { clientId, secretKey } = await createAbisClient(platform.base, cookie);
   const mock = await startMockAbis({
     stompUrl,
     login: process.env.STOMP_LOGIN,
@@ -230,19 +212,12 @@ async function startAbis(platform: StartedPlatform, stompUrl: string, queues: { 
     responseQueue: `/queue/${queues.response}`,
     base: platform.base,
     clientId,
-    secretKey: createClient.secretKey,
+    secretKey,
     appId: 'registrationprocessor',
     keysDir: path.join(platform.dataDir, 'mock-abis'),
   });
   try {
-    const response = await fetch(`${platform.base}/v1/keymanager/uploadOtherDomainCertificate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify(uploadRequest(mock.keys.certificatePem)),
-    });
-    const envelope = await envelopeOf(response, 'uploadOtherDomainCertificate');
-    if (!response.ok || envelope.errors?.length)
-      throw new Error(`the mock ABIS's certificate was refused: ${firstError(envelope) ?? `HTTP ${response.status}`}`);
+    await uploadAbisCertificate(platform.base, cookie, mock.keys.certificatePem);
   } catch (error) {
     await mock.close();
     throw error;

@@ -276,7 +276,8 @@ export class AbisRequestService {
   private async settleBatch(tx: JobTx, row: AbisRequestRow, now: Date): Promise<void> {
     const batch = await this.store.batch(tx, row.batchId!);
     const identifies = batch.filter((request) => request.operation === 'IDENTIFY');
-    const waiting = this.endpoints.length - identifies.filter((request) => request.status === 'PROCESSED').length;
+    // Every ABIS the attempt inserted to (ABIS_COUNT may have changed since) must have answered.
+    const waiting = batch.filter((request) => request.operation === 'INSERT').length - identifies.filter((request) => request.status === 'PROCESSED').length;
     if (waiting > 0) return;
     const rids = [...new Set(identifies.flatMap((request) => (request.candidates as string[] | null) ?? []))].sort();
     const candidates: Candidate[] = rids.map((rid) => ({ rid, refType: 'RID', reasonCode: 'BIO' }));
