@@ -10,6 +10,11 @@ if (!config.databaseUrl) {
   console.error('a worker shares the PostgreSQL database of the platform: set DATABASE_URL (on the embedded database, npm start runs the jobs)');
   process.exit(2);
 }
+if (process.env.REGPROC_DEDUPE === 'abis' && !config.publicUrl) {
+  // The data shares a worker writes carry their address: without it they would name this machine's default port, which the ABIS cannot fetch.
+  console.error('a worker sends ABIS inserts with data share addresses: set PLATFORM_PUBLIC_URL to the address the ABIS reaches the platform at');
+  process.exit(2);
+}
 const { database, jobQueue, jobRunner, runCloseTasks } = await createDeps({ config });
 await jobRunner.start();
 log.info(

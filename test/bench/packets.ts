@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { signIn } from '../../lib/packet/simulator.js';
+import { loadOrCreateKeys } from '../../tools/mock-abis/keys.js';
+import { createAbisClient, uploadAbisCertificate } from '../../tools/mock-abis/setup.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
 
@@ -47,21 +50,56 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
 /** Resident memory of a process, in MB (Linux /proc). */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-export async function benchPackets(options: { count: number; workers: number; concurrency: number; platformJobs: boolean }): Promise<void> {
+/** The output of a child until `text` appears in it (or it exits). */
+function outputOf(child: ChildProcess, text: string, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes(text)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code})`)));
+  });
+}
+
+/**
+ * BENCH_ABIS=true: the mock ABIS in a process of its own (`npm run mock-abis`) on queues of the
+ * run's own, with the client and certificate an admin would give it.
+ */
+async function startMockAbis(base: string, stompUrl: string, queues: { request: string; response: string }, keysDir: string): Promise<ChildProcess> {
+  const cookie = await signIn(base, { userName: 'admin', password: ADMIN_PASSWORD });
+  const { clientId, secretKey } = await createAbisClient(base, cookie);
+  await uploadAbisCertificate(base, cookie, (await loadOrCreateKeys(keysDir)).certificatePem);
+  const mock = start(
+    'scripts/mock-abis.ts',
+    ['--stomp', stompUrl, '--request-queue', queues.request, '--response-queue', queues.response, '--base', base, '--keys', keysDir],
+    { ABIS_CLIENT_ID: clientId, ABIS_CLIENT_SECRET: secretKey, LOG_LEVEL: 'warn' },
+    'pipe',
+  );
+  await outputOf(mock, 'mock ABIS:', 'the mock ABIS');
+  return mock;
+}
+
+export async function benchPackets(options: { count: number; workers: number; concurrency: number; platformJobs: boolean; abis: boolean }): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-bench-packets-'));
   const database = await createTestDatabase();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const stompUrl = process.env.STOMP_URL || 'stomp://127.0.0.1:61613';
+  const run = path.basename(dataDir).slice(-6);
+  const queues = { request: `platform-to-abis-bench-${run}`, response: `abis-to-platform-bench-${run}` };
   const env = {
     PLATFORM_DATA_DIR: dataDir,
     PLATFORM_MASTER_KEY: MASTER_KEY,
     DATABASE_URL: database.url,
-    STOMP_URL: '',
     LOG_LEVEL: 'warn',
     PLATFORM_UIN_POOL_SIZE: String(options.count + 1000),
     PLATFORM_UIN_POOL_THRESHOLD: '100',
-    // The simulator's residents are new people: the platform's own de-duplication still runs (keyed hashes).
-    REGPROC_DEDUPE: 'local',
+    // The simulator's residents are new people: de-duplication still runs, with the ABIS (insert, then
+    // identify, over ActiveMQ) or within the platform (keyed hashes).
+    ...(options.abis
+      ? { REGPROC_DEDUPE: 'abis', STOMP_URL: stompUrl, PLATFORM_PUBLIC_URL: base, ABIS_REQUEST_QUEUE: queues.request, ABIS_RESPONSE_QUEUE: queues.response }
+      : { REGPROC_DEDUPE: 'local', STOMP_URL: '' }),
   };
   const children: ChildProcess[] = [];
   try {
@@ -83,6 +121,7 @@ export async function benchPackets(options: { count: number; workers: number; co
     );
     children.push(platform);
     await waitFor(`${base}/health`, platform);
+    if (options.abis) children.push(await startMockAbis(base, stompUrl, queues, path.join(dataDir, 'mock-abis')));
     for (let i = 0; i < options.workers; i++) children.push(start('scripts/worker.ts', [], env, 'ignore', true));
     // The UIN pool's first fill is a start-up cost, not the steady state: wait for it.
     const db = new pg.Client({ connectionString: database.url });
@@ -111,11 +150,11 @@ export async function benchPackets(options: { count: number; workers: number; co
     // Where the time goes: each stage's jobs, from their run to their finish, summed.
     const { rows } = await db.query<{ kind: string; jobs: string; avg_ms: string }>(
       `SELECT kind, count(*) AS jobs, round(avg(extract(epoch FROM ("finishedAt" - "runAt")) * 1000)) AS avg_ms
-         FROM platform_job WHERE kind LIKE 'regproc.%' AND state = 'DONE' GROUP BY kind ORDER BY kind`,
+         FROM platform_job WHERE (kind LIKE 'regproc.%' OR kind = 'abis.send') AND state = 'DONE' GROUP BY kind ORDER BY kind`,
     );
     await db.end();
     console.log(
-      `${`packets end to end (${options.count}, ${options.workers} worker${options.workers === 1 ? '' : 's'}${options.platformJobs ? ' + platform' : ''})`.padEnd(44)} ${summary.packetsPerSecond
+      `${`packets end to end (${options.count}, ${options.workers} worker${options.workers === 1 ? '' : 's'}${options.platformJobs ? ' + platform' : ''}${options.abis ? ', mock ABIS' : ''})`.padEnd(44)} ${summary.packetsPerSecond
         .toFixed(1)
         .padStart(
           7,
@@ -136,5 +175,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     workers: Number(process.env.BENCH_WORKERS ?? 1),
     concurrency: Number(process.env.BENCH_CONNECTIONS ?? 16),
     platformJobs: process.env.BENCH_PLATFORM_JOBS !== 'false',
+    abis: process.env.BENCH_ABIS === 'true',
   });
 }

@@ -11,7 +11,8 @@
 //   packets: registration packets end to end (test/bench/packets.ts: its own platform with the sample
 //   country, BENCH_WORKERS job workers (1), the simulator with BENCH_PACKETS packets (500))
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_DB (postgres), BENCH_CASES (parts of
-// case names, comma-separated), BENCH_PROFILE (a folder for a CPU profile of the platform).
+// case names, comma-separated), BENCH_PROFILE (a folder for a CPU profile of the platform), BENCH_ABIS
+// (true: the packets de-duplicated by the mock ABIS in its own process over ActiveMQ at STOMP_URL).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -349,4 +350,5 @@ if (!only || only.some((part) => 'packets'.includes(part)))
     workers: Number(process.env.BENCH_WORKERS ?? 1),
     concurrency: connections,
     platformJobs: process.env.BENCH_PLATFORM_JOBS !== 'false',
+    abis: process.env.BENCH_ABIS === 'true',
   });
