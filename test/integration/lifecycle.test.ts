@@ -87,6 +87,8 @@ describe('npm start as a process', () => {
         queue: { status: 'UP' },
         virusScanner: { status: 'NOT_CONFIGURED', details: { detail: 'not configured' } },
         registrations: { status: 'UP', details: { stuck: 0 } },
+        // No ABIS listens here: its first ping is young and unanswered (or not sent yet).
+        abis: { status: 'UNKNOWN', details: { abis1: { liveness: 'UNKNOWN', unanswered: expect.any(Number), lastAnsweredAt: null } } },
       },
     });
   });

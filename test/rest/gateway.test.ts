@@ -25,6 +25,7 @@ describe('health and API documents', () => {
         queue: { status: 'DISABLED' },
         virusScanner: { status: 'NOT_CONFIGURED', details: { detail: 'not configured' } },
         registrations: { status: 'UP', details: { stuck: 0 } },
+        abis: { status: 'DISABLED', details: {} },
       },
     });
   });
