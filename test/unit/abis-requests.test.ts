@@ -9,7 +9,7 @@ import { createLogger } from '../../lib/log.js';
 import { ManualClock } from '../../lib/time.js';
 import { parseReply, scalar } from '../../subgraphs/abis/requests/messages.js';
 import { AbisOperatorService, type RegistrationLookup } from '../../subgraphs/abis/requests/operator.js';
-import { AbisRequestService, endpointsOf, type AbisRequestSettings } from '../../subgraphs/abis/requests/service.js';
+import { AbisRequestService, endpointsOf, MAX_CANDIDATES, type AbisRequestSettings } from '../../subgraphs/abis/requests/service.js';
 import type { AbisRequestRow, NewAbisRequest } from '../../subgraphs/abis/requests/storage.js';
 import type { OpenedPacket } from '../../subgraphs/regproc/packets/packet-files.js';
 import type { StageRegistration } from '../../subgraphs/regproc/pipeline/stages.js';
@@ -388,6 +388,13 @@ describe('an identify reply', () => {
     expect(w.row(abis2.id)).toMatchObject({ status: 'PROCESSED', candidates: ['rid-a', 'rid-b'] });
     expect(w.pipeline.deduplicated).toEqual([{ rid: RID, answer: { kind: 'candidates', candidates: bio('rid-0c', 'rid-a', 'rid-b') } }]);
     expect(w.pipeline.failed).toEqual([]);
+  });
+
+  it(`looks at the first ${MAX_CANDIDATES} candidates of a reply only`, async () => {
+    const { abis1 } = await identifiesSent(w);
+    await w.answer(abis1, candidates(...Array.from({ length: MAX_CANDIDATES }, (_, index) => `filler-${index}`), 'ref-a'));
+    expect(w.lookups.at(-1)).toHaveLength(MAX_CANDIDATES);
+    expect(w.row(abis1.id)).toMatchObject({ status: 'PROCESSED', candidates: [] });
   });
 
   it('tells the pipeline the registration is unique when no ABIS names another registration', async () => {

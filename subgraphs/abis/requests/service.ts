@@ -37,6 +37,9 @@ export interface PipelinePort {
 /** The registrations an identify's candidates name, by biometric reference in lower case. */
 export type CandidateLookup = (referenceIds: readonly string[]) => Promise<Map<string, { rid: string; status: string }>>;
 
+/** The candidates of one identify reply that are looked at (MOSIP asks an ABIS for 30 at most, `maxResults`). */
+export const MAX_CANDIDATES = 100;
+
 /** The ABIS endpoints ABIS_COUNT configures: abis1 on the queues as named, abisN on `<request>N` / `abisN-to-platform`. */
 export function endpointsOf(settings: Pick<AbisSettings, 'count' | 'requestQueue' | 'responseQueue'>): AbisEndpoint[] {
   return Array.from({ length: settings.count }, (_, index) =>
@@ -263,7 +266,16 @@ export class AbisRequestService {
   /** The registrations an identify's candidates name: case-insensitive, the probe itself, unknown and REJECTED ones dropped. */
   private async candidates(row: AbisRequestRow, reply: Reply): Promise<string[]> {
     const listed = Array.isArray(reply.candidateList?.candidates) ? reply.candidateList.candidates : [];
-    const ids = listed.map((candidate) => (typeof candidate?.referenceId === 'string' ? candidate.referenceId.toLowerCase() : '')).filter(Boolean);
+    // An adjudicator reads each candidate: a reply naming thousands is an ABIS fault, and an unbounded look-up besides.
+    if (listed.length > MAX_CANDIDATES)
+      this.logger.warn(
+        { requestId: row.id, abis: row.abisName, listed: listed.length, kept: MAX_CANDIDATES },
+        'ABIS named too many candidates: the first kept',
+      );
+    const ids = listed
+      .slice(0, MAX_CANDIDATES)
+      .map((candidate) => (typeof candidate?.referenceId === 'string' ? candidate.referenceId.toLowerCase() : ''))
+      .filter(Boolean);
     const found = await this.candidatesOf(ids);
     const rids = ids
       .map((id) => found.get(id))
