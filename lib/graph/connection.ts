@@ -38,6 +38,13 @@ export interface PageQuery {
   after?: string;
 }
 
+/** The page size asked for: DEFAULT_PAGE when absent, refused outside 0..MAX_PAGE. */
+export function firstOf(args: PageArgs): number {
+  const first = args.first ?? DEFAULT_PAGE;
+  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE) throw new PlatformError('BAD_USER_INPUT', `first: between 0 and ${MAX_PAGE}`);
+  return first;
+}
+
 /**
  * One page of a list in Relay's shape. `find` runs the query with Prisma's
  * cursor pagination (`cursor: { key: after }, skip: 1`) over a unique key, so
@@ -50,8 +57,7 @@ export async function connection<T>(
   find: (page: PageQuery) => Promise<T[]>,
   count: () => Promise<number>,
 ): Promise<Connection<T>> {
-  const first = args.first ?? DEFAULT_PAGE;
-  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE) throw new PlatformError('BAD_USER_INPUT', `first: between 0 and ${MAX_PAGE}`);
+  const first = firstOf(args);
   const after = args.after ? decodeCursor(args.after) : undefined;
   const rows = first === 0 ? [] : await find({ take: first + 1, ...(after ? { after, skip: 1 } : {}) });
   const page = rows.slice(0, first);

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../lib/context.js';
 import { loader } from '../../lib/graph/loader.js';
+import { nestedConnection } from '../../lib/graph/nested.js';
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import type { Resolvers } from '../../generated/graphql/license.js';
 import type { LicenseService } from './service.js';
@@ -27,7 +28,7 @@ export function licenseResolvers(service: LicenseService): Resolvers {
     },
     Misp: {
       __resolveReference: (ref) => ({ id: ref.id }),
-      licenseKeys: (misp, args) => service.list(args, { MISPId: misp.id, status: args.filter?.status ?? null }),
+      licenseKeys: (misp, args, context) => nestedConnection(context, 'license.mispKeys', args, misp.id, service.keysOfMisps(args.filter?.status ?? null)),
     },
     User: {
       __resolveReference: (ref) => ref,

@@ -1,5 +1,6 @@
 import type { EventBus } from '../../lib/events.js';
 import type { Connection, PageArgs } from '../../lib/graph/connection.js';
+import type { NestedList } from '../../lib/graph/nested.js';
 import type { MasterKey } from '../../lib/master-key.js';
 import { lookupHash, randomAlphanumeric } from '../../lib/secrets.js';
 import { parseInstant, type Clock } from '../../lib/time.js';
@@ -119,6 +120,17 @@ export class LicenseService {
   async list(page: PageArgs, filter?: LicenseFilter | null): Promise<Connection<LicenseView>> {
     const found = await this.storage.page(page, filter);
     return { ...found, edges: found.edges.map((edge) => ({ ...edge, node: this.view(edge.node) })) };
+  }
+
+  /** A MISP's keys as a list nested under each MISP of a page (`misps { licenseKeys }`): batched over the MISPs. */
+  keysOfMisps(status: string | null): NestedList<LicenseView> {
+    const views = (rows: LicenseRow[]) => rows.map((row) => this.view(row));
+    return {
+      pages: async (mispIds, take) => new Map([...(await this.storage.pagesByMisp(mispIds, take, status))].map(([id, rows]) => [id, views(rows)])),
+      counts: (mispIds) => this.storage.countsByMisp(mispIds, status),
+      after: async (mispId, page) => views(await this.storage.afterOfMisp(mispId, status, page)),
+      key: (row) => row.id,
+    };
   }
 
   async byIds(ids: readonly string[]): Promise<Map<string, LicenseView>> {

@@ -1,0 +1,125 @@
+// Nested lists of the portal graph are batched: a list under each row of a page costs one window
+// query for the page of parents and, with totalCount, one grouped count, whatever the page size.
+// Counted here in SQL statements at 1, 50 and 100 parents, with the content of each nested page
+// checked against the same list asked for one parent alone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookieHeader, freshDatabase, startTestPlatform, type TestDatabase, type TestPlatform } from '../support/platform.js';
+
+const PARENTS = 100;
+const SIZES = [1, 50, 100];
+const statements: string[] = [];
+let counting = false;
+let db: TestDatabase;
+let t: TestPlatform;
+let admin: Record<string, string>;
+
+beforeAll(async () => {
+  db = await freshDatabase({ onQuery: (sql) => void (counting && statements.push(sql)) });
+  t = await startTestPlatform({}, { database: db.database });
+  admin = cookieHeader(await t.adminToken());
+  const prisma = t.platform.deps.prisma;
+  const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
+  const misps = Array.from({ length: PARENTS }, (_, i) => `misp-${String(i).padStart(3, '0')}`);
+  await prisma.misp.createMany({
+    data: misps.map((id, i) => ({
+      id,
+      organizationName: `Nested ${i}`,
+      nameKey: `nested ${i}`,
+      emailId: `m${i}@example.org`,
+      address: 'Street 1',
+      status: 'Approved',
+      createdBy: 'admin',
+      createdAt: at(i),
+    })),
+  });
+  // 1 to 7 keys each, some suspended: pages of 5 are full for some MISPs, short for others.
+  await prisma.licenseKey.createMany({
+    data: misps.flatMap((mispId, i) =>
+      Array.from({ length: 1 + (i % 7) }, (_, k) => ({
+        keyHash: `hash-${mispId}-${k}`,
+        keyHint: `h${k}`,
+        mispId,
+        expiresAt: new Date(Date.now() + 86_400_000),
+        status: k % 3 === 2 ? 'SUSPENDED' : 'ACTIVE',
+        permissions: [],
+        createdBy: 'admin',
+        createdAt: at(1000 + k),
+      })),
+    ),
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await db?.drop();
+});
+
+/** The statements one GraphQL request sends, and its answer. */
+async function counted(query: string, variables: Record<string, unknown> = {}) {
+  statements.length = 0;
+  counting = true;
+  const result = await t.graphql(query, variables, admin);
+  counting = false;
+  expect(result.errors).toBeUndefined();
+  return { data: result.data, statements: statements.length };
+}
+
+/** For each page size of parents, how many statements the request costs; equal for every size. */
+async function flatAcrossSizes(query: string, ceiling: number): Promise<Record<number, number>> {
+  const costs: Record<number, number> = {};
+  await counted(query, { first: 1 }); // once first: what a request loads once (caches, the caller's session) is not the list's cost
+  for (const first of SIZES) costs[first] = (await counted(query, { first })).statements;
+  expect(new Set(Object.values(costs)).size, JSON.stringify(costs)).toBe(1);
+  expect(costs[1]).toBeLessThanOrEqual(ceiling);
+  return costs;
+}
+
+describe('a list nested under a page of parents', () => {
+  const MISP_KEYS =
+    'query($first: Int) { misps(first: $first) { edges { node { id licenseKeys(first: 5, filter: {status: ACTIVE}) { totalCount pageInfo { hasNextPage } edges { node { id status } } } } } } }';
+
+  it('misps { licenseKeys }: the same number of statements for 1, 50 and 100 MISPs', async () => {
+    // the MISPs' page, the keys' window query, their grouped count
+    await flatAcrossSizes(MISP_KEYS, 3);
+  });
+
+  it('misps { licenseKeys }: each MISP its own page, filtered and counted, as asked for that MISP alone', async () => {
+    const { data } = await counted(MISP_KEYS, { first: 100 });
+    const edges = data.misps.edges as { node: { id: string; licenseKeys: unknown } }[];
+    expect(edges).toHaveLength(PARENTS);
+    for (const edge of edges.filter((_, i) => i % 13 === 0)) {
+      const alone = await t.graphql(
+        'query($id: String!) { licenseKeys(first: 5, filter: {MISPId: $id, status: ACTIVE}) { totalCount pageInfo { hasNextPage } edges { node { id status } } } }',
+        { id: edge.node.id },
+        admin,
+      );
+      expect(edge.node.licenseKeys).toEqual(alone.data.licenseKeys);
+    }
+    const sizes = edges.map((edge) => (edge.node.licenseKeys as { edges: unknown[]; totalCount: number }).edges.length);
+    expect(Math.max(...sizes)).toBe(5);
+    expect(Math.min(...sizes)).toBe(1);
+  });
+
+  it('pages into one parent after its cursor', async () => {
+    const first = await t.graphql(
+      '{ misps(first: 100) { edges { node { id licenseKeys(first: 2) { pageInfo { endCursor } edges { node { id } } } } } } }',
+      {},
+      admin,
+    );
+    const crowded = (
+      first.data.misps.edges as { node: { id: string; licenseKeys: { pageInfo: { endCursor: string }; edges: { node: { id: string } }[] } } }[]
+    ).find((edge) => edge.node.id === 'misp-006')!;
+    const next = await t.graphql(
+      'query($after: String) { misps(first: 100) { edges { node { id licenseKeys(first: 10, after: $after) { edges { node { id } } } } } } }',
+      { after: crowded.node.licenseKeys.pageInfo.endCursor },
+      admin,
+    );
+    const following = (next.data.misps.edges as { node: { id: string; licenseKeys: { edges: { node: { id: string } }[] } } }[]).find(
+      (edge) => edge.node.id === 'misp-006',
+    )!;
+    const all = await t.graphql('{ licenseKeys(first: 100, filter: {MISPId: "misp-006"}) { edges { node { id } } } }', {}, admin);
+    expect([...crowded.node.licenseKeys.edges, ...following.node.licenseKeys.edges].map((edge) => edge.node.id)).toEqual(
+      all.data.licenseKeys.edges.map((edge: { node: { id: string } }) => edge.node.id),
+    );
+  });
+});
