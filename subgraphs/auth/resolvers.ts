@@ -1,22 +1,19 @@
 import type { Resolvers } from '../../generated/graphql/auth.js';
 import type { RequestContext } from '../../lib/context.js';
 import { refreshTokenOf } from '../../lib/credentials.js';
-import type { PageArgs } from '../../lib/graph/connection.js';
 import { loader } from '../../lib/graph/loader.js';
+import { nestedConnection } from '../../lib/graph/nested.js';
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import type { OtpLoginService } from './otp-login-service.js';
 import type { AuthService } from './service.js';
-import type { SessionFilter, SessionsService } from './sessions-service.js';
+import type { SessionsService } from './sessions-service.js';
 import type { UsersService } from './users-service.js';
-
-type SessionArgs = PageArgs & { filter?: SessionFilter | null };
 
 export function authResolvers(service: AuthService, otpLogin: OtpLoginService, users: UsersService, sessions: SessionsService): Resolvers {
   // One query per page of references, whatever the page's size.
   const userRef = (context: RequestContext) => loader(context, 'auth.user', (ids: readonly string[]) => users.usersById(ids));
   const clientRef = (context: RequestContext) => loader(context, 'auth.client', (ids: readonly string[]) => users.clientsById(ids));
   const sessionRef = (context: RequestContext) => loader(context, 'auth.session', (ids: readonly string[]) => sessions.sessionsById(ids));
-  const sessionsOf = (subject: string, subjectType: 'USER' | 'CLIENT', args: SessionArgs) => sessions.sessions(args, { ...args.filter, subject, subjectType });
 
   return {
     DateTime: DateTimeScalar,
@@ -53,11 +50,12 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
       __resolveReference: (ref, context) => userRef(context)(ref.userId),
       hasPassword: (user) => user.passwordHash !== null,
       passwordExpiresAt: (user) => users.passwordExpiresAt(user),
-      sessions: (user, args) => sessionsOf(user.userId, 'USER', args),
+      sessions: (user, args, context) => nestedConnection(context, 'auth.userSessions', args, user.userId, sessions.sessionsOfSubjects('USER', args.filter)),
     },
     Client: {
       __resolveReference: (ref, context) => clientRef(context)(ref.clientId),
-      sessions: (client, args) => sessionsOf(client.clientId, 'CLIENT', args),
+      sessions: (client, args, context) =>
+        nestedConnection(context, 'auth.clientSessions', args, client.clientId, sessions.sessionsOfSubjects('CLIENT', args.filter)),
     },
     Session: {
       __resolveReference: (ref, context) => sessionRef(context)(ref.id),

@@ -1,5 +1,6 @@
-import type { Prisma, PrismaClient, Session } from '../../generated/prisma/client.js';
+import { Prisma, type PrismaClient, type Session } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { countsByParent, pagesByParent, type NestedList } from '../../lib/graph/nested.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import type { Clock } from '../../lib/time.js';
 import type { TokenService } from '../../lib/tokens.js';
@@ -56,6 +57,44 @@ export class SessionsService {
       (query) => this.prisma.session.findMany({ where, ...pageArgs(query, 'id'), orderBy: newestFirst() }),
       () => this.prisma.session.count({ where }),
     );
+  }
+
+  /** The logins of each user (or client) of a page, newest first: one window query and one grouped count for the page. */
+  sessionsOfSubjects(subjectType: 'USER' | 'CLIENT', filter: Omit<SessionFilter, 'subject' | 'subjectType'> | null | undefined): NestedList<Session> {
+    const where = (subjects: readonly string[]) => ({ ...this.where({ ...filter, subjectType }), subject: { in: [...subjects] } });
+    const now = this.clock.now();
+    const live = Prisma.sql`("revokedAt" IS NULL OR "revokedAt" > ${now})`;
+    const byStatus: Record<SessionStatus, Prisma.Sql> = {
+      REVOKED: Prisma.sql`"revokedAt" <= ${now}`,
+      EXPIRED: Prisma.sql`"expiresAt" <= ${now} AND ${live}`,
+      ACTIVE: Prisma.sql`"expiresAt" > ${now} AND ${live}`,
+    };
+    const conditions = [
+      Prisma.sql`"subjectType" = ${subjectType.toLowerCase()}`,
+      ...(filter?.appId ? [Prisma.sql`"appId" = ${filter.appId}`] : []),
+      ...(filter?.status ? [byStatus[filter.status]] : []),
+    ];
+    return {
+      pages: (subjects, take) =>
+        pagesByParent<Session>(
+          this.prisma,
+          {
+            table: 'auth_session',
+            parentColumn: 'subject',
+            where: Prisma.join(conditions, ' AND '),
+            orderBy: [
+              ['createdAt', 'desc'],
+              ['id', 'desc'],
+            ],
+          },
+          subjects,
+          take,
+        ),
+      counts: async (subjects) =>
+        countsByParent(await this.prisma.session.groupBy({ by: ['subject'], where: where(subjects), _count: { _all: true } }), (group) => group.subject),
+      after: (subject, page) => this.prisma.session.findMany({ where: where([subject]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),
+      key: (session) => session.id,
+    };
   }
 
   async sessionsById(ids: readonly string[]): Promise<Map<string, Session>> {

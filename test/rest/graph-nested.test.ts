@@ -47,6 +47,25 @@ beforeAll(async () => {
       })),
     ),
   });
+  const users = Array.from({ length: PARENTS }, (_, i) => `nested-${String(i).padStart(3, '0')}`);
+  await prisma.user.createMany({
+    data: users.map((userId, i) => ({ userId, name: `Nested ${i}`, mail: `n${i}@example.org`, roles: ['REGISTRATION_OFFICER'], appIds: ['admin'] })),
+  });
+  // 0 to 4 logins each: active, expired and revoked ones.
+  const soon = new Date(Date.now() + 3_600_000);
+  const past = new Date(Date.now() - 3_600_000);
+  await prisma.session.createMany({
+    data: users.flatMap((subject, i) =>
+      Array.from({ length: i % 5 }, (_, k) => ({
+        subject,
+        subjectType: 'user',
+        appId: 'admin',
+        createdAt: at(2000 + k),
+        expiresAt: k === 1 ? past : soon,
+        revokedAt: k === 3 ? past : null,
+      })),
+    ),
+  });
 });
 
 afterAll(async () => {
@@ -98,6 +117,29 @@ describe('a list nested under a page of parents', () => {
     const sizes = edges.map((edge) => (edge.node.licenseKeys as { edges: unknown[]; totalCount: number }).edges.length);
     expect(Math.max(...sizes)).toBe(5);
     expect(Math.min(...sizes)).toBe(1);
+  });
+
+  const USER_SESSIONS =
+    'query($first: Int) { users(first: $first, filter: {userId: "nested-"}) { edges { node { userId sessions(first: 2, filter: {status: ACTIVE}) { totalCount pageInfo { hasNextPage } edges { node { id status } } } } } } }';
+
+  it('users { sessions }: the same number of statements for 1, 50 and 100 users', async () => {
+    // the users' page, the sessions' window query, their grouped count
+    await flatAcrossSizes(USER_SESSIONS, 3);
+  });
+
+  it('users { sessions }: each user its own logins, filtered and counted, as asked for that user alone', async () => {
+    const { data } = await counted(USER_SESSIONS, { first: 100 });
+    const edges = data.users.edges as { node: { userId: string; sessions: { totalCount: number } } }[];
+    expect(edges).toHaveLength(PARENTS);
+    for (const edge of edges.filter((_, i) => i % 11 === 0 || i % 5 === 4)) {
+      const alone = await t.graphql(
+        'query($id: String) { sessions(first: 2, filter: {subject: $id, subjectType: USER, status: ACTIVE}) { totalCount pageInfo { hasNextPage } edges { node { id status } } } }',
+        { id: edge.node.userId },
+        admin,
+      );
+      expect(edge.node.sessions).toEqual(alone.data.sessions);
+    }
+    expect(Math.max(...edges.map((edge) => edge.node.sessions.totalCount))).toBe(2);
   });
 
   it('pages into one parent after its cursor', async () => {
