@@ -15,7 +15,8 @@ let admin: Record<string, string>;
 
 beforeAll(async () => {
   db = await freshDatabase({ onQuery: (sql) => void (counting && statements.push(sql)) });
-  t = await startTestPlatform({}, { database: db.database });
+  // No job runner: its polls would be counted with the request's statements.
+  t = await startTestPlatform({ JOBS_RUN: 'false' }, { database: db.database });
   admin = cookieHeader(await t.adminToken());
   const prisma = t.platform.deps.prisma;
   const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
@@ -63,6 +64,23 @@ beforeAll(async () => {
         createdAt: at(2000 + k),
         expiresAt: k === 1 ? past : soon,
         revokedAt: k === 3 ? past : null,
+      })),
+    ),
+  });
+  const groups = Array.from({ length: PARENTS }, (_, i) => `group-${String(i).padStart(3, '0')}`);
+  await prisma.policyGroup.createMany({ data: groups.map((id, i) => ({ id, name: `nested group ${i}`, createdBy: 'admin', createdAt: at(i) })) });
+  // 0 to 6 policies each; names with a literal underscore and percent sign, some inactive.
+  await prisma.policy.createMany({
+    data: groups.flatMap((policyGroupId, i) =>
+      Array.from({ length: i % 7 }, (_, k) => ({
+        id: `${policyGroupId}-p${k}`,
+        policyGroupId,
+        name: k % 2 ? `p_${k} 100%` : `px${k}`,
+        description: 'nested',
+        policies: { authPolicies: [], allowedKycAttributes: [] },
+        isActive: k !== 3,
+        createdBy: 'admin',
+        createdAt: at(3000 + k),
       })),
     ),
   });
@@ -140,6 +158,31 @@ describe('a list nested under a page of parents', () => {
       expect(edge.node.sessions).toEqual(alone.data.sessions);
     }
     expect(Math.max(...edges.map((edge) => edge.node.sessions.totalCount))).toBe(2);
+  });
+
+  const GROUP_POLICIES =
+    'query($first: Int) { policyGroups(first: $first, filter: {nameContains: "nested group"}) { edges { node { id policies(first: 2, filter: {isActive: true, nameContains: "p_"}) { totalCount pageInfo { hasNextPage } edges { node { id name } } } } } } }';
+
+  it('policyGroups { policies }: the same number of statements for 1, 50 and 100 groups', async () => {
+    // the caller's groups, the groups' page, the policies' window query, their grouped count
+    await flatAcrossSizes(GROUP_POLICIES, 4);
+  });
+
+  it('policyGroups { policies }: each group its own policies, filtered (a literal "_") and counted, as asked for that group alone', async () => {
+    const { data } = await counted(GROUP_POLICIES, { first: 100 });
+    const edges = data.policyGroups.edges as { node: { id: string; policies: { totalCount: number; edges: { node: { name: string } }[] } } }[];
+    expect(edges).toHaveLength(PARENTS);
+    for (const edge of edges.filter((_, i) => i % 7 === 6 || i % 17 === 0)) {
+      const alone = await t.graphql(
+        'query($id: ID) { policies(first: 2, filter: {policyGroupId: $id, isActive: true, nameContains: "p_"}) { totalCount pageInfo { hasNextPage } edges { node { id name } } } }',
+        { id: edge.node.id },
+        admin,
+      );
+      expect(edge.node.policies).toEqual(alone.data.policies);
+    }
+    // "p_" is literal: "px0", "px2" and "px4" are not matched, "p_1 100%" and "p_5 100%" are ("p_3 100%" is inactive).
+    expect(Math.max(...edges.map((edge) => edge.node.policies.totalCount))).toBe(2);
+    expect(edges.flatMap((edge) => edge.node.policies.edges.map((policy) => policy.node.name)).every((name) => name.startsWith('p_'))).toBe(true);
   });
 
   it('pages into one parent after its cursor', async () => {

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../../generated/graphql/partner.js';
 import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { nestedConnection } from '../../../lib/graph/nested.js';
 import { readContent } from './content.js';
 import type { Caller, Scope } from './scope.js';
 
@@ -53,7 +54,8 @@ export function policiesResolvers(deps: PlatformDeps): Resolvers {
     PolicyGroup: {
       __resolveReference: (ref, context) => groupOf(context)(ref.id),
       managers: async (group, _, context) => ((await managersOf(context)(group.id)) ?? []).map((userId) => ({ userId })),
-      policies: async (group, args, context) => policies.list(await scope(context), args, { ...args.filter, policyGroupId: group.id }),
+      policies: async (group, args, context) =>
+        nestedConnection(context, 'partner.groupPolicies', args, group.id, policies.policiesOfGroups(await scope(context), args.filter)),
       createdBy,
       updatedBy,
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../../../lib/events.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import type { NestedList } from '../../../lib/graph/nested.js';
 import type { Clock } from '../../../lib/time.js';
 import { partnerErrors } from '../errors.js';
 import { checkContent, type PolicyContentInput } from './content.js';
@@ -122,6 +123,11 @@ export class PolicyService {
 
   list(scope: Scope, page: PageArgs, filter?: PolicyFilter | null): Promise<Connection<PolicyRow>> {
     return this.storage.policiesPage(scope, page, filter);
+  }
+
+  /** The policies of each group of a page (`policyGroups { policies }`), batched over the groups. */
+  policiesOfGroups(scope: Scope, filter?: Omit<PolicyFilter, 'policyGroupId'> | null): NestedList<PolicyRow> {
+    return this.storage.policiesOfGroups(scope, filter);
   }
 
   /** Policies by id within the scope, in one query (references and loaders). */

@@ -1,5 +1,6 @@
-import type { Policy as PolicyRow, PolicyGroup as PolicyGroupRow, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { Prisma, type Policy as PolicyRow, type PolicyGroup as PolicyGroupRow, type PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
 import { containing } from '../inputs.js';
 import { unlessTaken, type Stamp } from '../rows.js';
 import { toJson, type PolicyContent } from './content.js';
@@ -49,6 +50,16 @@ export type PolicyLink = PolicyRow & { groupActive: boolean | null };
 /** A filter on a group id column that keeps the scope's groups. */
 const groupsIn = (scope: Scope): { in: string[] } | undefined => (scope.all ? undefined : { in: [...scope.groupIds] });
 const byName = [{ name: 'asc' }, { id: 'asc' }] as const satisfies Prisma.PolicyOrderByWithRelationInput[];
+
+/** The policies a caller sees, filtered. */
+const policyWhere = (scope: Scope, filter: PolicyFilter | null | undefined): Prisma.PolicyWhereInput => ({
+  AND: [
+    { policyGroupId: groupsIn(scope) },
+    filter?.policyGroupId ? { policyGroupId: filter.policyGroupId } : {},
+    filter?.isActive != null ? { isActive: filter.isActive } : {},
+    filter?.nameContains ? { name: containing(filter.nameContains, 'nameContains') } : {},
+  ],
+});
 
 /** Policy groups, their managers and their policies (pms_policy_group, pms_policy_group_manager, pms_policy): the only code that touches them. */
 export function policiesStorage(prisma: PrismaClient) {
@@ -134,20 +145,46 @@ export function policiesStorage(prisma: PrismaClient) {
     policiesOf: (scope: Scope): Promise<PolicyRow[]> => prisma.policy.findMany({ where: { policyGroupId: groupsIn(scope) }, orderBy: byName }),
 
     policiesPage(scope: Scope, page: PageArgs, filter?: PolicyFilter | null): Promise<Connection<PolicyRow>> {
-      const where: Prisma.PolicyWhereInput = {
-        AND: [
-          { policyGroupId: groupsIn(scope) },
-          filter?.policyGroupId ? { policyGroupId: filter.policyGroupId } : {},
-          filter?.isActive != null ? { isActive: filter.isActive } : {},
-          filter?.nameContains ? { name: containing(filter.nameContains, 'nameContains') } : {},
-        ],
-      };
+      const where = policyWhere(scope, filter);
       return connection(
         page,
         (row) => row.id,
         (query) => prisma.policy.findMany({ where, ...pageArgs(query, 'id'), orderBy: byName }),
         () => prisma.policy.count({ where }),
       );
+    },
+
+    /** The policies of each group of a page, by name: one window query and one grouped count for the page. */
+    policiesOfGroups(scope: Scope, filter: Omit<PolicyFilter, 'policyGroupId'> | null | undefined): NestedList<PolicyRow> {
+      const of = (groupIds: readonly string[]) => ({ AND: [policyWhere(scope, filter), { policyGroupId: { in: [...groupIds] } }] });
+      const nameContains = filter?.nameContains ? containing(filter.nameContains, 'nameContains').contains : undefined;
+      const conditions = [
+        ...(scope.all ? [] : [scope.groupIds.length ? Prisma.sql`"policyGroupId" IN (${Prisma.join(scope.groupIds)})` : Prisma.sql`FALSE`]),
+        ...(filter?.isActive != null ? [Prisma.sql`"isActive" = ${filter.isActive}`] : []),
+        // The same literal match as `containing` (its wildcards escaped), case-insensitive.
+        ...(nameContains !== undefined ? [Prisma.sql`"name" ILIKE ${`%${nameContains}%`}`] : []),
+      ];
+      return {
+        pages: (groupIds, take) =>
+          pagesByParent<PolicyRow>(
+            prisma,
+            {
+              table: 'pms_policy',
+              parentColumn: 'policyGroupId',
+              where: conditions.length ? Prisma.join(conditions, ' AND ') : undefined,
+              orderBy: [
+                ['name', 'asc'],
+                ['id', 'asc'],
+              ],
+            },
+            groupIds,
+            take,
+          ),
+        counts: async (groupIds) =>
+          countsByParent(await prisma.policy.groupBy({ by: ['policyGroupId'], where: of(groupIds), _count: { _all: true } }), (group) => group.policyGroupId),
+        after: (groupId, page) => prisma.policy.findMany({ where: of([groupId]), ...pageArgs(page, 'id'), orderBy: byName }),
+        key: (row) => row.id,
+      };
     },
 
     policiesByIds: (scope: Scope, ids: readonly string[]): Promise<PolicyRow[]> =>
