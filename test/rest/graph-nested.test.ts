@@ -84,7 +84,25 @@ beforeAll(async () => {
       })),
     ),
   });
+  // VIDs of identities (the list reached under `registrations { identity { vids } }`): 0 to 5 each, some revoked or expired.
+  await prisma.vid.createMany({
+    data: identities.flatMap((identityId, i) =>
+      Array.from({ length: i % 6 }, (_, k) => ({
+        id: `${identityId}-v${k}`,
+        vidHash: `hash-${identityId}-${k}`,
+        vidEncrypted: 'not read here',
+        identityId,
+        vidType: k % 2 ? 'Temporary' : 'Perpetual',
+        status: k === 2 ? 'REVOKED' : 'ACTIVE',
+        expiresAt: k === 4 ? new Date(Date.now() - 60_000) : null,
+        createdBy: 'admin',
+        createdAt: at(4000 + k),
+      })),
+    ),
+  });
 });
+
+const identities = Array.from({ length: PARENTS }, (_, i) => `identity-${String(i).padStart(3, '0')}`);
 
 afterAll(async () => {
   await t?.close();
@@ -206,5 +224,26 @@ describe('a list nested under a page of parents', () => {
     expect([...crowded.node.licenseKeys.edges, ...following.node.licenseKeys.edges].map((edge) => edge.node.id)).toEqual(
       all.data.licenseKeys.edges.map((edge: { node: { id: string } }) => edge.node.id),
     );
+  });
+});
+
+describe('a nested list as its storage serves it', () => {
+  it("Identity.vids: one window query and one grouped count for 1, 50 or 100 identities, each page the identity's own", async () => {
+    const list = t.platform.deps.services.vids.ofIdentities({ status: 'ACTIVE' });
+    for (const size of SIZES) {
+      const ids = identities.slice(0, size);
+      statements.length = 0;
+      counting = true;
+      const [pages, counts] = await Promise.all([list.pages(ids, 3), list.counts(ids)]);
+      counting = false;
+      expect(statements).toHaveLength(2);
+      for (const id of ids.filter((_, i) => i % 7 === 5 || i < 6)) {
+        const alone = await list.after(id, { take: 3 });
+        expect((pages.get(id) ?? []).map((row) => row.id)).toEqual(alone.map((row) => row.id));
+        expect(counts.get(id) ?? 0).toBe((await list.after(id, { take: 100 })).length);
+      }
+    }
+    // Five VIDs: the revoked and the expired one are not ACTIVE.
+    expect((await list.counts(['identity-005'])).get('identity-005')).toBe(3);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../lib/graph/connection.js';
+import type { NestedList } from '../../lib/graph/nested.js';
 import { ManualClock } from '../../lib/time.js';
 import { idrepoErrors } from '../../subgraphs/idrepo/errors.js';
 import type { IdentityRow } from '../../subgraphs/idrepo/identities/service.js';
@@ -81,7 +81,9 @@ class MemoryVids implements VidStore {
   byHash = (vidHash: string) => Promise.resolve(this.rows.find((row) => row.vidHash === vidHash) ?? null);
   byIds = (ids: readonly string[]) => Promise.resolve(this.rows.filter((row) => ids.includes(row.id)));
   usable = (identityId: string, now: Date) => Promise.resolve(this.rows.filter((row) => row.identityId === identityId && usable(row, now)).sort(oldestFirst));
-  ofIdentity = (): Promise<Connection<VidRow>> => Promise.reject(new Error('the portal list is a query of the storage, not a rule'));
+  ofIdentities = (): NestedList<VidRow> => {
+    throw new Error('the portal list is a query of the storage, not a rule');
+  };
 }
 
 /** Look-ups as SHA-256 (hex, as the cipher's HMACs are); "encryption" that only binds the value to its place. */

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../../generated/graphql/idrepo.js';
 import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { nestedConnection } from '../../../lib/graph/nested.js';
 import { idrepoErrors } from '../errors.js';
 import type { VidStatus } from './service.js';
 
@@ -41,7 +42,7 @@ export function vidsResolvers(deps: PlatformDeps): Resolvers {
       },
     },
     Identity: {
-      vids: (row, args) => vids.ofIdentity(row.id, args, args.filter),
+      vids: (row, args, context) => nestedConnection(context, 'idrepo.identityVids', args, row.id, vids.ofIdentities(args.filter)),
     },
   };
 }

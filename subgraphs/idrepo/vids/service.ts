@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import type { NestedList } from '../../../lib/graph/nested.js';
 import type { Clock } from '../../../lib/time.js';
 import { residentIdentityOf, type Caller } from '../callers.js';
 import type { IdrepoCipher } from '../cipher.js';
@@ -168,9 +168,10 @@ export class VidService {
   }
 
   /** An identity's VIDs, newest first; the status filter reads EXPIRED as the VIDs read (an ACTIVE one past its expiry). */
-  ofIdentity(identityId: string, page: PageArgs, filter: VidFilter | null | undefined): Promise<Connection<VidRow>> {
+  /** The VIDs of each identity of a page (`registrations { identity { vids } }`), batched over the identities. */
+  ofIdentities(filter: VidFilter | null | undefined): NestedList<VidRow> {
     const type = filter?.type ? (this.policies.find(filter.type)?.type ?? filter.type) : null;
-    return this.store.ofIdentity(identityId, { type, status: filter?.status }, this.clock.now(), page);
+    return this.store.ofIdentities({ type, status: filter?.status }, this.clock.now());
   }
 
   /** The status a VID reads with: ACTIVE past its expiry is EXPIRED. */

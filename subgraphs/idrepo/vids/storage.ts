@@ -1,8 +1,9 @@
-import type { Prisma, PrismaClient, Vid } from '../../../generated/prisma/client.js';
+import { Prisma, type PrismaClient, type Vid } from '../../../generated/prisma/client.js';
 import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { PlatformError } from '../../../lib/errors.js';
-import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { pageArgs } from '../../../lib/graph/connection.js';
+import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
 import { idrepoErrors, vidErrors } from '../errors.js';
 import { identityTables } from '../identities/storage.js';
 
@@ -46,7 +47,7 @@ export interface VidStore {
   /** the identity's ACTIVE, unexpired VIDs, oldest first */
   usable(identityId: string, now: Date): Promise<VidRow[]>;
   /** the identity's VIDs, newest first */
-  ofIdentity(identityId: string, filter: StoredVidFilter, now: Date, page: PageArgs): Promise<Connection<VidRow>>;
+  ofIdentities(filter: StoredVidFilter, now: Date): NestedList<VidRow>;
 }
 
 /** Whole attempts when a concurrent insert took the drawn number first (unique index on vidHash). */
@@ -83,19 +84,47 @@ export class VidStorage implements VidStore {
     return this.prisma.vid.findMany({ where: { identityId, ...usable(now) }, orderBy: OLDEST_FIRST });
   }
 
-  ofIdentity(identityId: string, filter: StoredVidFilter, now: Date, page: PageArgs): Promise<Connection<VidRow>> {
-    const and: Prisma.VidWhereInput[] = [{ identityId }];
-    if (filter.type) and.push({ vidType: filter.type });
-    if (filter.status === 'ACTIVE') and.push(usable(now));
-    else if (filter.status === 'EXPIRED') and.push({ OR: [{ status: 'EXPIRED' }, { status: 'ACTIVE', expiresAt: { lte: now } }] });
-    else if (filter.status) and.push({ status: filter.status });
-    const where: Prisma.VidWhereInput = { AND: and };
-    return connection(
-      page,
-      (row) => row.id,
-      (query) => this.prisma.vid.findMany({ where, ...pageArgs(query, 'id'), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
-      () => this.prisma.vid.count({ where }),
-    );
+  /** Each identity's VIDs of a page, newest first: one window query and one grouped count for the page. */
+  ofIdentities(filter: StoredVidFilter, now: Date): NestedList<VidRow> {
+    const and: Prisma.VidWhereInput[] = [];
+    const sql: Prisma.Sql[] = [];
+    if (filter.type) {
+      and.push({ vidType: filter.type });
+      sql.push(Prisma.sql`"vidType" = ${filter.type}`);
+    }
+    const unexpiredSql = Prisma.sql`("expiresAt" IS NULL OR "expiresAt" > ${now})`;
+    if (filter.status === 'ACTIVE') {
+      and.push(usable(now));
+      sql.push(Prisma.sql`"status" = 'ACTIVE' AND ${unexpiredSql}`);
+    } else if (filter.status === 'EXPIRED') {
+      and.push({ OR: [{ status: 'EXPIRED' }, { status: 'ACTIVE', expiresAt: { lte: now } }] });
+      sql.push(Prisma.sql`("status" = 'EXPIRED' OR ("status" = 'ACTIVE' AND "expiresAt" <= ${now}))`);
+    } else if (filter.status) {
+      and.push({ status: filter.status });
+      sql.push(Prisma.sql`"status" = ${filter.status}`);
+    }
+    const where = (identityIds: readonly string[]): Prisma.VidWhereInput => ({ AND: [{ identityId: { in: [...identityIds] } }, ...and] });
+    return {
+      pages: (identityIds, take) =>
+        pagesByParent<VidRow>(
+          this.prisma,
+          {
+            table: 'idrepo_vid',
+            parentColumn: 'identityId',
+            where: sql.length ? Prisma.join(sql, ' AND ') : undefined,
+            orderBy: [
+              ['createdAt', 'desc'],
+              ['id', 'desc'],
+            ],
+          },
+          identityIds,
+          take,
+        ),
+      counts: async (identityIds) =>
+        countsByParent(await this.prisma.vid.groupBy({ by: ['identityId'], where: where(identityIds), _count: { _all: true } }), (group) => group.identityId),
+      after: (identityId, page) => this.prisma.vid.findMany({ where: where([identityId]), ...pageArgs(page, 'id'), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      key: (row) => row.id,
+    };
   }
 }
 
