@@ -100,6 +100,19 @@ beforeAll(async () => {
       })),
     ),
   });
+  await prisma.identityReadAudit.createMany({
+    data: identities.flatMap((identityId, i) =>
+      Array.from({ length: i % 4 }, (_, k) => ({
+        id: `${identityId}-r${k}`,
+        identityId,
+        readBy: 'admin',
+        roles: ['GLOBAL_ADMIN'],
+        parts: ['identity'],
+        lookup: 'UIN',
+        readAt: at(5000 + k),
+      })),
+    ),
+  });
 });
 
 const identities = Array.from({ length: PARENTS }, (_, i) => `identity-${String(i).padStart(3, '0')}`);
@@ -245,5 +258,21 @@ describe('a nested list as its storage serves it', () => {
     }
     // Five VIDs: the revoked and the expired one are not ACTIVE.
     expect((await list.counts(['identity-005'])).get('identity-005')).toBe(3);
+  });
+
+  it("Identity.reads: one window query and one grouped count for 1, 50 or 100 identities, each page the identity's own", async () => {
+    const list = t.platform.deps.services.identities.readsOfIdentities();
+    for (const size of SIZES) {
+      const ids = identities.slice(0, size);
+      statements.length = 0;
+      counting = true;
+      const [pages, counts] = await Promise.all([list.pages(ids, 2), list.counts(ids)]);
+      counting = false;
+      expect(statements).toHaveLength(2);
+      for (const id of ids.slice(0, 8)) {
+        expect((pages.get(id) ?? []).map((row) => row.id)).toEqual((await list.after(id, { take: 2 })).map((row) => row.id));
+        expect(counts.get(id) ?? 0).toBe(Number(id.slice(-3)) % 4);
+      }
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { Resolvers } from '../../../generated/graphql/idrepo.js';
 import type { RequestContext } from '../../../lib/context.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 
 const userRef = (userId: string | null) => (userId ? { userId } : null);
@@ -39,7 +40,7 @@ export function identitiesResolvers(deps: PlatformDeps): Resolvers {
       __resolveReference: (ref, context) => identityRef(context)(ref.id),
       status: (row) => row.status as 'ACTIVATED',
       demographics: async (row, _, context) => identities.demographics(await context.principal(), row),
-      reads: (row, args) => identities.reads(row.id, args),
+      reads: (row, args, context) => nestedConnection(context, 'idrepo.identityReads', args, row.id, identities.readsOfIdentities()),
       createdBy: (row) => ({ userId: row.createdBy }),
       updatedBy: (row) => userRef(row.updatedBy),
     },

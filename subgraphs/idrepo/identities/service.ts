@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import type { NestedList } from '../../../lib/graph/nested.js';
 import { PlatformError } from '../../../lib/errors.js';
 import type { Clock } from '../../../lib/time.js';
 import type { IdrepoCipher } from '../cipher.js';
@@ -172,8 +172,9 @@ export class IdentityService {
     return identity;
   }
 
-  reads(identityId: string, page: PageArgs): Promise<Connection<IdentityReadAudit>> {
-    return this.store.reads(identityId, page);
+  /** The read trail of each identity of a page, batched over the identities. */
+  readsOfIdentities(): NestedList<IdentityReadAudit> {
+    return this.store.readsOf();
   }
 }
 

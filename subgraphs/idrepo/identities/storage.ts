@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Prisma, type Identity, type IdentityFile, type IdentityReadAudit, type PrismaClient } from '../../../generated/prisma/client.js';
 import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
-import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { pageArgs } from '../../../lib/graph/connection.js';
+import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
 
 export type IdentityRow = Identity;
 export type IdentityFileRow = IdentityFile;
@@ -159,13 +160,31 @@ export class IdentityStorage {
   }
 
   /** The identity's read trail, newest first. */
-  reads(identityId: string, page: PageArgs): Promise<Connection<IdentityReadAudit>> {
-    const where = { identityId };
-    return connection(
-      page,
-      (row) => row.id,
-      (query) => this.prisma.identityReadAudit.findMany({ where, ...pageArgs(query, 'id'), orderBy: [{ readAt: 'desc' }, { id: 'desc' }] }),
-      () => this.prisma.identityReadAudit.count({ where }),
-    );
+  /** Each identity's read trail of a page, newest first: one window query and one grouped count for the page. */
+  readsOf(): NestedList<IdentityReadAudit> {
+    const newest = [{ readAt: 'desc' as const }, { id: 'desc' as const }];
+    return {
+      pages: (identityIds, take) =>
+        pagesByParent<IdentityReadAudit>(
+          this.prisma,
+          {
+            table: 'idrepo_read_audit',
+            parentColumn: 'identityId',
+            orderBy: [
+              ['readAt', 'desc'],
+              ['id', 'desc'],
+            ],
+          },
+          identityIds,
+          take,
+        ),
+      counts: async (identityIds) =>
+        countsByParent(
+          await this.prisma.identityReadAudit.groupBy({ by: ['identityId'], where: { identityId: { in: [...identityIds] } }, _count: { _all: true } }),
+          (group) => group.identityId,
+        ),
+      after: (identityId, page) => this.prisma.identityReadAudit.findMany({ where: { identityId }, ...pageArgs(page, 'id'), orderBy: newest }),
+      key: (row) => row.id,
+    };
   }
 }

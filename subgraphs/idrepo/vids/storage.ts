@@ -122,7 +122,8 @@ export class VidStorage implements VidStore {
         ),
       counts: async (identityIds) =>
         countsByParent(await this.prisma.vid.groupBy({ by: ['identityId'], where: where(identityIds), _count: { _all: true } }), (group) => group.identityId),
-      after: (identityId, page) => this.prisma.vid.findMany({ where: where([identityId]), ...pageArgs(page, 'id'), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      after: (identityId, page) =>
+        this.prisma.vid.findMany({ where: where([identityId]), ...pageArgs(page, 'id'), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
       key: (row) => row.id,
     };
   }
