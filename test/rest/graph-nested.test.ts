@@ -113,6 +113,36 @@ beforeAll(async () => {
       })),
     ),
   });
+  // Registrations with 0 to 8 transactions each (one per stage attempt).
+  const rids = Array.from({ length: PARENTS }, (_, i) => `1000110001${String(i).padStart(5, '0')}20260101000000`);
+  await prisma.registration.createMany({
+    data: rids.map((rid) => ({
+      rid,
+      centreId: '10001',
+      machineId: '10001',
+      registrationType: 'NEW',
+      packetHashValue: 'AB',
+      packetSize: 1,
+      supervisorStatus: 'APPROVED',
+      langCode: 'eng',
+      status: 'PROCESSING',
+      syncedBy: 'admin',
+      createdAt: at(6000),
+      updatedAt: at(6000),
+    })),
+  });
+  await prisma.registrationTransaction.createMany({
+    data: rids.flatMap((rid, i) =>
+      Array.from({ length: i % 9 }, (_, k) => ({
+        id: `${rid}-t${k}`,
+        rid,
+        transactionTypeCode: 'UPLOAD_PACKET',
+        statusCode: 'SUCCESS',
+        langCode: 'eng',
+        createdAt: at(7000 + k),
+      })),
+    ),
+  });
 });
 
 const identities = Array.from({ length: PARENTS }, (_, i) => `identity-${String(i).padStart(3, '0')}`);
@@ -214,6 +244,25 @@ describe('a list nested under a page of parents', () => {
     // "p_" is literal: "px0", "px2" and "px4" are not matched, "p_1 100%" and "p_5 100%" are ("p_3 100%" is inactive).
     expect(Math.max(...edges.map((edge) => edge.node.policies.totalCount))).toBe(2);
     expect(edges.flatMap((edge) => edge.node.policies.edges.map((policy) => policy.node.name)).every((name) => name.startsWith('p_'))).toBe(true);
+  });
+
+  const REGISTRATION_TRANSACTIONS =
+    'query($first: Int) { registrations(first: $first, filter: {centreId: "10001"}) { edges { node { registrationId transactions(first: 3) { totalCount pageInfo { hasNextPage } edges { node { id } } } } } } }';
+
+  it('registrations { transactions }: the same number of statements for 1, 50 and 100 registrations', async () => {
+    // the registrations' page, the transactions' window query, their grouped count
+    await flatAcrossSizes(REGISTRATION_TRANSACTIONS, 3);
+  });
+
+  it('registrations { transactions }: each registration its own transactions, oldest first, counted', async () => {
+    const { data } = await counted(REGISTRATION_TRANSACTIONS, { first: 100 });
+    const edges = data.registrations.edges as { node: { registrationId: string; transactions: { totalCount: number; edges: { node: { id: string } }[] } } }[];
+    expect(edges).toHaveLength(PARENTS);
+    for (const { node } of edges) {
+      const n = Number(node.registrationId.slice(10, 15)) % 9;
+      expect(node.transactions.totalCount).toBe(n);
+      expect(node.transactions.edges.map((edge) => edge.node.id)).toEqual(Array.from({ length: Math.min(3, n) }, (_, k) => `${node.registrationId}-t${k}`));
+    }
   });
 
   it('pages into one parent after its cursor', async () => {

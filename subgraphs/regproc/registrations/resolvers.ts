@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { Resolvers } from '../../../generated/graphql/regproc.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { registrationsSchemas } from './inputs.js';
-import { RegistrationService } from './service.js';
 
 /** The arguments as the area's schemas have parsed them (the subgraph checks every call before it reaches a resolver). */
 type Parsed<F extends keyof typeof registrationsSchemas> = z.output<(typeof registrationsSchemas)[F]>;
@@ -33,10 +33,7 @@ export function registrationsResolvers(deps: PlatformDeps): Resolvers {
         loader(context, 'regproc.registrations', (rids: readonly string[]) => registrations().byRids(rids))(ref.registrationId),
       registrationId: (row) => row.rid,
       parentRegistrationId: (row) => row.parentRid,
-      transactions: async (row, args, context) => {
-        const rows = await loader(context, 'regproc.transactions', (rids: readonly string[]) => registrations().transactionsByRids(rids))(row.rid);
-        return RegistrationService.transactionPage(rows ?? [], args);
-      },
+      transactions: (row, args, context) => nestedConnection(context, 'regproc.transactions', args, row.rid, registrations().transactionsOfRegistrations()),
     },
     RegistrationTransaction: {
       registrationId: (row) => row.rid,

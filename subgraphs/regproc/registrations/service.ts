@@ -1,5 +1,5 @@
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
-import { connection } from '../../../lib/graph/connection.js';
+import type { NestedList } from '../../../lib/graph/nested.js';
 import type { Clock } from '../../../lib/time.js';
 import type { Principal } from '../../../lib/tokens.js';
 import { regprocErrors, RPR } from '../errors.js';
@@ -114,28 +114,8 @@ export class RegistrationService {
     return new Map((await this.store.byRids(rids)).map((row) => [row.rid, row]));
   }
 
-  /** The transactions of several registrations, by RID, oldest first (one query for a page of registrations). */
-  async transactionsByRids(rids: readonly string[]): Promise<Map<string, TransactionRow[]>> {
-    const grouped = new Map<string, TransactionRow[]>();
-    for (const row of await this.store.transactionsOf(rids)) grouped.set(row.rid, [...(grouped.get(row.rid) ?? []), row]);
-    return grouped;
-  }
-
-  /**
-   * One page of a registration's transactions, from all of them: a
-   * registration has one per stage attempt (a few dozen at most), so the
-   * batched load of every transaction of a page of registrations is cheaper
-   * than a query per registration.
-   */
-  static transactionPage(rows: readonly TransactionRow[], page: PageArgs): Promise<Connection<TransactionRow>> {
-    return connection(
-      page,
-      (row) => row.id,
-      ({ take, after }) => {
-        const at = after === undefined ? -1 : rows.findIndex((row) => row.id === after);
-        return Promise.resolve(after !== undefined && at < 0 ? [] : rows.slice(at + 1, at + 1 + take));
-      },
-      () => Promise.resolve(rows.length),
-    );
+  /** The transactions of each registration of a page (`registrations { transactions }`), batched over the page. */
+  transactionsOfRegistrations(): NestedList<TransactionRow> {
+    return this.store.transactionsOfRegistrations();
   }
 }

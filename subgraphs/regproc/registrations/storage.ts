@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient, Registration, RegistrationTransaction } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
 
 export type RegistrationRow = Registration;
 export type TransactionRow = RegistrationTransaction;
@@ -40,6 +41,8 @@ export interface RegistrationStore {
   list(query: RegistrationQuery, page: PageArgs): Promise<Connection<RegistrationRow>>;
   /** the transactions of these RIDs, oldest first */
   transactionsOf(rids: readonly string[]): Promise<TransactionRow[]>;
+  /** the transactions of each registration of a page, oldest first, as a nested list */
+  transactionsOfRegistrations(): NestedList<TransactionRow>;
 }
 
 const syncedFields = (record: SyncedRecord) => ({
@@ -114,6 +117,33 @@ export class RegistrationStorage implements RegistrationStore {
       (at) => this.prisma.registration.findMany({ where, orderBy: [{ createdAt: 'desc' }, { rid: 'desc' }], ...pageArgs(at, 'rid') }),
       () => this.prisma.registration.count({ where }),
     );
+  }
+
+  transactionsOfRegistrations(): NestedList<TransactionRow> {
+    const oldest: Prisma.RegistrationTransactionOrderByWithRelationInput[] = [{ createdAt: 'asc' }, { id: 'asc' }];
+    return {
+      pages: (rids, take) =>
+        pagesByParent<TransactionRow>(
+          this.prisma,
+          {
+            table: 'regproc_transaction',
+            parentColumn: 'rid',
+            orderBy: [
+              ['createdAt', 'asc'],
+              ['id', 'asc'],
+            ],
+          },
+          rids,
+          take,
+        ),
+      counts: async (rids) =>
+        countsByParent(
+          await this.prisma.registrationTransaction.groupBy({ by: ['rid'], where: { rid: { in: [...rids] } }, _count: { _all: true } }),
+          (group) => group.rid,
+        ),
+      after: (rid, page) => this.prisma.registrationTransaction.findMany({ where: { rid }, ...pageArgs(page, 'id'), orderBy: oldest }),
+      key: (row) => row.id,
+    };
   }
 
   transactionsOf(rids: readonly string[]): Promise<TransactionRow[]> {
