@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
 import { policiesSchemas as schemas } from '../../subgraphs/partner/policies/inputs.js';
-import { optionalTimestamp, pathParam, type RestRoute, timestamp } from '../route.js';
+import { optionalTimestamp, pathParam, present, type RestRoute, timestamp } from '../route.js';
 import { route } from './shared.js';
 
 /** Document 1's policy record, without its `policies` member. */
@@ -25,21 +25,22 @@ const groupRecord = policyRecord.extend({ desc: z.string().nullable() });
 const groupWithManagers = groupRecord.extend({ managers: z.array(z.string()) });
 
 type Audited = Pick<ops.PoliciesRecordFragment, 'id' | 'name' | 'isActive' | 'createdBy' | 'createdAt' | 'updatedBy' | 'updatedAt'>;
+// A policy's fields are gated on the entity (null for a partner, who reaches no policy route): a caller of these routes gets them.
 const audited = (row: Audited) => ({
   id: row.id,
   name: row.name,
-  is_Active: row.isActive,
+  is_Active: present(row.isActive, 'isActive'),
   cr_by: row.createdBy?.userId ?? null,
-  cr_dtimes: timestamp(row.createdAt),
+  cr_dtimes: timestamp(present(row.createdAt, 'createdAt')),
   up_by: row.updatedBy?.userId ?? null,
   upd_dtimes: optionalTimestamp(row.updatedAt),
 });
-const toRecord = (row: ops.PoliciesRecordFragment): z.input<typeof policyRecord> => ({ ...audited(row), desc: row.description });
-const toFull = (row: ops.PoliciesFullFragment): z.input<typeof fullPolicy> => ({ ...toRecord(row), policies: row.policies });
+const toRecord = (row: ops.PoliciesRecordFragment): z.input<typeof policyRecord> => ({ ...audited(row), desc: present(row.description, 'description') });
+const toFull = (row: ops.PoliciesFullFragment): z.input<typeof fullPolicy> => ({ ...toRecord(row), policies: present(row.policies, 'policies') });
 const toGroup = (row: ops.PoliciesGroupRecordFragment): z.input<typeof groupRecord> => ({ ...audited(row), desc: row.description });
 const toGroupWithManagers = (row: ops.PoliciesGroupWithManagersFragment): z.input<typeof groupWithManagers> => ({
   ...toGroup(row),
-  managers: row.managers.map((manager) => manager.userId),
+  managers: present(row.managers, 'managers').map((manager) => manager.userId),
 });
 
 export const policiesRoutes: RestRoute[] = [

@@ -10,6 +10,13 @@ export const authAccess = {
   'Mutation.refreshToken': PUBLIC,
   'Query.validateToken': PUBLIC,
   'Query.authRealms': ADMIN,
+  // the caller itself: any valid token sees its own id, type, name, roles and application id, never another's
+  'Query.viewer': AUTHENTICATED,
+  'Viewer.__resolveReference': AUTHENTICATED,
+  'Viewer.type': AUTHENTICATED,
+  'Viewer.name': AUTHENTICATED,
+  'Viewer.roles': AUTHENTICATED,
+  'Viewer.appId': AUTHENTICATED,
   'Mutation.sendOtp': PUBLIC,
   'Mutation.loginWithOtp': PUBLIC,
   // users and clients administration

@@ -20,6 +20,7 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
     Query: {
       validateToken: async (_, __, context) => service.identityOf(await context.principal()),
       authRealms: () => service.realms(),
+      viewer: async (_, __, context) => service.viewerOf(await context.principal()),
       users: (_, args) => users.users(args, args.filter, args.orderBy),
       user: (_, args) => users.user(args.userId),
       clients: (_, args) => users.clients(args, args.filter),
@@ -56,6 +57,13 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
       __resolveReference: (ref, context) => clientRef(context)(ref.clientId),
       sessions: (client, args, context) =>
         nestedConnection(context, 'auth.clientSessions', args, client.clientId, sessions.sessionsOfSubjects('CLIENT', args.filter)),
+    },
+    Viewer: {
+      // Only the caller itself, whatever id a representation names.
+      __resolveReference: async (ref, context) => {
+        const viewer = service.viewerOf(await context.principal());
+        return viewer.id === ref.id ? viewer : null;
+      },
     },
     Session: {
       __resolveReference: (ref, context) => sessionRef(context)(ref.id),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PrismaClient, User } from '../../generated/prisma/client.js';
 import type { Credentials } from '../../lib/credentials.js';
 import type { PlatformDeps } from '../../lib/deps.js';
-import { ROLES } from '../../lib/roles.js';
+import { ROLES, type Role } from '../../lib/roles.js';
 import { hashClientSecret, hashPassword, randomSecret, verifyClientSecret, verifyPassword } from '../../lib/secrets.js';
 import type { Principal, Subject, TokenService } from '../../lib/tokens.js';
 import { authErrors } from './errors.js';
@@ -38,6 +38,15 @@ export function userSubject(user: User, appId: string): Subject {
     roles: user.roles,
     profile: { name: user.name, mail: user.mail, mobile: user.mobile, langCode: user.langCode, rid: user.rid },
   };
+}
+
+/** The signed-in caller as the portal shows it (Query.viewer). */
+export interface Viewer {
+  id: string;
+  type: 'USER' | 'CLIENT' | 'RESIDENT';
+  name: string | null;
+  roles: Role[];
+  appId: string;
 }
 
 export interface TokenIdentity {
@@ -125,6 +134,22 @@ export class AuthService {
     const { clientId, roles } = client!;
     const issued = await this.tokens.issue({ id: clientId, type: 'client', appId: input.appId, roles }, { clientAddress });
     return { token: issued.token, expiryTime: issued.expiresIn, status: 'Success', message: 'Clientid and Token combination had been validated successfully' };
+  }
+
+  /**
+   * The caller as its token speaks for it: a user's name as it was at login,
+   * a client's client id, no name for a resident; only the roles the platform
+   * knows (a token names no other).
+   */
+  viewerOf(principal: Principal): Viewer {
+    const type = principal.subjectType;
+    return {
+      id: principal.subject,
+      type: type === 'client' ? 'CLIENT' : type === 'resident' ? 'RESIDENT' : 'USER',
+      name: type === 'client' ? principal.subject : type === 'user' ? (principal.profile.name ?? null) : null,
+      roles: principal.roles.filter((role): role is Role => (ROLES as readonly string[]).includes(role)),
+      appId: principal.appId,
+    };
   }
 
   /** The identity record of a verified token, from its claims; a client's record carries its client id as user id. */

@@ -30,3 +30,6 @@ export const REGISTRATION_STAFF = access.roles(
   'REGISTRATION_OFFICER',
   'REGISTRATION_PROCESSOR',
 );
+
+/** Who sees devices and zones: the admins, each limited to their own zones by the services. */
+export const DEVICE_READERS = access.roles('GLOBAL_ADMIN', 'ZONAL_ADMIN', 'MASTERDATA_ADMIN', 'REGISTRATION_ADMIN');

@@ -6,7 +6,8 @@ import type { PartnerArea } from './area.js';
 import { admitAtDesks, PartnerCallers } from './callers.js';
 import { refusingNul } from './inputs.js';
 import { mispsArea } from './misps/index.js';
-import { partnersArea } from './partners/index.js';
+import { partnersArea, viewerAccess } from './partners/index.js';
+import { viewerResolvers } from './partners/resolvers.js';
 import { policiesArea } from './policies/index.js';
 import { validationArea } from './validation/index.js';
 import { partnerSettings } from './settings.js';
@@ -28,7 +29,7 @@ declare module '../../lib/deps.js' {
 /** Partner management: MISPs, policy groups and policies, partners and their API keys. */
 export const partner = defineComponent({
   name: 'partner',
-  access: assembled.access,
+  access: { ...assembled.access, ...viewerAccess },
   inputs,
   settings: partnerSettings,
   services: (deps, settings) => {
@@ -51,7 +52,7 @@ export const partner = defineComponent({
   },
   resolvers: (deps) =>
     admitAtDesks(
-      assembled.resolvers(deps, { DateTime: DateTimeScalar, User: { __resolveReference: (ref: { userId: string }) => ref } }),
+      assembled.resolvers(deps, { DateTime: DateTimeScalar, User: { __resolveReference: (ref: { userId: string }) => ref }, ...viewerResolvers(deps) }),
       AREAS,
       () => deps.services.partnerCallers,
     ),

@@ -35,6 +35,19 @@ describe('the role table', () => {
     }
   });
 
+  it('makes every field that a role table row gates on an entity nullable: a refusal nulls the field, never its parent', () => {
+    const nonNull: string[] = [];
+    for (const component of COMPONENTS)
+      for (const definition of parse(componentTypeDefs(component.name)).definitions) {
+        if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+        for (const field of definition.fields ?? []) {
+          const row = `${definition.name.value}.${field.name.value}`;
+          if (!isRoot(row) && ROLE_TABLE[row]?.kind === 'roles' && field.type.kind === Kind.NON_NULL_TYPE) nonNull.push(row);
+        }
+      }
+    expect(nonNull).toEqual([]);
+  });
+
   it('names only known roles', () => {
     for (const access of Object.values(ROLE_TABLE)) {
       if (access.kind === 'roles') for (const role of access.roles) expect(ROLES).toContain(role);

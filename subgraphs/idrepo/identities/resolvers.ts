@@ -40,7 +40,8 @@ export function identitiesResolvers(deps: PlatformDeps): Resolvers {
       __resolveReference: (ref, context) => identityRef(context)(ref.id),
       status: (row) => row.status as 'ACTIVATED',
       demographics: async (row, _, context) => identities.demographics(await context.principal(), row),
-      reads: (row, args, context) => nestedConnection(context, 'idrepo.identityReads', args, row.id, identities.readsOfIdentities()),
+      reads: (row, args, context) =>
+        nestedConnection(context, 'idrepo.identityReads', args, row.id, identities.readsOfIdentities(args.filter ?? {}, args.orderBy?.direction ?? 'DESC')),
       createdBy: (row) => ({ userId: row.createdBy }),
       updatedBy: (row) => userRef(row.updatedBy),
     },

@@ -6,7 +6,7 @@ import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors } from '../errors.js';
 import type { IdentityChecks } from './check-identity.js';
 import { contextOf, openIdentity, sealedIdentity, sealedUin, type IdentityFiles } from './records.js';
-import type { IdentityReadAudit, IdentityRow, IdentityStorage, StoredLookup } from './storage.js';
+import type { IdentityReadAudit, IdentityRow, IdentityStorage, ReadFilter, StoredLookup } from './storage.js';
 import type { Caller, IdentityInput, IdentityRecord, ReadType, StoredIdentity } from './types.js';
 import { updateIdentity, type UpdateParts } from './update-identity.js';
 
@@ -172,9 +172,9 @@ export class IdentityService {
     return identity;
   }
 
-  /** The read trail of each identity of a page, batched over the identities. */
-  readsOfIdentities(): NestedList<IdentityReadAudit> {
-    return this.store.readsOf();
+  /** The read trail of each identity of a page, filtered and ordered (newest first by default), batched over the identities. */
+  readsOfIdentities(filter: ReadFilter = {}, direction: 'ASC' | 'DESC' = 'DESC'): NestedList<IdentityReadAudit> {
+    return this.store.readsOf(filter, direction === 'ASC' ? 'asc' : 'desc');
   }
 }
 

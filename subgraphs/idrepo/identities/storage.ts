@@ -5,6 +5,15 @@ import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { pageArgs } from '../../../lib/graph/connection.js';
 import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
 
+/** Which reads of an identity the portal lists. */
+export interface ReadFilter {
+  readBy?: string | null;
+  lookup?: string | null;
+  part?: string | null;
+  from?: Date | null;
+  to?: Date | null;
+}
+
 export type IdentityRow = Identity;
 export type IdentityFileRow = IdentityFile;
 export type { IdentityReadAudit };
@@ -160,9 +169,23 @@ export class IdentityStorage {
   }
 
   /** The identity's read trail, newest first. */
-  /** Each identity's read trail of a page, newest first: one window query and one grouped count for the page. */
-  readsOf(): NestedList<IdentityReadAudit> {
-    const newest = [{ readAt: 'desc' as const }, { id: 'desc' as const }];
+  /** Each identity's read trail of a page, filtered and ordered (newest first by default): one window query and one grouped count for the page. */
+  readsOf(filter: ReadFilter, direction: 'asc' | 'desc'): NestedList<IdentityReadAudit> {
+    const order = [{ readAt: direction }, { id: direction }];
+    const where = (identityIds: readonly string[]): Prisma.IdentityReadAuditWhereInput => ({
+      identityId: { in: [...identityIds] },
+      ...(filter.readBy ? { readBy: filter.readBy } : {}),
+      ...(filter.lookup ? { lookup: filter.lookup } : {}),
+      ...(filter.part ? { parts: { has: filter.part } } : {}),
+      ...(filter.from || filter.to ? { readAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
+    });
+    const conditions = [
+      ...(filter.readBy ? [Prisma.sql`"readBy" = ${filter.readBy}`] : []),
+      ...(filter.lookup ? [Prisma.sql`"lookup" = ${filter.lookup}`] : []),
+      ...(filter.part ? [Prisma.sql`${filter.part} = ANY("parts")`] : []),
+      ...(filter.from ? [Prisma.sql`"readAt" >= ${filter.from}`] : []),
+      ...(filter.to ? [Prisma.sql`"readAt" < ${filter.to}`] : []),
+    ];
     return {
       pages: (identityIds, take) =>
         pagesByParent<IdentityReadAudit>(
@@ -170,9 +193,10 @@ export class IdentityStorage {
           {
             table: 'idrepo_read_audit',
             parentColumn: 'identityId',
+            where: conditions.length ? Prisma.join(conditions, ' AND ') : undefined,
             orderBy: [
-              ['readAt', 'desc'],
-              ['id', 'desc'],
+              ['readAt', direction],
+              ['id', direction],
             ],
           },
           identityIds,
@@ -180,10 +204,10 @@ export class IdentityStorage {
         ),
       counts: async (identityIds) =>
         countsByParent(
-          await this.prisma.identityReadAudit.groupBy({ by: ['identityId'], where: { identityId: { in: [...identityIds] } }, _count: { _all: true } }),
+          await this.prisma.identityReadAudit.groupBy({ by: ['identityId'], where: where(identityIds), _count: { _all: true } }),
           (group) => group.identityId,
         ),
-      after: (identityId, page) => this.prisma.identityReadAudit.findMany({ where: { identityId }, ...pageArgs(page, 'id'), orderBy: newest }),
+      after: (identityId, page) => this.prisma.identityReadAudit.findMany({ where: where([identityId]), ...pageArgs(page, 'id'), orderBy: order }),
       key: (row) => row.id,
     };
   }

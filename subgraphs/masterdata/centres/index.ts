@@ -1,4 +1,4 @@
-import { MASTERDATA_READERS, MASTERDATA_WRITERS, REGISTRATION_STAFF } from '../access.js';
+import { DEVICE_READERS, MASTERDATA_READERS, MASTERDATA_WRITERS, REGISTRATION_STAFF } from '../access.js';
 import { defineArea } from '../area.js';
 import { centresCodeFor, centresSchemas } from './inputs.js';
 import { MachineService } from './machines.js';
@@ -6,6 +6,7 @@ import { CentreReach } from './reach.js';
 import { References } from './references.js';
 import { centresResolvers } from './resolvers.js';
 import { CentreService } from './service.js';
+import { centreListsStorage } from './storage.js';
 
 declare module '../../../lib/deps.js' {
   interface PlatformServices {
@@ -43,6 +44,11 @@ export const centresArea = defineArea({
     'RegistrationCentre.users': REGISTRATION_STAFF,
     'RegistrationCentre.userCount': REGISTRATION_STAFF,
     'RegistrationCentre.machines': REGISTRATION_STAFF,
+    // Devices and zones are the admins' (as Query.devices and Query.zones); a centre's place and holidays are any reader's.
+    'RegistrationCentre.devices': DEVICE_READERS,
+    'RegistrationCentre.zone': DEVICE_READERS,
+    'RegistrationCentre.location': MASTERDATA_READERS,
+    'RegistrationCentre.holidays': MASTERDATA_READERS,
   },
   schemas: centresSchemas,
   codeFor: centresCodeFor,
@@ -50,14 +56,14 @@ export const centresArea = defineArea({
     const references = new References(deps.prisma);
     // Users belong to auth, built before master data: asked through its service at call time.
     const userExists = async (userId: string) => (await deps.services.users.usersById([userId])).has(userId);
-    // Zones are the devices area's, built before this one.
+    // Zones and devices are the devices area's, built before this one.
     const { zones } = deps.services;
     const centreReach = new CentreReach(deps.prisma, zones);
     return {
       centreReach,
-      centres: new CentreService(deps.prisma, deps.clock, references, userExists, zones),
+      centres: new CentreService(deps.prisma, deps.clock, references, userExists, zones, centreListsStorage(deps.prisma), deps.services.devices),
       machines: new MachineService(deps.prisma, deps.clock, references, zones, centreReach),
     };
   },
-  resolvers: (deps) => centresResolvers(deps.services.centres, deps.services.machines, deps.services.centreReach),
+  resolvers: (deps) => centresResolvers(deps.services),
 });

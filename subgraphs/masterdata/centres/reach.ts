@@ -76,6 +76,17 @@ export class CentreReach {
     return { OR: [{ zoneCode: { in: reach.admin ? [...reach.zoneCodes] : [] } }, { regCenterId: { in: [...reach.centreIds] } }] };
   }
 
+  /**
+   * Refuses a centre a list asks for that the reach does not hold (KER-MSD-439
+   * for an admin, KER-ATH-403 for its staff); a centre that does not exist is
+   * no one's to refuse: its list is empty.
+   */
+  async requireListed(reach: Reach, centreId: string): Promise<void> {
+    if (CentreReach.reachesCentre(reach, centreId)) return;
+    const exists = await this.prisma.registrationCenter.findFirst({ where: { id: centreId, ...LIVE }, select: { id: true } });
+    if (exists) throw CentreReach.refusal(reach, `registration centre ${centreId}`);
+  }
+
   /** The refusal of what lies outside: an admin's zones (KER-MSD-439), or another centre for its staff (KER-ATH-403). */
   static refusal(reach: Pick<Reach, 'admin'>, what: string): PlatformError {
     return reach.admin ? masterdataErrors.zoneNotAuthorized(what) : masterdataErrors.notYourCentre(what);

@@ -1,15 +1,17 @@
 import type { RequestContext } from '../../../lib/context.js';
+import type { PlatformServices } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
 import { pairKey } from '../keys.js';
-import type { MachineService } from './machines.js';
-import type { CentreReach, Reach } from './reach.js';
-import type { CentreService } from './service.js';
+import type { Reach } from './reach.js';
 
 const by = async (context: RequestContext) => (await context.principal()).subject;
 const userRef = (userId: string | null) => (userId ? { userId } : null);
 
-export function centresResolvers(centres: CentreService, machines: MachineService, centreReach: CentreReach): Resolvers {
+type Services = Pick<PlatformServices, 'centres' | 'machines' | 'centreReach' | 'locations' | 'zones'>;
+
+export function centresResolvers({ centres, machines, centreReach, locations, zones }: Services): Resolvers {
   /** The caller's reach, read once per request whichever fields need it. */
   const reachOf = (context: RequestContext): Promise<Reach> => {
     let once = context.loaders.get('masterdata.reach') as (() => Promise<Reach>) | undefined;
@@ -25,6 +27,9 @@ export function centresResolvers(centres: CentreService, machines: MachineServic
     loader(context, 'masterdata.machine', async (keys: readonly string[]) => machines.byKeys(await reachOf(context), keys));
   const days = (context: RequestContext) => loader(context, 'masterdata.centreDays', (keys: readonly string[]) => centres.workingDaysOfMany(keys));
   const userCount = (context: RequestContext) => loader(context, 'masterdata.centreUsers', (ids: readonly string[]) => centres.userCounts(ids));
+  // The names (and batch functions) the holidays and devices areas load locations and zones by: one query for both.
+  const locationRef = (context: RequestContext) => loader(context, 'masterdata.location', (keys: readonly string[]) => locations.byKeys(keys));
+  const zoneRef = (context: RequestContext) => loader(context, 'devices.zone', (keys: readonly string[]) => zones.byKeys(keys));
   return {
     Query: {
       registrationCentre: (_, args) => centres.get(args.id, args.langCode),
@@ -52,8 +57,35 @@ export function centresResolvers(centres: CentreService, machines: MachineServic
         centres.requireReach(await reachOf(context), row.id);
         return (await userCount(context)(row.id)) ?? 0;
       },
-      users: async (row, args, context) => centres.users(await reachOf(context), row.id, args),
-      machines: async (row, args, context) => machines.list(await reachOf(context), args, { ...args.filter, regCenterId: row.id, langCode: row.langCode }),
+      location: (row, _, context) => locationRef(context)(pairKey(row.locationCode, row.langCode)),
+      zone: (row, _, context) => zoneRef(context)(pairKey(row.zoneCode, row.langCode)),
+      // Lists under a page of centres: one window query and one count for the page (nestedConnection), in the centre's language.
+      users: async (row, args, context) =>
+        nestedConnection(context, 'masterdata.centreUserList', args, row.id, centres.usersOf(await reachOf(context), row.id)),
+      machines: async (row, args, context) =>
+        nestedConnection(
+          context,
+          'masterdata.centreMachines',
+          { ...args, langCode: row.langCode },
+          row.id,
+          centres.machinesOf(await reachOf(context), row, args.filter),
+        ),
+      devices: async (row, args, context) =>
+        nestedConnection(
+          context,
+          'masterdata.centreDevices',
+          { ...args, langCode: row.langCode },
+          row.id,
+          centres.devicesOf(await reachOf(context), await by(context), row, args.filter),
+        ),
+      holidays: (row, args, context) =>
+        nestedConnection(
+          context,
+          'masterdata.centreHolidays',
+          { ...args, langCode: row.langCode },
+          row.holidayLocationCode,
+          centres.holidaysOf(row, args.filter),
+        ),
       createdBy: (row) => userRef(row.createdBy),
       updatedBy: (row) => userRef(row.updatedBy),
     },

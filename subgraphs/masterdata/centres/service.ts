@@ -11,6 +11,11 @@ import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { CentreReach, type Reach } from './reach.js';
 import { nextId, type References } from './references.js';
+import type { NestedList } from '../../../lib/graph/nested.js';
+import type { DeviceFilter, DeviceRow, DeviceService } from '../devices/service.js';
+import { holidayDates, type HolidayFilter, type HolidayRow } from '../holidays/service.js';
+import type { MachineFilter, MachineRow } from './machines.js';
+import type { CentreListsStorage } from './storage.js';
 
 export type CentreRow = RegistrationCenter;
 export type CentreUserRow = RegistrationCenterUser;
@@ -147,6 +152,8 @@ export class CentreService {
     private readonly references: References,
     private readonly userExists: (userId: string) => Promise<boolean>,
     private readonly zones: ZoneService,
+    private readonly lists: CentreListsStorage,
+    private readonly devices: DeviceService,
   ) {}
 
   private async check(input: CentreInput): Promise<void> {
@@ -376,21 +383,50 @@ export class CentreService {
     if (!CentreReach.reachesCentre(reach, regCenterId)) throw CentreReach.refusal(reach, `${CENTRE} ${regCenterId}`);
   }
 
-  /** The users of a centre the caller reaches. */
-  async users(reach: Reach, regCenterId: string, page: PageArgs): Promise<Connection<CentreUserRow>> {
-    this.requireReach(reach, regCenterId);
-    const where = { regCenterId, ...LIVE };
-    return connection(
-      page,
-      (row) => pairKey(row.regCenterId, row.userId),
-      (query) =>
-        this.prisma.registrationCenterUser.findMany({
-          where,
-          orderBy: { userId: 'asc' },
-          ...cursorAt(query, ([centre, user]) => ({ regCenterId_userId: { regCenterId: centre, userId: user } })),
-        }),
-      () => this.prisma.registrationCenterUser.count({ where }),
-    );
+  // --- the lists under each centre of a page: each batched over the page (storage.ts), each as asked for one centre alone ---
+
+  /** The users of a centre the caller reaches (KER-ATH-403 for staff, KER-MSD-439 for admins otherwise). */
+  usersOf(reach: Reach, centreId: string): NestedList<CentreUserRow> {
+    this.requireReach(reach, centreId);
+    return this.lists.users();
+  }
+
+  /**
+   * The machines of a centre the caller reaches, in the centre's language:
+   * what `machines(filter: {regCenterId, langCode})` answers for it (every
+   * machine at a centre the caller reaches is one it reaches).
+   */
+  machinesOf(reach: Reach, centre: Pick<CentreRow, 'id' | 'langCode'>, filter?: MachineFilter | null): NestedList<MachineRow> {
+    this.requireReach(reach, centre.id);
+    return this.lists.machines({
+      langCode: centre.langCode,
+      ...(filter?.zoneCode ? { zoneCode: filter.zoneCode } : {}),
+      ...(filter?.name ? { name: filter.name } : {}),
+      ...(typeof filter?.isActive === 'boolean' ? { isActive: filter.isActive } : {}),
+    });
+  }
+
+  /**
+   * The devices of a centre the caller reaches, in the centre's language,
+   * among those of the caller's zones: what `devices(filter: {regCenterId,
+   * langCode})` answers for it.
+   */
+  devicesOf(reach: Reach, userId: string, centre: Pick<CentreRow, 'id' | 'langCode'>, filter?: DeviceFilter | null): NestedList<DeviceRow> {
+    this.requireReach(reach, centre.id);
+    return this.lists.devices(() => this.devices.conditions(userId, { ...filter, langCode: centre.langCode, regCenterId: null }));
+  }
+
+  /**
+   * The holidays a centre keeps: those of its holiday location (the parent
+   * of the list), in the centre's language, as `holidays(filter:
+   * {locationCode, langCode})` answers them to any master data reader.
+   */
+  holidaysOf(centre: Pick<CentreRow, 'langCode'>, filter?: HolidayFilter | null): NestedList<HolidayRow> {
+    return this.lists.holidays({
+      langCode: centre.langCode,
+      ...holidayDates(filter),
+      ...(typeof filter?.isActive === 'boolean' ? { isActive: filter.isActive } : {}),
+    });
   }
 
   /** How many live users each centre has, in one grouped query (requireReach first). */

@@ -1,5 +1,5 @@
 import { access } from '../../../lib/roles.js';
-import { MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
+import { DEVICE_READERS, MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
 import { defineArea } from '../area.js';
 import { DeviceCatalogueService } from './catalogue.js';
 import { devicesCodeFor, devicesSchemas } from './inputs.js';
@@ -17,9 +17,6 @@ declare module '../../../lib/deps.js' {
     devices: DeviceService;
   }
 }
-
-/** Who sees devices and zones: the admins, each limited to their own zones by the services. */
-const DEVICE_READERS = access.roles('GLOBAL_ADMIN', 'ZONAL_ADMIN', 'MASTERDATA_ADMIN', 'REGISTRATION_ADMIN');
 
 const devicesAccess = {
   'Query.device': DEVICE_READERS,
@@ -63,7 +60,7 @@ export const devicesArea = defineArea({
   services: (deps) => {
     const zones = new ZoneService(deps.prisma, deps.clock, async (userId) => (await deps.services.users.usersById([userId])).has(userId));
     const deviceCatalogue = new DeviceCatalogueService(deps.prisma, deps.clock);
-    return { zones, deviceCatalogue, devices: new DeviceService(deps.prisma, deps.clock, zones, deviceCatalogue) };
+    return { zones, deviceCatalogue, devices: new DeviceService(deps.prisma, deps.clock, zones, deviceCatalogue, () => deps.services.centreReach) };
   },
   resolvers: (deps) => devicesResolvers(deps.services),
 });

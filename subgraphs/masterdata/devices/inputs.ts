@@ -78,6 +78,7 @@ export const devicesSchemas = {
         deviceSpecId: code(36).nullish(),
         isActive: z.boolean().nullish(),
         name: identifier(64).nullish(),
+        regCenterId: identifier(10).nullish(),
       })
       .nullish(),
   }),

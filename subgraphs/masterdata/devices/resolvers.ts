@@ -20,7 +20,7 @@ export function devicesResolvers({ devices, deviceCatalogue: catalogue, zones }:
   return {
     Query: {
       device: async (_, args, context) => devices.get(await by(context), args.id, args.langCode),
-      devices: async (_, args, context) => devices.list(await by(context), args, args.filter),
+      devices: async (_, args, context) => devices.list(await callerOf(context), args, args.filter),
       devicesByLanguage: async (_, args, context) => devices.byLanguage(await by(context), args.langCode),
       devicesByType: async (_, args, context) => devices.byLanguage(await by(context), args.langCode, args.deviceType),
       searchDevices: async (_, args, context) => devices.search(await by(context), args.input),

@@ -8,6 +8,7 @@ import { filterValues, likeLiteral, runSearch, type FilterValuesRequest, type Se
 import type { DeviceCatalogueService } from './catalogue.js';
 import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
 import type { ZoneService } from './zones.js';
+import type { Caller, CentreReach } from '../centres/reach.js';
 
 export type { DeviceRow };
 
@@ -32,7 +33,41 @@ export interface DeviceFilter {
   deviceSpecId?: string | null;
   isActive?: boolean | null;
   name?: string | null;
+  regCenterId?: string | null;
 }
+
+/**
+ * A device list's filter as conditions on the rows, once its rules are
+ * read (the caller's zones, a zone's subtree, a type's specifications):
+ * the portal's list and the lists under a page of centres apply the same.
+ */
+export interface DeviceConditions {
+  /** the zones the rows lie in: the caller's, or those of them at and below the zone asked for */
+  zoneCodes: readonly string[];
+  /** the specifications of the device type asked for */
+  specIds?: readonly string[];
+  deviceSpecId?: string;
+  langCode?: string;
+  isActive?: boolean;
+  /** part of the name, any case, taken literally */
+  name?: string;
+  /** the centre the rows are placed at (a centre's own list gives it by parent) */
+  regCenterId?: string;
+}
+
+/** Prisma's condition on Device for the live rows that meet `conditions`. */
+export const deviceWhere = (conditions: DeviceConditions): Prisma.DeviceWhereInput => ({
+  AND: [
+    LIVE,
+    { zoneCode: { in: [...conditions.zoneCodes] } },
+    conditions.specIds ? { deviceSpecId: { in: [...conditions.specIds] } } : {},
+    conditions.deviceSpecId ? { deviceSpecId: conditions.deviceSpecId } : {},
+    conditions.langCode ? { langCode: conditions.langCode } : {},
+    conditions.isActive !== undefined ? { isActive: conditions.isActive } : {},
+    conditions.name ? { name: { contains: likeLiteral(conditions.name), mode: 'insensitive' } } : {},
+    conditions.regCenterId ? { regCenterId: conditions.regCenterId } : {},
+  ],
+});
 
 const TEXT = ['contains', 'equals', 'startsWith'] as const;
 
@@ -78,6 +113,8 @@ export class DeviceService {
     private readonly clock: Clock,
     private readonly zones: ZoneService,
     private readonly catalogue: DeviceCatalogueService,
+    /** the centres area's reach (built after this area: asked at call time) */
+    private readonly centreReach: () => CentreReach,
   ) {}
 
   async create(by: string, input: DeviceInput): Promise<DeviceRow> {
@@ -211,8 +248,13 @@ export class DeviceService {
     });
   }
 
-  /** The caller's devices for the portal; a zoneCode filter takes that zone and those below it. */
-  async list(userId: string, page: PageArgs, filter?: DeviceFilter | null): Promise<Connection<DeviceRow>> {
+  /**
+   * A list's filter as conditions on the rows: the caller's zones, or, with
+   * a zoneCode, that zone and those below it (one outside the caller's is
+   * KER-MSD-439, one that does not exist holds nothing); a device type is
+   * its specifications.
+   */
+  async conditions(userId: string, filter?: DeviceFilter | null): Promise<DeviceConditions> {
     const scope = await this.zones.scopeOf(userId);
     let zoneCodes: string[];
     if (filter?.zoneCode) {
@@ -220,18 +262,28 @@ export class DeviceService {
       if (path !== undefined && !scope.covers(path)) throw masterdataErrors.zoneNotAuthorized();
       zoneCodes = path === undefined ? [] : await this.zones.coveredCodes(scope, path);
     } else zoneCodes = await this.zones.coveredCodes(scope);
-    const specIds = filter?.deviceType ? await this.catalogue.specificationIdsOfType(filter.deviceType) : undefined;
-    const where: Prisma.DeviceWhereInput = {
-      AND: [
-        LIVE,
-        { zoneCode: { in: zoneCodes } },
-        specIds ? { deviceSpecId: { in: specIds } } : {},
-        filter?.deviceSpecId ? { deviceSpecId: filter.deviceSpecId } : {},
-        filter?.langCode ? { langCode: filter.langCode } : {},
-        typeof filter?.isActive === 'boolean' ? { isActive: filter.isActive } : {},
-        filter?.name ? { name: { contains: likeLiteral(filter.name), mode: 'insensitive' } } : {},
-      ],
+    return {
+      zoneCodes,
+      ...(filter?.deviceType ? { specIds: await this.catalogue.specificationIdsOfType(filter.deviceType) } : {}),
+      ...(filter?.deviceSpecId ? { deviceSpecId: filter.deviceSpecId } : {}),
+      ...(filter?.langCode ? { langCode: filter.langCode } : {}),
+      ...(typeof filter?.isActive === 'boolean' ? { isActive: filter.isActive } : {}),
+      ...(filter?.name ? { name: filter.name } : {}),
+      ...(filter?.regCenterId ? { regCenterId: filter.regCenterId } : {}),
     };
+  }
+
+  /**
+   * The caller's devices for the portal; a zoneCode filter takes that zone
+   * and those below it. A centre asked for that the caller does not reach
+   * is refused (KER-MSD-439), as the machines list refuses it.
+   */
+  async list(caller: Caller, page: PageArgs, filter?: DeviceFilter | null): Promise<Connection<DeviceRow>> {
+    if (filter?.regCenterId) {
+      const reach = this.centreReach();
+      await reach.requireListed(await reach.of(caller), filter.regCenterId);
+    }
+    const where = deviceWhere(await this.conditions(caller.subject, filter));
     return connection(
       page,
       (row) => pairKey(row.id, row.langCode),

@@ -70,7 +70,7 @@ const SORTABLE = {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A holiday id from a cursor or reference: a positive whole number, else the key is not one of this list. */
-function holidayIdOf(text: string): number {
+export function holidayIdOf(text: string): number {
   const id = Number(text);
   if (!Number.isSafeInteger(id) || id < 1) throw new PlatformError('BAD_USER_INPUT', 'not a holiday key');
   return id;
@@ -81,6 +81,14 @@ function dateOf(text: string, error: (why: string) => Error): Date {
   const date = new Date(`${text}T00:00:00.000Z`);
   if (!DATE.test(text) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw error(`${text} is not a date (yyyy-MM-dd)`);
   return date;
+}
+
+/** A holiday list's dates, from and to included: yyyy-MM-dd, real days (KER-MSD-019 otherwise). */
+export function holidayDates(filter?: Pick<HolidayFilter, 'from' | 'to'> | null): { from?: Date; to?: Date } {
+  return {
+    ...(filter?.from ? { from: dateOf(filter.from, masterdataErrors.holidayFetch) } : {}),
+    ...(filter?.to ? { to: dateOf(filter.to, masterdataErrors.holidayFetch) } : {}),
+  };
 }
 
 /**
@@ -214,19 +222,13 @@ export class HolidayService {
   }
 
   list(page: PageArgs, filter?: HolidayFilter | null): Promise<Connection<HolidayRow>> {
+    const { from, to } = holidayDates(filter);
     const where: Prisma.HolidayWhereInput = {
       ...LIVE,
       ...(filter?.langCode ? { langCode: filter.langCode } : {}),
       ...(filter?.locationCode ? { locationCode: filter.locationCode } : {}),
       ...(filter?.isActive !== null && filter?.isActive !== undefined ? { isActive: filter.isActive } : {}),
-      ...(filter?.from || filter?.to
-        ? {
-            holidayDate: {
-              ...(filter.from ? { gte: dateOf(filter.from, masterdataErrors.holidayFetch) } : {}),
-              ...(filter.to ? { lte: dateOf(filter.to, masterdataErrors.holidayFetch) } : {}),
-            },
-          }
-        : {}),
+      ...(from || to ? { holidayDate: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : {}),
     };
     return connection(
       page,

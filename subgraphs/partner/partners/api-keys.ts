@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../../../lib/events.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import type { NestedList } from '../../../lib/graph/nested.js';
 import type { MasterKey } from '../../../lib/master-key.js';
 import { lookupHash, randomAlphanumeric } from '../../../lib/secrets.js';
 import type { Clock } from '../../../lib/time.js';
 import { partnerErrors } from '../errors.js';
-import type { PolicyService } from '../policies/service.js';
+import type { PolicyRow, PolicyService } from '../policies/service.js';
 import type { PartnerSettings } from '../settings.js';
 import type { PartnerScopes } from './reach.js';
 import type { Caller, Scope } from './scope.js';
-import type { ApiKeyRequestFilter, ApiKeyRequestRow, PartnerApiKey, PartnersStorage } from './storage.js';
+import type { ApiKeyRequestFilter, ApiKeyRequestRow, PartnerApiKey, PartnerKeyFilter, PartnerRequestFilter, PartnersStorage } from './storage.js';
 
 /** An API key as the graph sees it: never the key, only its hint. */
 export type ApiKeyRow = Omit<PartnerApiKey, 'keyHash'>;
@@ -23,7 +24,7 @@ const DAY_MS = 86_400_000;
 const withoutHash = ({ keyHash: _hash, ...row }: PartnerApiKey): ApiKeyRow => row;
 
 /** What API keys need of the policies area. */
-export type KeyPolicies = Pick<PolicyService, 'named' | 'existsNamed' | 'policyInGroup'>;
+export type KeyPolicies = Pick<PolicyService, 'named' | 'existsNamed' | 'policyInGroup' | 'byIds'>;
 
 /**
  * Partners' API key requests and keys. A partner asks for a key to one of
@@ -180,5 +181,32 @@ export class ApiKeyService {
   /** Keys by the request that created them, for ApiKeyRequest.apiKey. */
   async apiKeysByRequest(scope: Scope, requestIds: readonly string[]): Promise<Map<string, ApiKeyRow>> {
     return new Map((await this.storage.apiKeysByRequests(scope, requestIds)).map((row) => [row.requestId, withoutHash(row)]));
+  }
+
+  /** The requests of each partner of a page (Partner.apiKeyRequests), within the scope, batched over the partners. */
+  requestsOfPartners(scope: Scope, filter?: PartnerRequestFilter | null): NestedList<ApiKeyRequestRow> {
+    return this.storage.requestsOfPartners(scope, filter);
+  }
+
+  /** The keys of each partner of a page (Partner.apiKeys), within the scope, batched over the partners; never a key's HMAC. */
+  apiKeysOfPartners(scope: Scope, filter?: PartnerKeyFilter | null): NestedList<ApiKeyRow> {
+    const list = this.storage.apiKeysOfPartners(scope, filter);
+    return {
+      pages: async (partnerIds, take) => new Map([...(await list.pages(partnerIds, take))].map(([partnerId, rows]) => [partnerId, rows.map(withoutHash)])),
+      counts: list.counts,
+      after: async (partnerId, page) => (await list.after(partnerId, page)).map(withoutHash),
+      key: (row) => row.id,
+    };
+  }
+
+  /**
+   * The policies of keys and requests (ApiKey.policy, ApiKeyRequest.policy):
+   * an admin's every one; anyone else's only those a key or a request of a
+   * partner it sees is on. So a partner reads the policies of its own keys
+   * and requests, and no other (Policy's other fields are its managers').
+   */
+  async policiesOfKeys(scope: Scope, policyIds: readonly string[]): Promise<Map<string, PolicyRow>> {
+    const reached = scope.all ? policyIds : await this.storage.policiesOfVisibleKeys(scope, policyIds);
+    return reached.length ? this.policies.byIds({ all: true }, reached) : new Map();
   }
 }

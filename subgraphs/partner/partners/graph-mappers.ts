@@ -1,8 +1,9 @@
 import type { Connection } from '../../../lib/graph/connection.js';
-import type { ApiKeyRequestRow, PartnerRow } from './service.js';
+import type { ApiKeyRequestRow, ApiKeyRow, PartnerRow } from './service.js';
 
 export type PartnerConnectionModel = Connection<PartnerRow>;
 export type ApiKeyRequestConnectionModel = Connection<ApiKeyRequestRow>;
+export type ApiKeyConnectionModel = Connection<ApiKeyRow>;
 
 export const partnersMappers = {
   Partner: './partners/service.js#PartnerRow',
@@ -10,4 +11,5 @@ export const partnersMappers = {
   ApiKey: './partners/service.js#ApiKeyRow',
   PartnerConnection: './partners/graph-mappers.js#PartnerConnectionModel',
   ApiKeyRequestConnection: './partners/graph-mappers.js#ApiKeyRequestConnectionModel',
+  ApiKeyConnection: './partners/graph-mappers.js#ApiKeyConnectionModel',
 };

@@ -25,6 +25,17 @@ declare module '../../../lib/deps.js' {
 const PARTNER_READERS = access.roles('GLOBAL_ADMIN', 'PARTNER_ADMIN', 'PARTNERMANAGER', 'PARTNER');
 const PARTNERS = access.roles('PARTNER');
 
+/**
+ * The rows of Viewer (the auth subgraph's caller, extended here), outside the
+ * desks: any signed-in caller asks for `partner`, which is null unless the
+ * caller is a partner's login, admitted at the partner desk by the resolver
+ * (resolvers.ts, viewerResolvers).
+ */
+export const viewerAccess = {
+  'Viewer.__resolveReference': access.AUTHENTICATED,
+  'Viewer.partner': access.AUTHENTICATED,
+};
+
 /** Partners, API key requests and keys. */
 export const partnersArea = defineArea({
   name: 'partners',
@@ -54,6 +65,11 @@ export const partnersArea = defineArea({
     'Partner.__resolveReference': PARTNER_READERS,
     'ApiKeyRequest.__resolveReference': PARTNER_READERS,
     'ApiKey.__resolveReference': PARTNER_READERS,
+    // Lists and links under the records: each read through the caller's scope again, whichever path reached the record.
+    'Partner.apiKeyRequests': PARTNER_READERS,
+    'Partner.apiKeys': PARTNER_READERS,
+    'ApiKeyRequest.policy': PARTNER_READERS,
+    'ApiKey.policy': PARTNER_READERS,
   },
   schemas: partnersSchemas,
   codeFor,

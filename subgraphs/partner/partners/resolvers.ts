@@ -2,6 +2,7 @@ import type { ApiKeyRequestStatus, PartnerStatus, Resolvers } from '../../../gen
 import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { Scope } from './scope.js';
 
 const PARTNER_STATUS: Record<string, PartnerStatus> = { Active: 'ACTIVE', 'De-Active': 'DE_ACTIVE' };
@@ -28,6 +29,13 @@ export function partnersResolvers(deps: PlatformDeps): Resolvers {
     loader(context, 'partner.apiKey', async (ids: readonly string[]) => apiKeys.apiKeysByIds(await scope(context), ids));
   const keyOfRequest = (context: RequestContext) =>
     loader(context, 'partner.apiKeyByRequest', async (ids: readonly string[]) => apiKeys.apiKeysByRequest(await scope(context), ids));
+  // Not the policies area's loader: a key's policy is read through the partner's scope (api-keys.ts, policiesOfKeys). One loader
+  // per list, so that each list's policies are one batch whenever its page arrives: a page of keys and one of requests cost
+  // two, however the two pages' answers interleave.
+  const policyOf = (name: string) => (context: RequestContext) =>
+    loader(context, name, async (ids: readonly string[]) => apiKeys.policiesOfKeys(await scope(context), ids));
+  const policyOfKey = policyOf('partner.keyPolicy');
+  const policyOfRequest = policyOf('partner.requestPolicy');
   const caller = (context: RequestContext) => context.principal();
   return {
     Query: {
@@ -57,6 +65,22 @@ export function partnersResolvers(deps: PlatformDeps): Resolvers {
       login: (row) => userRef(row.userId),
       createdBy: (row) => ({ userId: row.createdBy }),
       updatedBy: (row) => userRef(row.updatedBy),
+      apiKeyRequests: async (row, args, context) =>
+        nestedConnection(
+          context,
+          'partner.partnerRequests',
+          args,
+          row.id,
+          apiKeys.requestsOfPartners(await scope(context), { status: stored(REQUEST_STATUS, args.filter?.status), policyId: args.filter?.policyId }),
+        ),
+      apiKeys: async (row, args, context) =>
+        nestedConnection(
+          context,
+          'partner.partnerKeys',
+          args,
+          row.id,
+          apiKeys.apiKeysOfPartners(await scope(context), { status: stored(PARTNER_STATUS, args.filter?.status), policyId: args.filter?.policyId }),
+        ),
     },
     ApiKeyRequest: {
       __resolveReference: (ref, context) => requestOf(context)(ref.id),
@@ -64,14 +88,39 @@ export function partnersResolvers(deps: PlatformDeps): Resolvers {
       status: (row) => REQUEST_STATUS[row.status] ?? 'IN_PROGRESS',
       decidedBy: (row) => userRef(row.decidedBy),
       apiKey: (row, _, context) => keyOfRequest(context)(row.id),
+      policy: (row, _, context) => policyOfRequest(context)(row.policyId),
       createdBy: (row) => ({ userId: row.createdBy }),
     },
     ApiKey: {
       __resolveReference: (ref, context) => keyOf(context)(ref.id),
       partner: (row, _, context) => partnerOf(context)(row.partnerId),
       status: (row) => PARTNER_STATUS[row.status] ?? 'DE_ACTIVE',
+      policy: (row, _, context) => policyOfKey(context)(row.policyId),
       createdBy: (row) => ({ userId: row.createdBy }),
       updatedBy: (row) => userRef(row.updatedBy),
+    },
+  };
+}
+
+/**
+ * The caller's own partner record under the auth subgraph's Viewer. Outside
+ * the desks (index.ts): any signed-in caller may ask, and gets null unless it
+ * is a partner's login with a record, which is then admitted at the partner
+ * desk. The representation's id is only compared: the record is the token's
+ * subject's.
+ */
+export function viewerResolvers(deps: PlatformDeps): Pick<Resolvers, 'Viewer'> {
+  const { partners } = deps.services;
+  return {
+    Viewer: {
+      __resolveReference: (ref) => ({ id: ref.id }),
+      partner: async (viewer, _, context) => {
+        const caller = await context.principal();
+        const own = viewer.id === caller.subject ? await partners.ownRecord(caller) : null;
+        // A caller with a record of its own sits at the partner desk to read it (its token's application, its password's age).
+        if (own) await deps.services.partnerCallers.admit(caller, 'partner');
+        return own;
+      },
     },
   };
 }

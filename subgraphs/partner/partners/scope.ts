@@ -10,10 +10,16 @@ export interface Scope {
 
 export type Caller = Pick<Principal, 'subject' | 'roles'>;
 
+/** A caller with the kind of its subject (a user, a client, a resident). */
+export type Signed = Caller & Pick<Principal, 'subjectType'>;
+
 const SEE_ALL = ['GLOBAL_ADMIN', 'PARTNER_ADMIN'];
 
 /** Whether the caller manages partners, whose groups are then looked up. */
 export const managesPartners = (caller: Caller): boolean => caller.roles.includes('PARTNERMANAGER');
+
+/** Whether the caller is a partner's login: a user (not a client or a resident) holding PARTNER. */
+export const isPartnerLogin = (caller: Signed): boolean => caller.subjectType === 'user' && caller.roles.includes('PARTNER');
 
 /** The scope of a caller, given the groups it manages (looked up only for a partner manager). */
 export const scopeOf = (caller: Caller, managedGroupIds: string[]): Scope => ({

@@ -8,7 +8,7 @@ import { partnerErrors } from '../errors.js';
 import type { PolicyGroupService } from '../policies/groups-service.js';
 import type { ApiKeyRow, ApiKeyService } from './api-keys.js';
 import type { PartnerScopes } from './reach.js';
-import type { Caller, Scope } from './scope.js';
+import { isPartnerLogin, sees, type Caller, type Scope, type Signed } from './scope.js';
 import type { ApiKeyRequestRow, PartnerApiKey, PartnerFilter, PartnerRow, PartnersStorage } from './storage.js';
 
 export type { ApiKeyRequestRow, ApiKeyRow, PartnerFilter, PartnerRow };
@@ -132,6 +132,17 @@ export class PartnerService {
     await this.deps.storage.setPartnerStatus(partnerId, status, { by: caller.subject, at: this.deps.clock.now() });
     await this.deps.events.publish('partner.changed', { partnerId });
     return { message: status === 'Active' ? 'Partner activated successfully' : 'Partner de-activated successfully' };
+  }
+
+  /**
+   * The caller's own partner record (Viewer.partner): for a partner's login
+   * (a user holding PARTNER), the partner it registered, seen through its
+   * scope; null for any other caller, and before it registers.
+   */
+  async ownRecord(caller: Signed): Promise<PartnerRow | null> {
+    if (!isPartnerLogin(caller)) return null;
+    const row = await this.deps.storage.partnerOfUser(caller.subject);
+    return row && sees(await this.scope(caller), row) ? row : null;
   }
 
   /** The partners of the manager's groups (GET /pmpartners): PMS_PMP_004 when none. */

@@ -1,5 +1,12 @@
-import type { ApiKeyRequest as ApiKeyRequestRow, Partner as PartnerRow, PartnerApiKey, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
-import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import {
+  Prisma,
+  type ApiKeyRequest as ApiKeyRequestRow,
+  type Partner as PartnerRow,
+  type PartnerApiKey,
+  type PrismaClient,
+} from '../../../generated/prisma/client.js';
+import { newestFirst, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
 import { newestPage, unlessTaken, type Stamp } from '../rows.js';
 import type { Scope } from './scope.js';
 
@@ -41,12 +48,48 @@ export interface ApiKeyRequestFilter {
   partnerId?: string | null;
 }
 
+/** Which of one partner's requests to list (Partner.apiKeyRequests): stored values. */
+export interface PartnerRequestFilter {
+  status?: string | null;
+  policyId?: string | null;
+}
+
+/** Which of one partner's keys to list (Partner.apiKeys): stored values. */
+export interface PartnerKeyFilter {
+  status?: string | null;
+  policyId?: string | null;
+}
+
 /** The partners a scope sees: every one, its own, those of the groups it manages. */
 const visiblePartners = (scope: Scope): Prisma.PartnerWhereInput =>
   scope.all ? {} : { OR: [{ userId: scope.subject }, { policyGroupId: { in: scope.groupIds } }] };
 
 /** Requests and keys of partners the scope sees: one join in the same statement, whatever the groups' size. */
 const ofVisiblePartners = (scope: Scope): { partner?: Prisma.PartnerWhereInput } => (scope.all ? {} : { partner: visiblePartners(scope) });
+
+/** The same rule over the partners' table `p`, in SQL (values as parameters); null: every partner. */
+const visiblePartnersSql = (scope: Scope, p: string): Prisma.Sql | null => {
+  if (scope.all) return null;
+  const partner = Prisma.raw(p);
+  const own = Prisma.sql`${partner}."userId" = ${scope.subject}`;
+  return scope.groupIds.length ? Prisma.sql`(${own} OR ${partner}."policyGroupId" IN (${Prisma.join(scope.groupIds)}))` : own;
+};
+
+/** A nested list's conditions on a table with `partnerId`, `status` and `policyId` columns: the scope's partners, then the filter. */
+const childConditions = (scope: Scope, filter: { status?: string | null; policyId?: string | null } | null | undefined): Prisma.Sql | undefined => {
+  const visible = visiblePartnersSql(scope, 'p');
+  const conditions = [
+    ...(visible ? [Prisma.sql`"partnerId" IN (SELECT p.id FROM pms_partner p WHERE ${visible})`] : []),
+    ...(filter?.status ? [Prisma.sql`"status" = ${filter.status}`] : []),
+    ...(filter?.policyId ? [Prisma.sql`"policyId" = ${filter.policyId}`] : []),
+  ];
+  return conditions.length ? Prisma.join(conditions, ' AND ') : undefined;
+};
+
+const NEWEST_FIRST = [
+  ['createdAt', 'desc'],
+  ['id', 'desc'],
+] as const;
 
 /** The filter's fields that are given (an absent, null or empty one filters nothing). */
 const given = <T extends object>(filter: T | null | undefined) =>
@@ -122,6 +165,60 @@ export function partnersStorage(prisma: PrismaClient | Prisma.TransactionClient)
 
     apiKeysByRequests: (scope: Scope, requestIds: readonly string[]): Promise<PartnerApiKey[]> =>
       prisma.partnerApiKey.findMany({ where: { requestId: { in: [...requestIds] }, ...ofVisiblePartners(scope) } }),
+
+    // --- lists under each partner of a page (Partner.apiKeyRequests, Partner.apiKeys)
+
+    /** The requests of each partner of a page, newest first, within the scope: one window query and one grouped count for the page. */
+    requestsOfPartners(scope: Scope, filter: PartnerRequestFilter | null | undefined): NestedList<ApiKeyRequestRow> {
+      const of = (partnerIds: readonly string[]): Prisma.ApiKeyRequestWhereInput => ({
+        AND: [{ partnerId: { in: [...partnerIds] } }, ofVisiblePartners(scope), given(filter)],
+      });
+      return {
+        pages: (partnerIds, take) =>
+          pagesByParent<ApiKeyRequestRow>(
+            prisma,
+            { table: 'pms_api_key_request', parentColumn: 'partnerId', where: childConditions(scope, filter), orderBy: NEWEST_FIRST },
+            partnerIds,
+            take,
+          ),
+        counts: async (partnerIds) =>
+          countsByParent(await prisma.apiKeyRequest.groupBy({ by: ['partnerId'], where: of(partnerIds), _count: { _all: true } }), (group) => group.partnerId),
+        after: (partnerId, page) => prisma.apiKeyRequest.findMany({ where: of([partnerId]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),
+        key: (row) => row.id,
+      };
+    },
+
+    /** The keys of each partner of a page, newest first, within the scope: one window query and one grouped count for the page. */
+    apiKeysOfPartners(scope: Scope, filter: PartnerKeyFilter | null | undefined): NestedList<PartnerApiKey> {
+      const of = (partnerIds: readonly string[]): Prisma.PartnerApiKeyWhereInput => ({
+        AND: [{ partnerId: { in: [...partnerIds] } }, ofVisiblePartners(scope), given(filter)],
+      });
+      return {
+        pages: (partnerIds, take) =>
+          pagesByParent<PartnerApiKey>(
+            prisma,
+            { table: 'pms_partner_api_key', parentColumn: 'partnerId', where: childConditions(scope, filter), orderBy: NEWEST_FIRST },
+            partnerIds,
+            take,
+          ),
+        counts: async (partnerIds) =>
+          countsByParent(await prisma.partnerApiKey.groupBy({ by: ['partnerId'], where: of(partnerIds), _count: { _all: true } }), (group) => group.partnerId),
+        after: (partnerId, page) => prisma.partnerApiKey.findMany({ where: of([partnerId]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),
+        key: (row) => row.id,
+      };
+    },
+
+    /** The policies among `policyIds` that a key or a request of a partner the scope sees is on (one statement). */
+    async policiesOfVisibleKeys(scope: Scope, policyIds: readonly string[]): Promise<string[]> {
+      if (!policyIds.length) return [];
+      const visible = visiblePartnersSql(scope, 'p') ?? Prisma.sql`TRUE`;
+      const ids = Prisma.join([...policyIds]);
+      const rows = await prisma.$queryRaw<{ policyId: string }[]>(Prisma.sql`
+        SELECT k."policyId" FROM pms_partner_api_key k JOIN pms_partner p ON p.id = k."partnerId" WHERE k."policyId" IN (${ids}) AND ${visible}
+        UNION
+        SELECT r."policyId" FROM pms_api_key_request r JOIN pms_partner p ON p.id = r."partnerId" WHERE r."policyId" IN (${ids}) AND ${visible}`);
+      return rows.map((row) => row.policyId);
+    },
   };
 }
 

@@ -46,10 +46,15 @@ export function policiesResolvers(deps: PlatformDeps): Resolvers {
     },
     Policy: {
       __resolveReference: (ref, context) => policyOf(context)(ref.id),
+      // Each field its own resolver: each has a role row (index.ts), as partners read the id and name alone.
+      description: (row) => row.description,
       policies: (row) => readContent(row.policies),
+      isActive: (row) => row.isActive,
       policyGroup: (row, _, context) => groupOf(context)(row.policyGroupId),
       createdBy,
+      createdAt: (row) => row.createdAt,
       updatedBy,
+      updatedAt: (row) => row.updatedAt,
     },
     PolicyGroup: {
       __resolveReference: (ref, context) => groupOf(context)(ref.id),
