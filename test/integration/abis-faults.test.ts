@@ -16,8 +16,8 @@ import { openDatabase, type Database } from '../../lib/db/client.js';
 import { syncRecordOf } from '../../lib/packet/format.js';
 import { createLogger } from '../../lib/log.js';
 import { StompConnection, type StompMessage } from '../../lib/queue/stomp.js';
-import { startMockAbis, type MockAbis } from '../../tools/mock-abis/index.js';
 import { selfSignedKey } from '../support/certificates.js';
+import { attachMockAbis } from '../support/abis.js';
 import { privateBroker, relay, type PrivateBroker, type Relay } from '../support/activemq.js';
 import { cookieHeader, envelopeOf, startTestPlatform, TEST_MASTER_KEY, type TestPlatform } from '../support/platform.js';
 import { createTestDatabase } from '../support/postgres.js';
@@ -40,34 +40,6 @@ afterAll(async () => {
   await broker?.remove();
 });
 
-/** The mock ABIS on the private broker, its certificate uploaded to `t`. */
-async function attachMock(t: TestPlatform, admin: Record<string, string>, queues: { requests: string; responses: string }): Promise<MockAbis> {
-  const keysDir = mkdtempSync(path.join(tmpdir(), 'mock-abis-keys-'));
-  const abisClient = await t.clientToken(['ABIS'], 'registrationprocessor');
-  const mock = await startMockAbis({
-    stompUrl: broker.url,
-    requestQueue: `/queue/${queues.requests}`,
-    responseQueue: `/queue/${queues.responses}`,
-    base: t.baseUrl,
-    clientId: abisClient.clientId,
-    secretKey: abisClient.secretKey,
-    keysDir,
-    reconnectDelayMs: 200,
-    maxReconnectDelayMs: 1000,
-    fetch: (url, init) => fetch((typeof url === 'string' ? url : url instanceof URL ? url.href : url.url).replace(/^https?:\/\/[^/]+/, t.baseUrl), init),
-  });
-  closers.push(async () => {
-    await mock.close();
-    rmSync(keysDir, { recursive: true, force: true });
-  });
-  const uploaded = await t.request('POST', '/v1/keymanager/uploadOtherDomainCertificate', {
-    body: envelopeOf({ applicationId: 'PARTNER', referenceId: 'partner-default-abis', certificateData: mock.keys.certificatePem }),
-    headers: admin,
-  });
-  expect(uploaded.json.errors).toBeNull();
-  return mock;
-}
-
 const queuesOfRun = () => {
   const run = randomUUID().slice(0, 8);
   return { requests: `platform-to-abis-${run}`, responses: `abis-to-platform-${run}` };
@@ -86,7 +58,8 @@ describe('the broker stopped while requests are pending', () => {
     });
     closers.push(() => t.close());
     const admin = cookieHeader(await t.adminToken());
-    await attachMock(t, admin, queues);
+    const mock = await attachMockAbis(t, admin, { stompUrl: broker.url, ...queues, reconnectDelayMs: 200, maxReconnectDelayMs: 1000 });
+    closers.push(() => mock.close());
     const client = await registrationClient(t, admin);
 
     await broker.stop();

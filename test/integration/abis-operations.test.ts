@@ -5,15 +5,13 @@
 // each ABIS's liveness in abisSystems and /health; the requests by state and age; deletes refused for
 // registrations still in play and for callers who are not operators.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/log.js';
 import { StompConnection, type StompMessage } from '../../lib/queue/stomp.js';
-import { startMockAbis, type MockAbis } from '../../tools/mock-abis/index.js';
-import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
-import { REGPROC, registrationClient, type RegistrationClient } from '../support/regproc.js';
+import type { MockAbis } from '../../tools/mock-abis/index.js';
+import { attachMockAbis } from '../support/abis.js';
+import { type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { adjudicator, registrationClient, type RegistrationClient } from '../support/regproc.js';
 import { userLogin } from '../support/users.js';
 import { waitFor } from '../support/wait.js';
 
@@ -28,7 +26,6 @@ let admin: Record<string, string>;
 let client: RegistrationClient;
 let mock: MockAbis;
 let second: PlayedAbis;
-const keysDir = mkdtempSync(path.join(tmpdir(), 'mock-abis-keys-'));
 
 useTestPlatform(
   {
@@ -94,30 +91,14 @@ async function playAbis(requestQueue: string, responseQueue: string): Promise<Pl
 }
 
 beforeAll(async () => {
-  const abisClient = await t.clientToken(['ABIS'], 'registrationprocessor');
-  mock = await startMockAbis({
-    stompUrl: STOMP_URL,
-    requestQueue: `/queue/${REQUESTS}`,
-    responseQueue: `/queue/${RESPONSES}`,
-    base: t.baseUrl,
-    clientId: abisClient.clientId,
-    secretKey: abisClient.secretKey,
-    keysDir,
-    fetch: (url, init) => fetch((typeof url === 'string' ? url : url instanceof URL ? url.href : url.url).replace(/^https?:\/\/[^/]+/, t.baseUrl), init),
-  });
+  mock = await attachMockAbis(t, admin, { stompUrl: STOMP_URL, requests: REQUESTS, responses: RESPONSES });
   second = await playAbis(`${REQUESTS}2`, 'abis2-to-platform');
-  const uploaded = await t.request('POST', '/v1/keymanager/uploadOtherDomainCertificate', {
-    body: envelopeOf({ applicationId: 'PARTNER', referenceId: 'partner-default-abis', certificateData: mock.keys.certificatePem }),
-    headers: admin,
-  });
-  expect(uploaded.json.errors).toBeNull();
   client = await registrationClient(t, admin);
 }, 120_000);
 
 afterAll(async () => {
   await mock?.close();
   await second?.close();
-  rmSync(keysDir, { recursive: true, force: true });
 });
 
 const REQUEST_FIELDS = 'requestId abisName operation registrationId referenceId status returnValue failureReason result requestedBy candidates';
@@ -132,12 +113,6 @@ const ask = async (question: string, abisName?: string, headers = admin) =>
 const systems = async () =>
   (await t.graphql('{ abisSystems { name requestQueue responseQueue liveness lastAnsweredAt unsent unanswered pendingJobs referenceCount } }', {}, admin)).data
     .abisSystems as { name: string; liveness: string; referenceCount: number | null; pendingJobs: number | null; unsent: number; unanswered: number }[];
-
-const decide = (regId: string, statusCode: string) =>
-  t.request('POST', `${REGPROC}/manualverification/decision`, {
-    body: envelopeOf({ matchedRefType: 'RID', mvUsrId: 'admin', reasonCode: 'checked', regId, statusCode }, { id: 'platform.manual.verification.decision' }),
-    headers: admin,
-  });
 
 const deleteReference = (registrationId: string, headers = admin, abisName?: string) =>
   t.graphql(
@@ -198,10 +173,8 @@ describe('two ABIS side by side, bytes messages', () => {
     expect(view.data.registration.candidates).toEqual([{ registrationId: first.rid, status: 'PROCESSED', stage: 'UIN_GENERATOR' }]);
     expect(mock.store.count()).toBe(2);
 
-    await t.request('POST', `${REGPROC}/manualverification/assignment`, {
-      body: envelopeOf({ userId: 'admin', matchType: 'all' }, { id: 'platform.manual.verification.assignment' }),
-      headers: admin,
-    });
+    const { assign, decide } = adjudicator(t, admin);
+    await assign();
     expect((await decide(duplicate.rid, 'REJECTED')).json.errors).toBeNull();
     const deletes = await waitFor(async () => {
       const rows = (await t.platform.deps.services.abisRequests.requestsByRids([duplicate.rid])).filter((row) => row.operation === 'DELETE');

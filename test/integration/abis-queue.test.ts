@@ -4,15 +4,13 @@
 // adjudication with the first as candidate; a rejection ends it REJECTED, an approval PROCESSED.
 // A reply delivered three times changes state once.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openQueue, type MessageQueue } from '../../lib/queue/index.js';
 import { createLogger } from '../../lib/log.js';
-import { startMockAbis, type MockAbis } from '../../tools/mock-abis/index.js';
-import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
-import { REGPROC, registrationClient, type RegistrationClient } from '../support/regproc.js';
+import type { MockAbis } from '../../tools/mock-abis/index.js';
+import { attachMockAbis } from '../support/abis.js';
+import { type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { adjudicator, registrationClient, type RegistrationClient } from '../support/regproc.js';
 
 const STOMP_URL = process.env.STOMP_URL ?? 'stomp://127.0.0.1:61613';
 const RUN = randomUUID().slice(0, 8);
@@ -24,7 +22,6 @@ let admin: Record<string, string>;
 let client: RegistrationClient;
 let mock: MockAbis;
 let sender: MessageQueue;
-const keysDir = mkdtempSync(path.join(tmpdir(), 'mock-abis-keys-'));
 
 useTestPlatform(
   { PLATFORM_SAMPLE_DATA: 'true', REGPROC_DEDUPE: 'abis', STOMP_URL, ABIS_REQUEST_QUEUE: REQUESTS, ABIS_RESPONSE_QUEUE: RESPONSES },
@@ -35,23 +32,7 @@ useTestPlatform(
 );
 
 beforeAll(async () => {
-  const abisClient = await t.clientToken(['ABIS'], 'registrationprocessor');
-  mock = await startMockAbis({
-    stompUrl: STOMP_URL,
-    requestQueue: `/queue/${REQUESTS}`,
-    responseQueue: `/queue/${RESPONSES}`,
-    base: t.baseUrl,
-    clientId: abisClient.clientId,
-    secretKey: abisClient.secretKey,
-    keysDir,
-    // The share's address names the platform's public URL; here the test platform listens elsewhere.
-    fetch: (url, init) => fetch((typeof url === 'string' ? url : url instanceof URL ? url.href : url.url).replace(/^https?:\/\/[^/]+/, t.baseUrl), init),
-  });
-  const uploaded = await t.request('POST', '/v1/keymanager/uploadOtherDomainCertificate', {
-    body: envelopeOf({ applicationId: 'PARTNER', referenceId: 'partner-default-abis', certificateData: mock.keys.certificatePem }),
-    headers: admin,
-  });
-  expect(uploaded.json.errors).toBeNull();
+  mock = await attachMockAbis(t, admin, { stompUrl: STOMP_URL, requests: REQUESTS, responses: RESPONSES });
   client = await registrationClient(t, admin);
   sender = openQueue({ url: STOMP_URL, logger: createLogger('silent') });
 }, 120_000);
@@ -59,22 +40,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock?.close();
   await sender?.close();
-  rmSync(keysDir, { recursive: true, force: true });
 });
-
-const assign = () =>
-  t.request('POST', `${REGPROC}/manualverification/assignment`, {
-    body: envelopeOf({ userId: 'admin', matchType: 'all' }, { id: 'platform.manual.verification.assignment' }),
-    headers: admin,
-  });
-const decide = (regId: string, statusCode: string) =>
-  t.request('POST', `${REGPROC}/manualverification/decision`, {
-    body: envelopeOf({ matchedRefType: 'RID', mvUsrId: 'admin', reasonCode: 'checked', regId, statusCode }, { id: 'platform.manual.verification.decision' }),
-    headers: admin,
-  });
 
 describe('de-duplication with an ABIS over the queue', () => {
   it('processes a first registration, sends a second with the same fingerprints to an adjudicator; rejection and approval end them', async () => {
+    const { assign, decide } = adjudicator(t, admin);
     const first = client.build('abis-first');
     await client.submit(first);
     expect(await client.settle(first.rid)).toBe('PROCESSED');

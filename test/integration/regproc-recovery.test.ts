@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
+import { bearer, cookieHeader, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { adjudicator, REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
 // Imported for s3rver's account, and for the DES shim it installs before s3rver is loaded.
 import { S3RVER_KEY, S3RVER_SECRET } from '../support/s3.js';
 import { freePort, waitFor } from '../support/wait.js';
@@ -127,19 +127,11 @@ describe('a registration whose UIN stage failed for a reason of the platform', (
 
     // The store goes away; the adjudicator approves: the UIN stage cannot read the packet.
     await s3.stop();
-    const assigned = await t.request('POST', `${BASE}/manualverification/assignment`, {
-      body: envelopeOf({ userId: 'admin', matchType: 'all' }, { id: 'platform.manual.verification.assignment' }),
-      headers: admin,
-    });
+    const { assign, decide } = adjudicator(t, admin);
+    const assigned = await assign();
     expect(assigned.json.errors, JSON.stringify(assigned.json.errors)).toBeNull();
     expect(assigned.json.response).toMatchObject({ regId: second.rid, statusCode: 'ASSIGNED' });
-    const decided = await t.request('POST', `${BASE}/manualverification/decision`, {
-      body: envelopeOf(
-        { matchedRefType: 'RID', mvUsrId: 'admin', reasonCode: 'checked', regId: second.rid, statusCode: 'APPROVED' },
-        { id: 'platform.manual.verification.decision' },
-      ),
-      headers: admin,
-    });
+    const decided = await decide(second.rid, 'APPROVED');
     expect(decided.json.errors, JSON.stringify(decided.json.errors)).toBeNull();
 
     const reprocess = await waitFor(

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { syncRecordOf } from '../../lib/packet/format.js';
 import { expectRejected } from '../support/assertions.js';
 import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
-import { PROCESSED_TRANSACTIONS, REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
+import { adjudicator, PROCESSED_TRANSACTIONS, REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -126,16 +126,8 @@ describe('the packet receiver', () => {
 });
 
 describe('duplicates and manual adjudication', () => {
-  const assign = () =>
-    t.request('POST', `${BASE}/manualverification/assignment`, {
-      body: envelopeOf({ userId: 'admin', matchType: 'all' }, { id: 'platform.manual.verification.assignment' }),
-      headers: admin,
-    });
-  const decide = (regId: string, statusCode: string) =>
-    t.request('POST', `${BASE}/manualverification/decision`, {
-      body: envelopeOf({ matchedRefType: 'RID', mvUsrId: 'admin', reasonCode: 'checked', regId, statusCode }, { id: 'platform.manual.verification.decision' }),
-      headers: admin,
-    });
+  const assign = () => adjudicator(t, admin).assign();
+  const decide = (regId: string, statusCode: string) => adjudicator(t, admin).decide(regId, statusCode);
 
   it('sends a second registration of the same biometrics to an adjudicator; a rejection ends it REJECTED, an approval PROCESSED', async () => {
     const first = build('dup-first');

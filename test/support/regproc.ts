@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type SyncRecord } from '../../lib/packet/format.js';
 import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
-import type { TestPlatform } from './platform.js';
+import { envelopeOf, type TestPlatform } from './platform.js';
 
 export const REGPROC = '/registrationprocessor/v1';
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED']);
@@ -106,4 +106,23 @@ export async function registrationClient(t: TestPlatform, headers: Record<string
     },
   };
   return client;
+}
+
+/** An adjudicator's manual verification calls, as `headers` (the admin's cookie, who adjudicates as `admin`). */
+export function adjudicator(t: TestPlatform, headers: Record<string, string>) {
+  return {
+    assign: () =>
+      t.request('POST', `${REGPROC}/manualverification/assignment`, {
+        body: envelopeOf({ userId: 'admin', matchType: 'all' }, { id: 'platform.manual.verification.assignment' }),
+        headers,
+      }),
+    decide: (regId: string, statusCode: string) =>
+      t.request('POST', `${REGPROC}/manualverification/decision`, {
+        body: envelopeOf(
+          { matchedRefType: 'RID', mvUsrId: 'admin', reasonCode: 'checked', regId, statusCode },
+          { id: 'platform.manual.verification.decision' },
+        ),
+        headers,
+      }),
+  };
 }
