@@ -100,6 +100,18 @@ export async function pagesByParent<T extends Record<string, unknown>>(
   return pages;
 }
 
+/** The order of log-like nested lists: newest first, the unique id breaking ties (as `newestFirst()` for Prisma). */
+export const NEWEST_FIRST: WindowSpec['orderBy'] = [
+  ['createdAt', 'desc'],
+  ['id', 'desc'],
+];
+
+/** A NestedList's `pages`: `pagesByParent` over `spec`, or over the spec `spec()` gives when the page is read (conditions read once, late). */
+export const windowPages =
+  <T extends Record<string, unknown>>(db: Raw, spec: WindowSpec | (() => Promise<WindowSpec>)) =>
+  async (parentIds: readonly string[], take: number): Promise<Map<string, T[]>> =>
+    pagesByParent<T>(db, typeof spec === 'function' ? await spec() : spec, parentIds, take);
+
 /** `groupBy`'s answer as counts by parent. */
 export const countsByParent = <G extends { _count: { _all: number } }>(groups: G[], parentOf: (group: G) => string): Map<string, number> =>
   new Map(groups.map((group) => [parentOf(group), group._count._all]));

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient, type Session } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
-import { countsByParent, pagesByParent, type NestedList } from '../../lib/graph/nested.js';
+import { countsByParent, NEWEST_FIRST, windowPages, type NestedList } from '../../lib/graph/nested.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import type { Clock } from '../../lib/time.js';
 import type { TokenService } from '../../lib/tokens.js';
@@ -75,21 +75,12 @@ export class SessionsService {
       ...(filter?.status ? [byStatus[filter.status]] : []),
     ];
     return {
-      pages: (subjects, take) =>
-        pagesByParent<Session>(
-          this.prisma,
-          {
-            table: 'auth_session',
-            parentColumn: 'subject',
-            where: Prisma.join(conditions, ' AND '),
-            orderBy: [
-              ['createdAt', 'desc'],
-              ['id', 'desc'],
-            ],
-          },
-          subjects,
-          take,
-        ),
+      pages: windowPages<Session>(this.prisma, {
+        table: 'auth_session',
+        parentColumn: 'subject',
+        where: Prisma.join(conditions, ' AND '),
+        orderBy: NEWEST_FIRST,
+      }),
       counts: async (subjects) =>
         countsByParent(await this.prisma.session.groupBy({ by: ['subject'], where: where(subjects), _count: { _all: true } }), (group) => group.subject),
       after: (subject, page) => this.prisma.session.findMany({ where: where([subject]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),

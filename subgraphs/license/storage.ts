@@ -1,6 +1,6 @@
 import { Prisma, type LicenseKey as LicenseRow, type PrismaClient } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs, type PageQuery } from '../../lib/graph/connection.js';
-import { countsByParent, pagesByParent } from '../../lib/graph/nested.js';
+import { countsByParent, NEWEST_FIRST, pagesByParent } from '../../lib/graph/nested.js';
 
 export type { LicenseRow };
 
@@ -55,10 +55,7 @@ export function licenseStorage(prisma: PrismaClient) {
           table: 'license_key',
           parentColumn: 'mispId',
           where: status ? Prisma.sql`"status" = ${status}` : undefined,
-          orderBy: [
-            ['createdAt', 'desc'],
-            ['id', 'desc'],
-          ],
+          orderBy: NEWEST_FIRST,
         },
         mispIds,
         take,

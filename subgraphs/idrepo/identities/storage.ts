@@ -3,7 +3,7 @@ import { Prisma, type Identity, type IdentityFile, type IdentityReadAudit, type 
 import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { pageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
+import { countsByParent, windowPages, type NestedList } from '../../../lib/graph/nested.js';
 
 /** Which reads of an identity the portal lists. */
 export interface ReadFilter {
@@ -187,21 +187,15 @@ export class IdentityStorage {
       ...(filter.to ? [Prisma.sql`"readAt" < ${filter.to}`] : []),
     ];
     return {
-      pages: (identityIds, take) =>
-        pagesByParent<IdentityReadAudit>(
-          this.prisma,
-          {
-            table: 'idrepo_read_audit',
-            parentColumn: 'identityId',
-            where: conditions.length ? Prisma.join(conditions, ' AND ') : undefined,
-            orderBy: [
-              ['readAt', direction],
-              ['id', direction],
-            ],
-          },
-          identityIds,
-          take,
-        ),
+      pages: windowPages<IdentityReadAudit>(this.prisma, {
+        table: 'idrepo_read_audit',
+        parentColumn: 'identityId',
+        where: conditions.length ? Prisma.join(conditions, ' AND ') : undefined,
+        orderBy: [
+          ['readAt', direction],
+          ['id', direction],
+        ],
+      }),
       counts: async (identityIds) =>
         countsByParent(
           await this.prisma.identityReadAudit.groupBy({ by: ['identityId'], where: where(identityIds), _count: { _all: true } }),

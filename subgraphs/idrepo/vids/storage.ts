@@ -3,7 +3,7 @@ import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { PlatformError } from '../../../lib/errors.js';
 import { pageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
+import { countsByParent, NEWEST_FIRST, windowPages, type NestedList } from '../../../lib/graph/nested.js';
 import { idrepoErrors, vidErrors } from '../errors.js';
 import { identityTables } from '../identities/storage.js';
 
@@ -105,21 +105,12 @@ export class VidStorage implements VidStore {
     }
     const where = (identityIds: readonly string[]): Prisma.VidWhereInput => ({ AND: [{ identityId: { in: [...identityIds] } }, ...and] });
     return {
-      pages: (identityIds, take) =>
-        pagesByParent<VidRow>(
-          this.prisma,
-          {
-            table: 'idrepo_vid',
-            parentColumn: 'identityId',
-            where: sql.length ? Prisma.join(sql, ' AND ') : undefined,
-            orderBy: [
-              ['createdAt', 'desc'],
-              ['id', 'desc'],
-            ],
-          },
-          identityIds,
-          take,
-        ),
+      pages: windowPages<VidRow>(this.prisma, {
+        table: 'idrepo_vid',
+        parentColumn: 'identityId',
+        where: sql.length ? Prisma.join(sql, ' AND ') : undefined,
+        orderBy: NEWEST_FIRST,
+      }),
       counts: async (identityIds) =>
         countsByParent(await this.prisma.vid.groupBy({ by: ['identityId'], where: where(identityIds), _count: { _all: true } }), (group) => group.identityId),
       after: (identityId, page) =>

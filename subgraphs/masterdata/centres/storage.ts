@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { likeLiteral } from '../../../lib/db/like.js';
-import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
+import { countsByParent, windowPages, type NestedList } from '../../../lib/graph/nested.js';
 import { LIVE } from '../audit.js';
 import { deviceWhere, type DeviceConditions, type DeviceRow } from '../devices/service.js';
 import { holidayIdOf, type HolidayRow } from '../holidays/service.js';
@@ -58,13 +58,7 @@ export function centreListsStorage(prisma: PrismaClient) {
     /** The users mapped to each centre, by user id. */
     users(): NestedList<CentreUserRow> {
       return {
-        pages: (centreIds, take) =>
-          pagesByParent<CentreUserRow>(
-            prisma,
-            { table: 'md_reg_center_user', parentColumn: 'regCenterId', where: LIVE_SQL, orderBy: [['userId', 'asc']] },
-            centreIds,
-            take,
-          ),
+        pages: windowPages<CentreUserRow>(prisma, { table: 'md_reg_center_user', parentColumn: 'regCenterId', where: LIVE_SQL, orderBy: [['userId', 'asc']] }),
         counts: async (centreIds) =>
           countsByParent(
             await prisma.registrationCenterUser.groupBy({
@@ -103,21 +97,15 @@ export function centreListsStorage(prisma: PrismaClient) {
         conditions.isActive !== undefined ? Prisma.sql`"isActive" = ${conditions.isActive}` : undefined,
       ]);
       return {
-        pages: (centreIds, take) =>
-          pagesByParent<MachineRow>(
-            prisma,
-            {
-              table: 'md_machine',
-              parentColumn: 'regCenterId',
-              where: sql,
-              orderBy: [
-                ['id', 'asc'],
-                ['langCode', 'asc'],
-              ],
-            },
-            centreIds,
-            take,
-          ),
+        pages: windowPages<MachineRow>(prisma, {
+          table: 'md_machine',
+          parentColumn: 'regCenterId',
+          where: sql,
+          orderBy: [
+            ['id', 'asc'],
+            ['langCode', 'asc'],
+          ],
+        }),
         counts: async (centreIds) =>
           countsByParent(
             await prisma.machine.groupBy({ by: ['regCenterId'], where: where(centreIds), _count: { _all: true } }),
@@ -158,21 +146,15 @@ export function centreListsStorage(prisma: PrismaClient) {
         ]);
       };
       return {
-        pages: async (centreIds, take) =>
-          pagesByParent<DeviceRow>(
-            prisma,
-            {
-              table: 'md_device',
-              parentColumn: 'regCenterId',
-              where: await sql(),
-              orderBy: [
-                ['id', 'asc'],
-                ['langCode', 'asc'],
-              ],
-            },
-            centreIds,
-            take,
-          ),
+        pages: windowPages<DeviceRow>(prisma, async () => ({
+          table: 'md_device',
+          parentColumn: 'regCenterId',
+          where: await sql(),
+          orderBy: [
+            ['id', 'asc'],
+            ['langCode', 'asc'],
+          ],
+        })),
         counts: async (centreIds) =>
           countsByParent(
             await prisma.device.groupBy({ by: ['regCenterId'], where: await where(centreIds), _count: { _all: true } }),
@@ -207,22 +189,16 @@ export function centreListsStorage(prisma: PrismaClient) {
         conditions.isActive !== undefined ? Prisma.sql`"isActive" = ${conditions.isActive}` : undefined,
       ]);
       return {
-        pages: (locationCodes, take) =>
-          pagesByParent<HolidayRow>(
-            prisma,
-            {
-              table: 'md_holiday',
-              parentColumn: 'locationCode',
-              where: sql,
-              orderBy: [
-                ['holidayDate', 'asc'],
-                ['id', 'asc'],
-                ['langCode', 'asc'],
-              ],
-            },
-            locationCodes,
-            take,
-          ),
+        pages: windowPages<HolidayRow>(prisma, {
+          table: 'md_holiday',
+          parentColumn: 'locationCode',
+          where: sql,
+          orderBy: [
+            ['holidayDate', 'asc'],
+            ['id', 'asc'],
+            ['langCode', 'asc'],
+          ],
+        }),
         counts: async (locationCodes) =>
           countsByParent(
             await prisma.holiday.groupBy({ by: ['locationCode'], where: where(locationCodes), _count: { _all: true } }),

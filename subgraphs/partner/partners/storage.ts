@@ -6,7 +6,7 @@ import {
   type PrismaClient,
 } from '../../../generated/prisma/client.js';
 import { newestFirst, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
+import { countsByParent, NEWEST_FIRST, windowPages, type NestedList } from '../../../lib/graph/nested.js';
 import { newestPage, unlessTaken, type Stamp } from '../rows.js';
 import type { Scope } from './scope.js';
 
@@ -85,11 +85,6 @@ const childConditions = (scope: Scope, filter: { status?: string | null; policyI
   ];
   return conditions.length ? Prisma.join(conditions, ' AND ') : undefined;
 };
-
-const NEWEST_FIRST = [
-  ['createdAt', 'desc'],
-  ['id', 'desc'],
-] as const;
 
 /** The filter's fields that are given (an absent, null or empty one filters nothing). */
 const given = <T extends object>(filter: T | null | undefined) =>
@@ -174,13 +169,12 @@ export function partnersStorage(prisma: PrismaClient | Prisma.TransactionClient)
         AND: [{ partnerId: { in: [...partnerIds] } }, ofVisiblePartners(scope), given(filter)],
       });
       return {
-        pages: (partnerIds, take) =>
-          pagesByParent<ApiKeyRequestRow>(
-            prisma,
-            { table: 'pms_api_key_request', parentColumn: 'partnerId', where: childConditions(scope, filter), orderBy: NEWEST_FIRST },
-            partnerIds,
-            take,
-          ),
+        pages: windowPages<ApiKeyRequestRow>(prisma, {
+          table: 'pms_api_key_request',
+          parentColumn: 'partnerId',
+          where: childConditions(scope, filter),
+          orderBy: NEWEST_FIRST,
+        }),
         counts: async (partnerIds) =>
           countsByParent(await prisma.apiKeyRequest.groupBy({ by: ['partnerId'], where: of(partnerIds), _count: { _all: true } }), (group) => group.partnerId),
         after: (partnerId, page) => prisma.apiKeyRequest.findMany({ where: of([partnerId]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),
@@ -194,13 +188,12 @@ export function partnersStorage(prisma: PrismaClient | Prisma.TransactionClient)
         AND: [{ partnerId: { in: [...partnerIds] } }, ofVisiblePartners(scope), given(filter)],
       });
       return {
-        pages: (partnerIds, take) =>
-          pagesByParent<PartnerApiKey>(
-            prisma,
-            { table: 'pms_partner_api_key', parentColumn: 'partnerId', where: childConditions(scope, filter), orderBy: NEWEST_FIRST },
-            partnerIds,
-            take,
-          ),
+        pages: windowPages<PartnerApiKey>(prisma, {
+          table: 'pms_partner_api_key',
+          parentColumn: 'partnerId',
+          where: childConditions(scope, filter),
+          orderBy: NEWEST_FIRST,
+        }),
         counts: async (partnerIds) =>
           countsByParent(await prisma.partnerApiKey.groupBy({ by: ['partnerId'], where: of(partnerIds), _count: { _all: true } }), (group) => group.partnerId),
         after: (partnerId, page) => prisma.partnerApiKey.findMany({ where: of([partnerId]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),

@@ -1,6 +1,6 @@
 import { Prisma, type Policy as PolicyRow, type PolicyGroup as PolicyGroupRow, type PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
+import { countsByParent, windowPages, type NestedList } from '../../../lib/graph/nested.js';
 import { containing } from '../inputs.js';
 import { unlessTaken, type Stamp } from '../rows.js';
 import { toJson, type PolicyContent } from './content.js';
@@ -165,21 +165,15 @@ export function policiesStorage(prisma: PrismaClient) {
         ...(nameContains !== undefined ? [Prisma.sql`"name" ILIKE ${`%${nameContains}%`}`] : []),
       ];
       return {
-        pages: (groupIds, take) =>
-          pagesByParent<PolicyRow>(
-            prisma,
-            {
-              table: 'pms_policy',
-              parentColumn: 'policyGroupId',
-              where: conditions.length ? Prisma.join(conditions, ' AND ') : undefined,
-              orderBy: [
-                ['name', 'asc'],
-                ['id', 'asc'],
-              ],
-            },
-            groupIds,
-            take,
-          ),
+        pages: windowPages<PolicyRow>(prisma, {
+          table: 'pms_policy',
+          parentColumn: 'policyGroupId',
+          where: conditions.length ? Prisma.join(conditions, ' AND ') : undefined,
+          orderBy: [
+            ['name', 'asc'],
+            ['id', 'asc'],
+          ],
+        }),
         counts: async (groupIds) =>
           countsByParent(await prisma.policy.groupBy({ by: ['policyGroupId'], where: of(groupIds), _count: { _all: true } }), (group) => group.policyGroupId),
         after: (groupId, page) => prisma.policy.findMany({ where: of([groupId]), ...pageArgs(page, 'id'), orderBy: byName }),

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient, Registration, RegistrationTransaction } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, pagesByParent, type NestedList } from '../../../lib/graph/nested.js';
+import { countsByParent, windowPages, type NestedList } from '../../../lib/graph/nested.js';
 
 export type RegistrationRow = Registration;
 export type TransactionRow = RegistrationTransaction;
@@ -122,20 +122,14 @@ export class RegistrationStorage implements RegistrationStore {
   transactionsOfRegistrations(): NestedList<TransactionRow> {
     const oldest: Prisma.RegistrationTransactionOrderByWithRelationInput[] = [{ createdAt: 'asc' }, { id: 'asc' }];
     return {
-      pages: (rids, take) =>
-        pagesByParent<TransactionRow>(
-          this.prisma,
-          {
-            table: 'regproc_transaction',
-            parentColumn: 'rid',
-            orderBy: [
-              ['createdAt', 'asc'],
-              ['id', 'asc'],
-            ],
-          },
-          rids,
-          take,
-        ),
+      pages: windowPages<TransactionRow>(this.prisma, {
+        table: 'regproc_transaction',
+        parentColumn: 'rid',
+        orderBy: [
+          ['createdAt', 'asc'],
+          ['id', 'asc'],
+        ],
+      }),
       counts: async (rids) =>
         countsByParent(
           await this.prisma.registrationTransaction.groupBy({ by: ['rid'], where: { rid: { in: [...rids] } }, _count: { _all: true } }),
