@@ -281,7 +281,14 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
         .execute(route.operation, route.variables(read.input, req, read.files ?? []), context)
         .finally(() => (read.stagedId ? deps.uploads.release(read.stagedId) : undefined));
       if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
-      const answer = route.result(result.data ?? {}, { res });
+      let answer: unknown;
+      try {
+        answer = route.result(result.data ?? {}, { res });
+      } catch (error) {
+        // A record the graph answers null for (`found`): the error the operation would have raised.
+        if (error instanceof PlatformError) return await reply(res, version, { response: null, errors: [{ errorCode: error.code, message: error.message }] });
+        throw error;
+      }
       if (route.rawSuccess) return void res.status(200).type(route.rawSuccess.contentType).send(answer);
       await reply(res, version, { response: answer });
     } catch (error) {

@@ -60,6 +60,12 @@ export const pathParam = (req: Request, name: string): string => {
 };
 
 /** A field the operation always fills in for this call, though the shared SDL type lets it be null. */
+/** A look-up the graph answers with null for a missing record: the spec's not-found error for REST callers. */
+export function found<T>(value: T | null | undefined, absent: () => Error): T {
+  if (value === null || value === undefined) throw absent();
+  return value;
+}
+
 export function present<T>(value: T | null | undefined, what: string): T {
   if (value === null || value === undefined) throw new Error(`${what} is missing from the operation's result`);
   return value;

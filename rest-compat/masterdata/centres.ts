@@ -5,7 +5,8 @@ import type { CentresCentreRecordFragment, CentresMachineRecordFragment, Centres
 import { centreInput, machineInput, weekDay } from '../../subgraphs/masterdata/centres/inputs.js';
 import { WEEK_DAYS } from '../../subgraphs/masterdata/centres/service.js';
 import { auditShape, createdFields, createdShape, withAudit } from '../audit.js';
-import { optionalTimestamp, pathParam, type RestRoute } from '../route.js';
+import { found, optionalTimestamp, pathParam, type RestRoute } from '../route.js';
+import { masterdataErrors } from '../../subgraphs/masterdata/errors.js';
 import { routeFactory } from '../route-factory.js';
 import { MASTERDATA } from './shared.js';
 
@@ -143,7 +144,9 @@ export const centresRoutes: RestRoute[] = [
     operation: ops.CentresCentreDocument,
     variables: (_, req) => idAndLanguage(req),
     response: centres,
-    result: (data) => ({ registrationCenters: [toCentre(data.registrationCentre)] }),
+    result: (data, { res }) => ({
+      registrationCenters: [toCentre(found(data.registrationCentre, () => masterdataErrors.centreNotFound(idAndLanguage(res.req).id)))],
+    }),
   }),
   route({
     method: 'get',
@@ -200,7 +203,7 @@ export const centresRoutes: RestRoute[] = [
     operation: ops.CentresMachineDocument,
     variables: (_, req) => idAndLanguage(req),
     response: machines,
-    result: (data) => ({ machines: [toMachine(data.machine)] }),
+    result: (data, { res }) => ({ machines: [toMachine(found(data.machine, () => masterdataErrors.machineNotFound(idAndLanguage(res.req).id)))] }),
   }),
   route({
     method: 'get',

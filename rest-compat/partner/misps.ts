@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
 import { mispsSchemas as schemas } from '../../subgraphs/partner/misps/inputs.js';
-import { pathParam, present, type RestRoute, timestamp } from '../route.js';
+import { found, pathParam, present, type RestRoute, timestamp } from '../route.js';
+import { partnerErrors } from '../../subgraphs/partner/errors.js';
 import { route } from './shared.js';
 
 /** A MISP as MOSIP's MISP service answers it. */
@@ -146,7 +147,7 @@ export const mispsRoutes: RestRoute[] = [
     operation: ops.MispsByIdDocument,
     variables: (_input, req) => ({ mispId: mispId(req) }),
     response: record,
-    result: (data) => toRecord(data.misp),
+    result: (data, { res }) => toRecord(found(data.misp, () => partnerErrors.mispNotFound(mispId(res.req)))),
   }),
   route({
     method: 'get',

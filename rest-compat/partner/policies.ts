@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
 import { policiesSchemas as schemas } from '../../subgraphs/partner/policies/inputs.js';
-import { optionalTimestamp, pathParam, present, type RestRoute, timestamp } from '../route.js';
+import { found, optionalTimestamp, pathParam, present, type RestRoute, timestamp } from '../route.js';
+import { partnerErrors } from '../../subgraphs/partner/errors.js';
 import { route } from './shared.js';
 
 /** Document 1's policy record, without its `policies` member. */
@@ -141,6 +142,6 @@ export const policiesRoutes: RestRoute[] = [
     operation: ops.PoliciesByIdDocument,
     variables: (_input, req) => ({ policyId: pathParam(req, 'policyID') }),
     response: fullPolicy,
-    result: (data) => toFull(data.policy),
+    result: (data, { res }) => toFull(found(data.policy, () => partnerErrors.policyNotFound(pathParam(res.req, 'policyID')))),
   }),
 ];

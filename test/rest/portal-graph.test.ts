@@ -131,6 +131,34 @@ describe('references are batched', () => {
   });
 });
 
+describe('absence', () => {
+  it('answers null for a record that does not exist, and the other root fields of the query stand', async () => {
+    const { data, errors } = await t.graphql(
+      `{
+        registrationCentre(id: "99999", langCode: "eng") { id }
+        machine(id: "99999", langCode: "eng") { id }
+        device(id: "99999", langCode: "eng") { id }
+        misp(mispId: "no-such-misp") { id }
+        policy(policyId: "no-such-policy") { id }
+        user(userId: "no-such-user") { userId }
+        validateToken { userId }
+      }`,
+      {},
+      admin,
+    );
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({
+      registrationCentre: null,
+      machine: null,
+      device: null,
+      misp: null,
+      policy: null,
+      user: null,
+      validateToken: { userId: 'admin' },
+    });
+  });
+});
+
 describe('entities', () => {
   it('each resolves by its key through _entities', async () => {
     const prisma = t.platform.deps.prisma;

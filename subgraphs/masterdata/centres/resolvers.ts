@@ -5,6 +5,7 @@ import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
 import { pairKey } from '../keys.js';
 import type { Reach } from './reach.js';
+import { orNull } from '../../../lib/graph/absent.js';
 
 const by = async (context: RequestContext) => (await context.principal()).subject;
 const userRef = (userId: string | null) => (userId ? { userId } : null);
@@ -32,11 +33,11 @@ export function centresResolvers({ centres, machines, centreReach, locations, zo
   const zoneRef = (context: RequestContext) => loader(context, 'devices.zone', (keys: readonly string[]) => zones.byKeys(keys));
   return {
     Query: {
-      registrationCentre: (_, args) => centres.get(args.id, args.langCode),
+      registrationCentre: (_, args) => orNull(centres.get(args.id, args.langCode), 'KER-MSD-215'),
       registrationCentresOfLanguage: (_, args) => centres.ofLanguage(args.langCode),
       registrationCentreWorkingDays: (_, args) => centres.workingDays(args.id, args.langCode),
       registrationCentres: (_, args) => centres.list(args, args.filter),
-      machine: async (_, args, context) => machines.get(await reachOf(context), args.id, args.langCode),
+      machine: async (_, args, context) => orNull(machines.get(await reachOf(context), args.id, args.langCode), 'KER-MSD-030'),
       machinesOfLanguage: async (_, args, context) => machines.ofLanguage(await reachOf(context), args.langCode),
       machines: async (_, args, context) => machines.list(await reachOf(context), args, args.filter),
     },

@@ -3,6 +3,7 @@ import { loader } from '../../../lib/graph/loader.js';
 import type { PlatformServices } from '../../../lib/deps.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
 import { pairKey } from '../keys.js';
+import { orNull } from '../../../lib/graph/absent.js';
 
 const callerOf = (context: RequestContext) => context.principal();
 const by = async (context: RequestContext) => (await context.principal()).subject;
@@ -19,7 +20,7 @@ export function devicesResolvers({ devices, deviceCatalogue: catalogue, zones }:
   const zonesOf = (context: RequestContext) => loader(context, 'devices.userZones', (ids: readonly string[]) => zones.zonesOfUsers(ids));
   return {
     Query: {
-      device: async (_, args, context) => devices.get(await by(context), args.id, args.langCode),
+      device: async (_, args, context) => orNull(devices.get(await by(context), args.id, args.langCode), 'KER-MSD-010'),
       devices: async (_, args, context) => devices.list(await callerOf(context), args, args.filter),
       devicesByLanguage: async (_, args, context) => devices.byLanguage(await by(context), args.langCode),
       devicesByType: async (_, args, context) => devices.byLanguage(await by(context), args.langCode, args.deviceType),

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../../generated/graphql/partner.js';
 import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { orNull } from '../../../lib/graph/absent.js';
 
 /** Resolvers of the MISPs area: each unpacks its arguments and names the caller to the service. */
 export function mispsResolvers(deps: PlatformDeps): Resolvers {
@@ -10,7 +11,7 @@ export function mispsResolvers(deps: PlatformDeps): Resolvers {
   const by = async (context: RequestContext) => (await context.principal()).subject;
   return {
     Query: {
-      misp: (_, args) => service.get(args.mispId),
+      misp: (_, args) => orNull(service.get(args.mispId), 'PMS_MSP_005'),
       mispsByName: (_, args) => service.byName(args.name),
       allMisps: () => service.all(),
       mispLicense: async (_, args) => {

@@ -5,6 +5,7 @@ import { loader } from '../../../lib/graph/loader.js';
 import { nestedConnection } from '../../../lib/graph/nested.js';
 import { readContent } from './content.js';
 import type { Caller, Scope } from './scope.js';
+import { orNull } from '../../../lib/graph/absent.js';
 
 const createdBy = (row: { createdBy: string }) => ({ userId: row.createdBy });
 const updatedBy = (row: { updatedBy: string | null }) => (row.updatedBy ? { userId: row.updatedBy } : null);
@@ -33,7 +34,7 @@ export function policiesResolvers(deps: PlatformDeps): Resolvers {
       policies: async (_, args, context) => policies.list(await scope(context), args, args.filter),
       policyGroups: async (_, args, context) => policyGroups.list(await scope(context), args, args.filter),
       policyList: async (_, _args, context) => policies.ofCaller(await caller(context)),
-      policy: async (_, args, context) => policies.get(await caller(context), args.policyId),
+      policy: async (_, args, context) => orNull(policies.get(await caller(context), args.policyId), 'PMS_POL_008'),
       policyGroupList: async (_, _args, context) => policyGroups.all(await scope(context)),
     },
     Mutation: {
