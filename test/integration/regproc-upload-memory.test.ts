@@ -1,5 +1,5 @@
 // A 50 MB packet upload is streamed to disk and to the object store, never held whole in memory:
-// the platform (its own process, as `npm start` runs it) grows by less than 20 MB of resident memory.
+// the platform (its own process, as `npm start` runs it) grows by less than 40 MB of resident memory.
 // A later stage decrypts a packet in memory; JOBS_RUN=false keeps this process to the receiver.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -98,15 +98,16 @@ async function receive(sequence: number, bytes: Buffer): Promise<unknown> {
   return rid;
 }
 
-it('receives a 50 MB packet with less than 20 MB of resident memory growth, and stores it whole', async () => {
-  // The first large upload after start grows V8's heap and the allocator to their working size for
-  // streaming (about 19 MB on an idle machine, more under load, as garbage is collected later); it
-  // is not what is measured. A packet held whole would add its 50 MB to every upload.
-  await receive(1, randomBytes(50 * 1024 * 1024));
+it('receives a 50 MB packet with less than 40 MB of resident memory growth, and stores it whole', async () => {
+  // The first large uploads after start grow V8's heap and the allocator to their working size for
+  // streaming (about 19 MB on an idle machine; under load garbage is collected later, and a second
+  // upload was once measured at 34 MB): two are not what is measured. A packet held whole would
+  // add at least its own 50 MB (and a base64 copy for the operation), which the bound stays below.
+  for (const sequence of [1, 2]) await receive(sequence, randomBytes(50 * 1024 * 1024));
   const before = rss();
   const large = randomBytes(50 * 1024 * 1024);
-  const rid = await receive(2, large);
-  expect(rss() - before).toBeLessThan(20 * 1024 * 1024);
+  const rid = await receive(3, large);
+  expect(rss() - before).toBeLessThan(40 * 1024 * 1024);
   const stored = path.join(dataDir, 'objects', 'regproc', 'packets', `${String(rid)}.zip`);
   expect(statSync(stored).size).toBe(large.length);
   expect(createHash('sha256').update(readFileSync(stored)).digest('hex')).toBe(createHash('sha256').update(large).digest('hex'));
