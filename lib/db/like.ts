@@ -1,3 +1,5 @@
+import { Prisma } from '../../generated/prisma/client.js';
+
 /**
  * Text as a literal inside Prisma's `contains`, `startsWith`, `endsWith` and
  * case-insensitive `equals`: Prisma hands the value to LIKE / ILIKE as it is,
@@ -5,3 +7,6 @@
  * LIKE escapes with a backslash.
  */
 export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** For raw SQL: `column` contains `text` taken literally, in any case (what Prisma's `contains` + `likeLiteral` + `insensitive` does). */
+export const containsLiteral = (column: Prisma.Sql, text: string): Prisma.Sql => Prisma.sql`${column} ILIKE ${`%${likeLiteral(text)}%`}`;

@@ -57,14 +57,21 @@ const quoted = (identifier: string): Prisma.Sql => {
 export interface WindowSpec {
   table: string;
   parentColumn: string;
-  /** the list's filter, as a condition on the table's columns (no user text inlined: values as parameters) */
-  where?: Prisma.Sql;
+  /** the list's filter: conditions on the table's columns, joined by AND (absent ones skipped; no user text inlined: values as parameters) */
+  where?: readonly (Prisma.Sql | false | '' | null | undefined)[];
   /** the list's order, unique key last, e.g. [['createdAt', 'desc'], ['id', 'desc']] */
   orderBy: readonly (readonly [string, 'asc' | 'desc'])[];
 }
 
 interface Raw {
   $queryRaw<R>(query: Prisma.Sql): Prisma.PrismaPromise<R>;
+}
+
+/** The rows of `parentIds` meeting the spec's conditions, as the FROM/WHERE of a statement over alias `t`. */
+function rowsOf(spec: WindowSpec, parentIds: readonly string[]): Prisma.Sql {
+  const conditions = (spec.where ?? []).filter((condition): condition is Prisma.Sql => !!condition);
+  return Prisma.sql`FROM ${quoted(spec.table)} t
+      WHERE t.${quoted(spec.parentColumn)} IN (${Prisma.join([...parentIds])})${conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty}`;
 }
 
 /**
@@ -88,16 +95,26 @@ export async function pagesByParent<T extends Record<string, unknown>>(
   const rows = await db.$queryRaw<(T & { __rank: unknown })[]>(Prisma.sql`
     SELECT * FROM (
       SELECT t.*, ROW_NUMBER() OVER (PARTITION BY t.${parent} ORDER BY ${order}) AS "__rank"
-      FROM ${quoted(spec.table)} t
-      WHERE t.${parent} IN (${Prisma.join([...parentIds])}) AND (${spec.where ?? Prisma.sql`TRUE`})
+      ${rowsOf(spec, parentIds)}
     ) ranked
     WHERE "__rank" <= ${take}
     ORDER BY ${parent}, "__rank"`);
   for (const { __rank: _rank, ...row } of rows) {
     const key = String((row as Record<string, unknown>)[spec.parentColumn]);
-    pages.set(key, [...(pages.get(key) ?? []), row as unknown as T]);
+    const page = pages.get(key);
+    if (page) page.push(row as unknown as T);
+    else pages.set(key, [row as unknown as T]);
   }
   return pages;
+}
+
+/** How many rows each parent has under the spec's conditions: one grouped statement, the same conditions as its pages. */
+export async function countsByParent(db: Raw, spec: WindowSpec, parentIds: readonly string[]): Promise<Map<string, number>> {
+  if (!parentIds.length) return new Map();
+  const rows = await db.$queryRaw<{ parent: unknown; n: number }[]>(
+    Prisma.sql`SELECT t.${quoted(spec.parentColumn)} AS parent, count(*)::int AS n ${rowsOf(spec, parentIds)} GROUP BY t.${quoted(spec.parentColumn)}`,
+  );
+  return new Map(rows.map((row) => [String(row.parent), row.n]));
 }
 
 /** The order of log-like nested lists: newest first, the unique id breaking ties (as `newestFirst()` for Prisma). */
@@ -106,12 +123,22 @@ export const NEWEST_FIRST: WindowSpec['orderBy'] = [
   ['id', 'desc'],
 ];
 
-/** A NestedList's `pages`: `pagesByParent` over `spec`, or over the spec `spec()` gives when the page is read (conditions read once, late). */
-export const windowPages =
-  <T extends Record<string, unknown>>(db: Raw, spec: WindowSpec | (() => Promise<WindowSpec>)) =>
-  async (parentIds: readonly string[], take: number): Promise<Map<string, T[]>> =>
-    pagesByParent<T>(db, typeof spec === 'function' ? await spec() : spec, parentIds, take);
-
-/** `groupBy`'s answer as counts by parent. */
-export const countsByParent = <G extends { _count: { _all: number } }>(groups: G[], parentOf: (group: G) => string): Map<string, number> =>
-  new Map(groups.map((group) => [parentOf(group), group._count._all]));
+/**
+ * A nested list over one table: its pages and counts from the same spec (so
+ * a page and its totalCount read the same conditions), the spec built late
+ * when it is a function (conditions read once, when the list is first read);
+ * paging after a cursor is the caller's.
+ */
+export function windowList<T extends Record<string, unknown>>(
+  db: Raw,
+  spec: WindowSpec | (() => Promise<WindowSpec>),
+  rest: Pick<NestedList<T>, 'after' | 'key'>,
+): NestedList<T> {
+  let built: Promise<WindowSpec> | undefined;
+  const specOf = () => (typeof spec === 'function' ? (built ??= spec()) : Promise.resolve(spec));
+  return {
+    pages: async (parentIds, take) => pagesByParent<T>(db, await specOf(), parentIds, take),
+    counts: async (parentIds) => countsByParent(db, await specOf(), parentIds),
+    ...rest,
+  };
+}

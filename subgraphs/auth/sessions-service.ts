@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient, type Session } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
-import { countsByParent, NEWEST_FIRST, windowPages, type NestedList } from '../../lib/graph/nested.js';
+import { NEWEST_FIRST, windowList, type NestedList } from '../../lib/graph/nested.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import type { Clock } from '../../lib/time.js';
 import type { TokenService } from '../../lib/tokens.js';
@@ -61,7 +61,6 @@ export class SessionsService {
 
   /** The logins of each user (or client) of a page, newest first: one window query and one grouped count for the page. */
   sessionsOfSubjects(subjectType: 'USER' | 'CLIENT', filter: Omit<SessionFilter, 'subject' | 'subjectType'> | null | undefined): NestedList<Session> {
-    const where = (subjects: readonly string[]) => ({ ...this.where({ ...filter, subjectType }), subject: { in: [...subjects] } });
     const now = this.clock.now();
     const live = Prisma.sql`("revokedAt" IS NULL OR "revokedAt" > ${now})`;
     const byStatus: Record<SessionStatus, Prisma.Sql> = {
@@ -69,23 +68,20 @@ export class SessionsService {
       EXPIRED: Prisma.sql`"expiresAt" <= ${now} AND ${live}`,
       ACTIVE: Prisma.sql`"expiresAt" > ${now} AND ${live}`,
     };
-    const conditions = [
+    const where = [
       Prisma.sql`"subjectType" = ${subjectType.toLowerCase()}`,
-      ...(filter?.appId ? [Prisma.sql`"appId" = ${filter.appId}`] : []),
-      ...(filter?.status ? [byStatus[filter.status]] : []),
+      filter?.appId && Prisma.sql`"appId" = ${filter.appId}`,
+      filter?.status && byStatus[filter.status],
     ];
-    return {
-      pages: windowPages<Session>(this.prisma, {
-        table: 'auth_session',
-        parentColumn: 'subject',
-        where: Prisma.join(conditions, ' AND '),
-        orderBy: NEWEST_FIRST,
-      }),
-      counts: async (subjects) =>
-        countsByParent(await this.prisma.session.groupBy({ by: ['subject'], where: where(subjects), _count: { _all: true } }), (group) => group.subject),
-      after: (subject, page) => this.prisma.session.findMany({ where: where([subject]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),
-      key: (session) => session.id,
-    };
+    const ofSubject = (subject: string) => ({ ...this.where({ ...filter, subjectType }), subject });
+    return windowList<Session>(
+      this.prisma,
+      { table: 'auth_session', parentColumn: 'subject', where, orderBy: NEWEST_FIRST },
+      {
+        after: (subject, page) => this.prisma.session.findMany({ where: ofSubject(subject), ...pageArgs(page, 'id'), orderBy: newestFirst() }),
+        key: (session) => session.id,
+      },
+    );
   }
 
   async sessionsById(ids: readonly string[]): Promise<Map<string, Session>> {

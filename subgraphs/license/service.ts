@@ -124,11 +124,12 @@ export class LicenseService {
 
   /** A MISP's keys as a list nested under each MISP of a page (`misps { licenseKeys }`): batched over the MISPs. */
   keysOfMisps(status: string | null): NestedList<LicenseView> {
+    const keys = this.storage.keysOfMisps(status);
     const views = (rows: LicenseRow[]) => rows.map((row) => this.view(row));
     return {
-      pages: async (mispIds, take) => new Map([...(await this.storage.pagesByMisp(mispIds, take, status))].map(([id, rows]) => [id, views(rows)])),
-      counts: (mispIds) => this.storage.countsByMisp(mispIds, status),
-      after: async (mispId, page) => views(await this.storage.afterOfMisp(mispId, status, page)),
+      pages: async (mispIds, take) => new Map([...(await keys.pages(mispIds, take))].map(([id, rows]) => [id, views(rows)])),
+      counts: keys.counts,
+      after: async (mispId, page) => views(await keys.after(mispId, page)),
       key: (row) => row.id,
     };
   }

@@ -1,6 +1,6 @@
 import { Prisma, type LicenseKey as LicenseRow, type PrismaClient } from '../../generated/prisma/client.js';
-import { connection, newestFirst, pageArgs, type Connection, type PageArgs, type PageQuery } from '../../lib/graph/connection.js';
-import { countsByParent, NEWEST_FIRST, pagesByParent } from '../../lib/graph/nested.js';
+import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { NEWEST_FIRST, windowList, type NestedList } from '../../lib/graph/nested.js';
 
 export type { LicenseRow };
 
@@ -47,30 +47,17 @@ export function licenseStorage(prisma: PrismaClient) {
       );
     },
 
-    /** The first keys of each MISP, newest first: one statement for all of them. */
-    pagesByMisp: (mispIds: readonly string[], take: number, status: string | null): Promise<Map<string, LicenseRow[]>> =>
-      pagesByParent<LicenseRow>(
+    /** Each MISP's keys, newest first, as a nested list: one window query and one grouped count for a page of MISPs. */
+    keysOfMisps: (status: string | null): NestedList<LicenseRow> =>
+      windowList<LicenseRow>(
         prisma,
+        { table: 'license_key', parentColumn: 'mispId', where: [status && Prisma.sql`"status" = ${status}`], orderBy: NEWEST_FIRST },
         {
-          table: 'license_key',
-          parentColumn: 'mispId',
-          where: status ? Prisma.sql`"status" = ${status}` : undefined,
-          orderBy: NEWEST_FIRST,
+          after: (mispId, page) =>
+            prisma.licenseKey.findMany({ where: { mispId, ...(status ? { status } : {}) }, ...pageArgs(page, 'id'), orderBy: newestFirst() }),
+          key: (row) => row.id,
         },
-        mispIds,
-        take,
       ),
-
-    /** How many keys each MISP has: one grouped statement. */
-    countsByMisp: async (mispIds: readonly string[], status: string | null): Promise<Map<string, number>> =>
-      countsByParent(
-        await prisma.licenseKey.groupBy({ by: ['mispId'], where: { mispId: { in: [...mispIds] }, ...(status ? { status } : {}) }, _count: { _all: true } }),
-        (group) => group.mispId,
-      ),
-
-    /** One MISP's keys after a cursor. */
-    afterOfMisp: (mispId: string, status: string | null, page: PageQuery): Promise<LicenseRow[]> =>
-      prisma.licenseKey.findMany({ where: { mispId, ...(status ? { status } : {}) }, ...pageArgs(page, 'id'), orderBy: newestFirst() }),
 
     byIds: (ids: readonly string[]): Promise<LicenseRow[]> => prisma.licenseKey.findMany({ where: { id: { in: [...ids] } } }),
 

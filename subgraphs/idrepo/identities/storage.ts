@@ -3,7 +3,7 @@ import { Prisma, type Identity, type IdentityFile, type IdentityReadAudit, type 
 import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { pageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, windowPages, type NestedList } from '../../../lib/graph/nested.js';
+import { windowList, type NestedList } from '../../../lib/graph/nested.js';
 
 /** Which reads of an identity the portal lists. */
 export interface ReadFilter {
@@ -168,41 +168,38 @@ export class IdentityStorage {
     return this.prisma.identity.findMany({ where: { id: { in: [...ids] } } });
   }
 
-  /** The identity's read trail, newest first. */
   /** Each identity's read trail of a page, filtered and ordered (newest first by default): one window query and one grouped count for the page. */
   readsOf(filter: ReadFilter, direction: 'asc' | 'desc'): NestedList<IdentityReadAudit> {
-    const order = [{ readAt: direction }, { id: direction }];
-    const where = (identityIds: readonly string[]): Prisma.IdentityReadAuditWhereInput => ({
-      identityId: { in: [...identityIds] },
+    const ofIdentity = (identityId: string): Prisma.IdentityReadAuditWhereInput => ({
+      identityId,
       ...(filter.readBy ? { readBy: filter.readBy } : {}),
       ...(filter.lookup ? { lookup: filter.lookup } : {}),
       ...(filter.part ? { parts: { has: filter.part } } : {}),
       ...(filter.from || filter.to ? { readAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
     });
-    const conditions = [
-      ...(filter.readBy ? [Prisma.sql`"readBy" = ${filter.readBy}`] : []),
-      ...(filter.lookup ? [Prisma.sql`"lookup" = ${filter.lookup}`] : []),
-      ...(filter.part ? [Prisma.sql`${filter.part} = ANY("parts")`] : []),
-      ...(filter.from ? [Prisma.sql`"readAt" >= ${filter.from}`] : []),
-      ...(filter.to ? [Prisma.sql`"readAt" < ${filter.to}`] : []),
+    const where = [
+      filter.readBy && Prisma.sql`"readBy" = ${filter.readBy}`,
+      filter.lookup && Prisma.sql`"lookup" = ${filter.lookup}`,
+      filter.part && Prisma.sql`${filter.part} = ANY("parts")`,
+      filter.from && Prisma.sql`"readAt" >= ${filter.from}`,
+      filter.to && Prisma.sql`"readAt" < ${filter.to}`,
     ];
-    return {
-      pages: windowPages<IdentityReadAudit>(this.prisma, {
+    const order = [{ readAt: direction }, { id: direction }];
+    return windowList<IdentityReadAudit>(
+      this.prisma,
+      {
         table: 'idrepo_read_audit',
         parentColumn: 'identityId',
-        where: conditions.length ? Prisma.join(conditions, ' AND ') : undefined,
+        where,
         orderBy: [
           ['readAt', direction],
           ['id', direction],
         ],
-      }),
-      counts: async (identityIds) =>
-        countsByParent(
-          await this.prisma.identityReadAudit.groupBy({ by: ['identityId'], where: where(identityIds), _count: { _all: true } }),
-          (group) => group.identityId,
-        ),
-      after: (identityId, page) => this.prisma.identityReadAudit.findMany({ where: where([identityId]), ...pageArgs(page, 'id'), orderBy: order }),
-      key: (row) => row.id,
-    };
+      },
+      {
+        after: (identityId, page) => this.prisma.identityReadAudit.findMany({ where: ofIdentity(identityId), ...pageArgs(page, 'id'), orderBy: order }),
+        key: (row) => row.id,
+      },
+    );
   }
 }

@@ -3,7 +3,7 @@ import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { PlatformError } from '../../../lib/errors.js';
 import { pageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, NEWEST_FIRST, windowPages, type NestedList } from '../../../lib/graph/nested.js';
+import { NEWEST_FIRST, windowList, type NestedList } from '../../../lib/graph/nested.js';
 import { idrepoErrors, vidErrors } from '../errors.js';
 import { identityTables } from '../identities/storage.js';
 
@@ -103,20 +103,15 @@ export class VidStorage implements VidStore {
       and.push({ status: filter.status });
       sql.push(Prisma.sql`"status" = ${filter.status}`);
     }
-    const where = (identityIds: readonly string[]): Prisma.VidWhereInput => ({ AND: [{ identityId: { in: [...identityIds] } }, ...and] });
-    return {
-      pages: windowPages<VidRow>(this.prisma, {
-        table: 'idrepo_vid',
-        parentColumn: 'identityId',
-        where: sql.length ? Prisma.join(sql, ' AND ') : undefined,
-        orderBy: NEWEST_FIRST,
-      }),
-      counts: async (identityIds) =>
-        countsByParent(await this.prisma.vid.groupBy({ by: ['identityId'], where: where(identityIds), _count: { _all: true } }), (group) => group.identityId),
-      after: (identityId, page) =>
-        this.prisma.vid.findMany({ where: where([identityId]), ...pageArgs(page, 'id'), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
-      key: (row) => row.id,
-    };
+    return windowList<VidRow>(
+      this.prisma,
+      { table: 'idrepo_vid', parentColumn: 'identityId', where: sql, orderBy: NEWEST_FIRST },
+      {
+        after: (identityId, page) =>
+          this.prisma.vid.findMany({ where: { AND: [{ identityId }, ...and] }, ...pageArgs(page, 'id'), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+        key: (row) => row.id,
+      },
+    );
   }
 }
 

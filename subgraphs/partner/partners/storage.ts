@@ -5,8 +5,8 @@ import {
   type PartnerApiKey,
   type PrismaClient,
 } from '../../../generated/prisma/client.js';
-import { newestFirst, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, NEWEST_FIRST, windowPages, type NestedList } from '../../../lib/graph/nested.js';
+import { newestFirst, pageArgs, type Connection, type PageArgs, type PageQuery } from '../../../lib/graph/connection.js';
+import { NEWEST_FIRST, windowList, type NestedList } from '../../../lib/graph/nested.js';
 import { newestPage, unlessTaken, type Stamp } from '../rows.js';
 import type { Scope } from './scope.js';
 
@@ -76,15 +76,35 @@ const visiblePartnersSql = (scope: Scope, p: string): Prisma.Sql | null => {
 };
 
 /** A nested list's conditions on a table with `partnerId`, `status` and `policyId` columns: the scope's partners, then the filter. */
-const childConditions = (scope: Scope, filter: { status?: string | null; policyId?: string | null } | null | undefined): Prisma.Sql | undefined => {
+type ChildFilter = { status?: string | null; policyId?: string | null } | null | undefined;
+
+/**
+ * A list under each partner of a page (its requests or its keys), newest
+ * first, only for partners the scope sees: the window's conditions in SQL,
+ * `findAfter` the same conditions for one partner (paging after a cursor).
+ */
+function childrenOfPartners<T extends Record<string, unknown> & { id: string }>(
+  db: PrismaClient | Prisma.TransactionClient,
+  table: string,
+  scope: Scope,
+  filter: ChildFilter,
+  findAfter: (
+    where: { AND: [{ partnerId: string }, { partner?: Prisma.PartnerWhereInput }, { status?: string; policyId?: string }] },
+    page: PageQuery,
+  ) => Promise<T[]>,
+): NestedList<T> {
   const visible = visiblePartnersSql(scope, 'p');
-  const conditions = [
-    ...(visible ? [Prisma.sql`"partnerId" IN (SELECT p.id FROM pms_partner p WHERE ${visible})`] : []),
-    ...(filter?.status ? [Prisma.sql`"status" = ${filter.status}`] : []),
-    ...(filter?.policyId ? [Prisma.sql`"policyId" = ${filter.policyId}`] : []),
+  const where = [
+    visible && Prisma.sql`"partnerId" IN (SELECT p.id FROM pms_partner p WHERE ${visible})`,
+    filter?.status && Prisma.sql`"status" = ${filter.status}`,
+    filter?.policyId && Prisma.sql`"policyId" = ${filter.policyId}`,
   ];
-  return conditions.length ? Prisma.join(conditions, ' AND ') : undefined;
-};
+  return windowList<T>(
+    db,
+    { table, parentColumn: 'partnerId', where, orderBy: NEWEST_FIRST },
+    { after: (partnerId, page) => findAfter({ AND: [{ partnerId }, ofVisiblePartners(scope), given(filter)] }, page), key: (row) => row.id },
+  );
+}
 
 /** The filter's fields that are given (an absent, null or empty one filters nothing). */
 const given = <T extends object>(filter: T | null | undefined) =>
@@ -164,42 +184,16 @@ export function partnersStorage(prisma: PrismaClient | Prisma.TransactionClient)
     // --- lists under each partner of a page (Partner.apiKeyRequests, Partner.apiKeys)
 
     /** The requests of each partner of a page, newest first, within the scope: one window query and one grouped count for the page. */
-    requestsOfPartners(scope: Scope, filter: PartnerRequestFilter | null | undefined): NestedList<ApiKeyRequestRow> {
-      const of = (partnerIds: readonly string[]): Prisma.ApiKeyRequestWhereInput => ({
-        AND: [{ partnerId: { in: [...partnerIds] } }, ofVisiblePartners(scope), given(filter)],
-      });
-      return {
-        pages: windowPages<ApiKeyRequestRow>(prisma, {
-          table: 'pms_api_key_request',
-          parentColumn: 'partnerId',
-          where: childConditions(scope, filter),
-          orderBy: NEWEST_FIRST,
-        }),
-        counts: async (partnerIds) =>
-          countsByParent(await prisma.apiKeyRequest.groupBy({ by: ['partnerId'], where: of(partnerIds), _count: { _all: true } }), (group) => group.partnerId),
-        after: (partnerId, page) => prisma.apiKeyRequest.findMany({ where: of([partnerId]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),
-        key: (row) => row.id,
-      };
-    },
+    requestsOfPartners: (scope: Scope, filter: PartnerRequestFilter | null | undefined): NestedList<ApiKeyRequestRow> =>
+      childrenOfPartners(prisma, 'pms_api_key_request', scope, filter, (where, page) =>
+        prisma.apiKeyRequest.findMany({ where, ...pageArgs(page, 'id'), orderBy: newestFirst() }),
+      ),
 
     /** The keys of each partner of a page, newest first, within the scope: one window query and one grouped count for the page. */
-    apiKeysOfPartners(scope: Scope, filter: PartnerKeyFilter | null | undefined): NestedList<PartnerApiKey> {
-      const of = (partnerIds: readonly string[]): Prisma.PartnerApiKeyWhereInput => ({
-        AND: [{ partnerId: { in: [...partnerIds] } }, ofVisiblePartners(scope), given(filter)],
-      });
-      return {
-        pages: windowPages<PartnerApiKey>(prisma, {
-          table: 'pms_partner_api_key',
-          parentColumn: 'partnerId',
-          where: childConditions(scope, filter),
-          orderBy: NEWEST_FIRST,
-        }),
-        counts: async (partnerIds) =>
-          countsByParent(await prisma.partnerApiKey.groupBy({ by: ['partnerId'], where: of(partnerIds), _count: { _all: true } }), (group) => group.partnerId),
-        after: (partnerId, page) => prisma.partnerApiKey.findMany({ where: of([partnerId]), ...pageArgs(page, 'id'), orderBy: newestFirst() }),
-        key: (row) => row.id,
-      };
-    },
+    apiKeysOfPartners: (scope: Scope, filter: PartnerKeyFilter | null | undefined): NestedList<PartnerApiKey> =>
+      childrenOfPartners(prisma, 'pms_partner_api_key', scope, filter, (where, page) =>
+        prisma.partnerApiKey.findMany({ where, ...pageArgs(page, 'id'), orderBy: newestFirst() }),
+      ),
 
     /** The policies among `policyIds` that a key or a request of a partner the scope sees is on (one statement). */
     async policiesOfVisibleKeys(scope: Scope, policyIds: readonly string[]): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { Prisma, type Policy as PolicyRow, type PolicyGroup as PolicyGroupRow, type PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, windowPages, type NestedList } from '../../../lib/graph/nested.js';
+import { windowList, type NestedList } from '../../../lib/graph/nested.js';
+import { containsLiteral } from '../../../lib/db/like.js';
 import { containing } from '../inputs.js';
 import { unlessTaken, type Stamp } from '../rows.js';
 import { toJson, type PolicyContent } from './content.js';
@@ -156,29 +157,26 @@ export function policiesStorage(prisma: PrismaClient) {
 
     /** The policies of each group of a page, by name: one window query and one grouped count for the page. */
     policiesOfGroups(scope: Scope, filter: Omit<PolicyFilter, 'policyGroupId'> | null | undefined): NestedList<PolicyRow> {
-      const of = (groupIds: readonly string[]) => ({ AND: [policyWhere(scope, filter), { policyGroupId: { in: [...groupIds] } }] });
-      const nameContains = filter?.nameContains ? containing(filter.nameContains, 'nameContains').contains : undefined;
-      const conditions = [
-        ...(scope.all ? [] : [scope.groupIds.length ? Prisma.sql`"policyGroupId" IN (${Prisma.join(scope.groupIds)})` : Prisma.sql`FALSE`]),
-        ...(filter?.isActive != null ? [Prisma.sql`"isActive" = ${filter.isActive}`] : []),
-        // The same literal match as `containing` (its wildcards escaped), case-insensitive.
-        ...(nameContains !== undefined ? [Prisma.sql`"name" ILIKE ${`%${nameContains}%`}`] : []),
+      // `containing` refuses a NUL in the name before anything is read, as the root list does.
+      if (filter?.nameContains) containing(filter.nameContains, 'nameContains');
+      const where = [
+        !scope.all && (scope.groupIds.length ? Prisma.sql`"policyGroupId" IN (${Prisma.join(scope.groupIds)})` : Prisma.sql`FALSE`),
+        filter?.isActive != null && Prisma.sql`"isActive" = ${filter.isActive}`,
+        filter?.nameContains && containsLiteral(Prisma.sql`"name"`, filter.nameContains),
       ];
-      return {
-        pages: windowPages<PolicyRow>(prisma, {
-          table: 'pms_policy',
-          parentColumn: 'policyGroupId',
-          where: conditions.length ? Prisma.join(conditions, ' AND ') : undefined,
-          orderBy: [
-            ['name', 'asc'],
-            ['id', 'asc'],
-          ],
-        }),
-        counts: async (groupIds) =>
-          countsByParent(await prisma.policy.groupBy({ by: ['policyGroupId'], where: of(groupIds), _count: { _all: true } }), (group) => group.policyGroupId),
-        after: (groupId, page) => prisma.policy.findMany({ where: of([groupId]), ...pageArgs(page, 'id'), orderBy: byName }),
-        key: (row) => row.id,
-      };
+      const orderBy = [
+        ['name', 'asc'],
+        ['id', 'asc'],
+      ] as const;
+      return windowList<PolicyRow>(
+        prisma,
+        { table: 'pms_policy', parentColumn: 'policyGroupId', where, orderBy },
+        {
+          after: (groupId, page) =>
+            prisma.policy.findMany({ where: { AND: [policyWhere(scope, filter), { policyGroupId: groupId }] }, ...pageArgs(page, 'id'), orderBy: byName }),
+          key: (row) => row.id,
+        },
+      );
     },
 
     policiesByIds: (scope: Scope, ids: readonly string[]): Promise<PolicyRow[]> =>

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient, Registration, RegistrationTransaction } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { countsByParent, windowPages, type NestedList } from '../../../lib/graph/nested.js';
+import { windowList, type NestedList } from '../../../lib/graph/nested.js';
 
 export type RegistrationRow = Registration;
 export type TransactionRow = RegistrationTransaction;
@@ -121,23 +121,21 @@ export class RegistrationStorage implements RegistrationStore {
 
   transactionsOfRegistrations(): NestedList<TransactionRow> {
     const oldest: Prisma.RegistrationTransactionOrderByWithRelationInput[] = [{ createdAt: 'asc' }, { id: 'asc' }];
-    return {
-      pages: windowPages<TransactionRow>(this.prisma, {
+    return windowList<TransactionRow>(
+      this.prisma,
+      {
         table: 'regproc_transaction',
         parentColumn: 'rid',
         orderBy: [
           ['createdAt', 'asc'],
           ['id', 'asc'],
         ],
-      }),
-      counts: async (rids) =>
-        countsByParent(
-          await this.prisma.registrationTransaction.groupBy({ by: ['rid'], where: { rid: { in: [...rids] } }, _count: { _all: true } }),
-          (group) => group.rid,
-        ),
-      after: (rid, page) => this.prisma.registrationTransaction.findMany({ where: { rid }, ...pageArgs(page, 'id'), orderBy: oldest }),
-      key: (row) => row.id,
-    };
+      },
+      {
+        after: (rid, page) => this.prisma.registrationTransaction.findMany({ where: { rid }, ...pageArgs(page, 'id'), orderBy: oldest }),
+        key: (row) => row.id,
+      },
+    );
   }
 
   transactionsOf(rids: readonly string[]): Promise<TransactionRow[]> {
