@@ -158,14 +158,16 @@ export class AbisOperatorService {
   }
 
   /** Every configured ABIS as an operator sees it. */
-  async systems(): Promise<AbisSystemView[]> {
+  async systems(options: { lastCounts: boolean } = { lastCounts: true }): Promise<AbisSystemView[]> {
     const endpoints = this.requests.endpoints;
     const names = endpoints.map((endpoint) => endpoint.name);
     const now = this.clock.now();
+    // /health reads liveness and backlog only: the last answers to operators' questions are the admin view's.
+    const lastAnswers = (operation: string) => (options.lastCounts ? this.store.latest(names, operation, 5) : Promise.resolve([]));
     const [pings, pendingJobs, referenceCounts, outstanding] = await Promise.all([
       this.store.latest(names, 'PING', 2),
-      this.store.latest(names, 'PENDING_JOBS', 5),
-      this.store.latest(names, 'REFERENCE_COUNT', 5),
+      lastAnswers('PENDING_JOBS'),
+      lastAnswers('REFERENCE_COUNT'),
       this.store.outstanding(),
     ]);
     const lastResult = (rows: AbisRequestRow[], name: string) => {
@@ -198,7 +200,7 @@ export class AbisOperatorService {
     details: Record<string, { liveness: Liveness; unanswered: number; lastAnsweredAt: string | null }>;
   }> {
     if (this.queue.state === 'DISABLED') return { status: 'DISABLED', details: {} };
-    const systems = await this.systems();
+    const systems = await this.systems({ lastCounts: false });
     const details = Object.fromEntries(
       systems.map((system) => [
         system.name,
