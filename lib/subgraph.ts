@@ -3,10 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
-import { GraphQLScalarType, parse, type GraphQLSchema } from 'graphql';
+import { GraphQLScalarType, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from './context.js';
 import { PlatformError } from './errors.js';
-import { parseArguments, type FieldInputs } from './graph/inputs.js';
+import { checkArguments, parseArguments, type FieldInputs } from './graph/inputs.js';
+import { withPayloads, type PayloadShape } from './graph/payloads.js';
 import type { Access } from './roles.js';
 
 export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'schema');
@@ -28,6 +29,11 @@ export function componentTypeDefs(name: string): string {
   return graphqlFilesIn(path.join(SCHEMA_DIR, name)) ?? readFileSync(path.join(SCHEMA_DIR, `${name}.graphql`), 'utf8');
 }
 
+/** A component's schema as served: its SDL with every mutation in the payload convention (lib/graph/payloads.ts). */
+export function componentSchemaDocument(name: string): { document: DocumentNode; shapes: ReadonlyMap<string, PayloadShape> } {
+  return withPayloads(parse(componentTypeDefs(name)));
+}
+
 /** Every component with an SDL (a file or a folder under schema/), in name order. */
 export const sdlComponents = (): string[] =>
   readdirSync(SCHEMA_DIR, { withFileTypes: true })
@@ -40,6 +46,31 @@ export const sdlComponents = (): string[] =>
 export type AccessTable = Readonly<Record<string, Access>>;
 
 type Resolver = (parent: unknown, args: Record<string, unknown>, context: RequestContext, info: unknown) => unknown;
+
+/** Refusals of who the caller is stay top-level errors (GitHub's and Shopify's way): they are not about the input. */
+const CALLER_REFUSALS = new Set(['KER-ATH-401', 'KER-ATH-403']);
+
+/**
+ * A mutation in the payload convention: the caller is checked first (a
+ * refusal is a top-level error), then every input field (all refusals in
+ * `userErrors`), then the resolver runs on the plain arguments; a platform
+ * error it raises is a user error too. Nothing was written when a payload
+ * holds user errors: the resolver either did not run or failed as a whole.
+ */
+function payloadMutation(resolve: Resolver, shape: PayloadShape, inputs: FieldInputs | undefined, field: string): Resolver {
+  const refused = (userErrors: { field: readonly string[] | null; code: string; message: string }[]) => ({ [shape.resultField]: null, userErrors });
+  return async (parent, args, context, info) => {
+    const given = shape.gathered ? ((args.input ?? {}) as Record<string, unknown>) : args;
+    const checked = inputs ? checkArguments(inputs, field, given) : { ok: true as const, args: given };
+    if (!checked.ok) return refused(checked.refusals.map(({ path, code, message }) => ({ field: shape.gathered ? ['input', ...path] : path, code, message })));
+    try {
+      return { [shape.resultField]: await resolve(parent, checked.args, context, info), userErrors: [] };
+    } catch (error) {
+      if (!(error instanceof PlatformError) || CALLER_REFUSALS.has(error.code)) throw error;
+      return refused([{ field: null, code: error.code, message: error.message }]);
+    }
+  };
+}
 
 /** Checks one row of the role table; a root field missing from the table is denied. */
 export async function authorize(access: Access | undefined, operation: string, context: RequestContext, specOpenEndpoints = false): Promise<void> {
@@ -57,7 +88,13 @@ export async function authorize(access: Access | undefined, operation: string, c
  * without one is as open as the object that holds it. `<Type>.__resolveReference`
  * guards fetching an entity by its key.
  */
-function guardFields(resolvers: Record<string, object>, table: AccessTable, specOpenEndpoints: boolean, inputs?: FieldInputs): GraphQLResolverMap<unknown> {
+function guardFields(
+  resolvers: Record<string, object>,
+  table: AccessTable,
+  specOpenEndpoints: boolean,
+  inputs: FieldInputs | undefined,
+  payloads: ReadonlyMap<string, PayloadShape>,
+): GraphQLResolverMap<unknown> {
   const guarded: Record<string, object> = {};
   for (const [typeName, fields] of Object.entries(resolvers)) {
     if (fields instanceof GraphQLScalarType) {
@@ -79,9 +116,13 @@ function guardFields(resolvers: Record<string, object>, table: AccessTable, spec
         }
         // Root fields: the caller first, then the component's input rules (the same its REST routes validate with).
         const schemaArgs = root && inputs?.schemas[field] ? inputs : undefined;
+        const payload = typeName === 'Mutation' ? payloads.get(field) : undefined;
+        const run: Resolver = payload
+          ? payloadMutation(resolve as Resolver, payload, schemaArgs, field)
+          : (parent, args, context, info) => (resolve as Resolver)(parent, schemaArgs ? parseArguments(schemaArgs, field, args) : args, context, info);
         const wrapped: Resolver = async (parent, args, context, info) => {
           await authorize(table[operation], operation, context, specOpenEndpoints);
-          return (resolve as Resolver)(parent, schemaArgs ? parseArguments(schemaArgs, field, args) : args, context, info);
+          return run(parent, args, context, info);
         };
         return [field, wrapped];
       }),
@@ -110,5 +151,6 @@ export function buildComponentSchema(
   specOpenEndpoints = false,
   inputs?: FieldInputs,
 ): GraphQLSchema {
-  return buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(name)), resolvers: guardFields(resolvers, table, specOpenEndpoints, inputs) });
+  const { document, shapes } = componentSchemaDocument(name);
+  return buildSubgraphSchema({ typeDefs: document, resolvers: guardFields(resolvers, table, specOpenEndpoints, inputs, shapes) });
 }

@@ -228,6 +228,24 @@ function errorItems(route: RestRoute, errors: NonNullable<Awaited<ReturnType<Ope
   });
 }
 
+/**
+ * The result a route reads, each mutation payload replaced by its result; or
+ * the payload's first user error, which is what the REST path answered
+ * before mutations had payloads (the first invalid field), byte for byte.
+ */
+function settlePayloads(route: RestRoute, data: Record<string, unknown>): { data: Record<string, unknown> } | { refused: ErrorItem } {
+  if (!route.operation.payloads.length) return { data };
+  const settled = { ...data };
+  for (const key of route.operation.payloads) {
+    const payload = data[key] as { result?: unknown; userErrors: { code: string; message: string }[] } | null | undefined;
+    if (!payload) continue;
+    const [refusal] = payload.userErrors;
+    if (refusal) return { refused: { errorCode: refusal.code, message: refusal.message } };
+    settled[key] = payload.result;
+  }
+  return { data: settled };
+}
+
 /** The Express handler of one route: envelope in, named operation, envelope out. */
 export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandler {
   const { input } = route;
@@ -281,9 +299,11 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
         .execute(route.operation, route.variables(read.input, req, read.files ?? []), context)
         .finally(() => (read.stagedId ? deps.uploads.release(read.stagedId) : undefined));
       if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
+      const settled = settlePayloads(route, result.data ?? {});
+      if ('refused' in settled) return await reply(res, version, { response: null, errors: [settled.refused] });
       let answer: unknown;
       try {
-        answer = route.result(result.data ?? {}, { res });
+        answer = route.result(settled.data, { res });
       } catch (error) {
         // A record the graph answers null for (`found`): the error the operation would have raised.
         if (error instanceof PlatformError) return await reply(res, version, { response: null, errors: [{ errorCode: error.code, message: error.message }] });

@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { Kind, OperationTypeNode, type OperationDefinitionNode } from 'graphql';
 import type { z } from 'zod';
 import type { FieldInputs } from '../lib/graph/inputs.js';
-import { operation as namedOperation } from './operations.js';
+import { operation as namedOperation, type PayloadResults } from './operations.js';
 import type { RestRoute } from './route.js';
 
 /**
@@ -24,9 +24,9 @@ export interface RouteModule {
   pathPrefix?: string;
 }
 
-/** One route as its module declares it: its own parts; the factory adds the rest. */
+/** One route as its module declares it: its own parts; the factory adds the rest. `Data` is what the operation answers, payloads and all. */
 export interface RouteSpec<Input, Data, Variables, Response extends z.ZodType> extends Omit<
-  RestRoute<Input, Data, Variables, Response>,
+  RestRoute<Input, PayloadResults<Data>, Variables, Response>,
   'id' | 'path' | 'operation' | 'rootFields' | 'emptyErrors' | 'codeFor' | 'internalErrorCode'
 > {
   /** after the module's pathPrefix */
@@ -76,7 +76,7 @@ export function routeFactory(module: RouteModule) {
   if (!inputs) throw new Error(`component ${component.name} declares no inputs: its routes have no codes to take`);
   return <Input, Data, Variables, Response extends z.ZodType>(
     spec: RouteSpec<Input, Data, Variables, Response>,
-  ): RestRoute<Input, Data, Variables, Response> => {
+  ): RestRoute<Input, PayloadResults<Data>, Variables, Response> => {
     const { idSuffix, path, operation: document, codeFor, internalErrorCode: ownInternal, ...own } = spec;
     const operation = namedOperation(document);
     const rootFields = rootFieldsOf(document as TypedDocumentNode<unknown, unknown>, operation.name);
@@ -85,7 +85,7 @@ export function routeFactory(module: RouteModule) {
     // A route runs its own component's fields: another's would answer with codes that are not its own.
     if (!(qualified in component.access)) throw new Error(`${qualified} (operation ${operation.name}) is not a field of component ${component.name}`);
     const rootField = qualified.slice(qualified.indexOf('.') + 1);
-    const route: RestRoute<Input, Data, Variables, Response> = {
+    const route: RestRoute<Input, PayloadResults<Data>, Variables, Response> = {
       ...own,
       path: pathPrefix + path,
       id: idPrefix + idSuffix,

@@ -15,7 +15,7 @@ import * as typescriptResolvers from '@graphql-codegen/typescript-resolvers';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse } from 'graphql';
-import { componentTypeDefs, graphqlFilesIn, sdlComponents } from '../lib/subgraph.js';
+import { componentSchemaDocument, componentTypeDefs, graphqlFilesIn, sdlComponents } from '../lib/subgraph.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'generated', 'graphql');
@@ -47,7 +47,9 @@ export interface Generated {
 
 /** The generated TypeScript of one component; `operations` replaces its operations.graphql (tests). */
 export async function generate(component: string, operationsText?: string): Promise<Generated> {
+  // Resolvers are written against the plain SDL (arguments in, result out); REST operations run on the schema as served.
   const schemaAst = buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(component)) });
+  const servedAst = buildSubgraphSchema({ typeDefs: componentSchemaDocument(component).document });
   // Every .graphql file beside the component's router (operations.graphql, or one per area).
   const operationsFile = path.join(ROOT, 'rest-compat', component, 'operations.graphql');
   const text = operationsText ?? graphqlFilesIn(path.dirname(operationsFile));
@@ -78,8 +80,8 @@ export async function generate(component: string, operationsText?: string): Prom
   });
   const operations = await codegen({
     filename: `${component}.operations.ts`,
-    schema,
-    schemaAst,
+    schema: parse(printSchemaWithDirectives(servedAst)),
+    schemaAst: servedAst,
     documents,
     plugins: [{ typescriptOperations: {} }, { typedDocumentNode: {} }],
     pluginMap: { typescriptOperations, typedDocumentNode },

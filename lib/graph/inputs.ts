@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { PlatformError } from '../errors.js';
+import { MAX_USER_ERRORS } from './payloads.js';
 
 /** The spec's code for an argument of a root field that is missing (`missing`) or malformed. */
 export type InputCode = (field: string, missing: boolean, rootField: string) => string;
@@ -24,12 +25,40 @@ export function describeIssue(issue: z.core.$ZodIssue): { field: string; missing
   return { field, missing, message: missing ? `${field} is required` : `${field} is invalid: ${issue.message}` };
 }
 
+/** A refused input field: its path in the arguments, the component's code and a message. */
+export interface InputRefusal {
+  path: readonly string[];
+  code: string;
+  message: string;
+}
+
+/**
+ * The arguments of a call parsed by the field's schema, or every field they
+ * fail on (the first issue of each field, in the schema's order: the first is
+ * what `parseArguments` answers, and REST with it).
+ */
+export function checkArguments(
+  inputs: FieldInputs,
+  fieldName: string,
+  args: Record<string, unknown>,
+): { ok: true; args: Record<string, unknown> } | { ok: false; refusals: InputRefusal[] } {
+  const schema = inputs.schemas[fieldName];
+  if (!schema) return { ok: true, args };
+  const parsed = schema.safeParse(args, { reportInput: true });
+  if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
+  const refusals = new Map<string, InputRefusal>();
+  for (const issue of parsed.error.issues) {
+    if (refusals.size === MAX_USER_ERRORS) break;
+    const { field, missing, message } = describeIssue(issue);
+    if (!refusals.has(field)) refusals.set(field, { path: issue.path.map(String), code: inputs.codeFor(field, missing, fieldName), message });
+  }
+  return { ok: false, refusals: [...refusals.values()] };
+}
+
 /** The arguments of a call, parsed by the field's schema; a bad one is the component's coded error. */
 export function parseArguments(inputs: FieldInputs, fieldName: string, args: Record<string, unknown>): Record<string, unknown> {
-  const schema = inputs.schemas[fieldName];
-  if (!schema) return args;
-  const parsed = schema.safeParse(args, { reportInput: true });
-  if (parsed.success) return parsed.data as Record<string, unknown>;
-  const { field, missing, message } = describeIssue(parsed.error.issues[0]!);
-  throw new PlatformError(inputs.codeFor(field, missing, fieldName), message);
+  const checked = checkArguments(inputs, fieldName, args);
+  if (checked.ok) return checked.args;
+  const [first] = checked.refusals;
+  throw new PlatformError(first!.code, first!.message);
 }

@@ -49,3 +49,24 @@ export const JsonScalar = new GraphQLScalarType({
   parseValue: (value) => value,
   parseLiteral: jsonLiteral,
 });
+
+/** A calendar day, yyyy-MM-dd, that exists (no 2026-02-30); kept as that text, which is how tables and REST hold days. */
+function toDay(value: unknown): string {
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const day = new Date(`${value}T00:00:00.000Z`);
+    if (!Number.isNaN(day.getTime()) && day.toISOString().startsWith(value)) return value;
+  }
+  throw new GraphQLError('Date: a calendar day, yyyy-MM-dd, e.g. 2026-01-31');
+}
+
+/** Calendar days (holidays), both ways. */
+export const DateScalar = new GraphQLScalarType({
+  name: 'Date',
+  description: 'A calendar day, ISO 8601: yyyy-MM-dd',
+  serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : toDay(value)),
+  parseValue: toDay,
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('Date: a string');
+    return toDay(ast.value);
+  },
+});

@@ -4,6 +4,7 @@ import { identifier } from '../../lib/input.js';
 import { keys } from '../../subgraphs/keys/index.js';
 import { keysInputs, subjectFields } from '../../subgraphs/keys/inputs.js';
 import * as ops from '../../generated/graphql/keys.operations.js';
+import type { PayloadResults } from '../operations.js';
 import { pathParam, present, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 
@@ -41,7 +42,7 @@ const cryptoRoute = <Data>(
   name: 'encrypt' | 'decrypt',
   summary: string,
   document: TypedDocumentNode<Data, ReturnType<typeof cryptoVariables>>,
-  result: (data: Data) => { data: string },
+  result: (data: PayloadResults<Data>) => { data: string },
 ) =>
   cryptomanager({
     method: 'post',

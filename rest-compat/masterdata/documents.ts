@@ -2,6 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
 import { code, documentInput, documentsSchemas as schemas } from '../../subgraphs/masterdata/documents/inputs.js';
 import * as ops from '../../generated/graphql/masterdata.operations.js';
+import type { PayloadResults } from '../operations.js';
 import { auditFields, auditShape, type AuditSource } from '../audit.js';
 import { pathParam, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
@@ -51,7 +52,7 @@ const checkQuery = z.object({ applicanttypecode: code, documentcategorycode: cod
 const mappingRoute = <Data>(
   verb: 'map' | 'unmap',
   document: TypedDocumentNode<Data, { docCategoryCode: string; docTypeCode: string }>,
-  answer: (data: Data) => z.input<typeof mappingShape>,
+  answer: (data: PayloadResults<Data>) => z.input<typeof mappingShape>,
 ) =>
   route({
     method: 'put',

@@ -1,10 +1,13 @@
 import { read, setting, type SettingValues } from '../../lib/settings.js';
 
+/** The most ABIS that run side by side: the bound of abisSystems and of a question's or delete's requests (one per ABIS). */
+export const MAX_ABIS = 16;
+
 /** The ABIS component's settings (the data share; the queue's come with the requests). */
 export const abisSettings = {
   count: setting(
     'ABIS_COUNT',
-    read.integer(1, 16),
+    read.integer(1, MAX_ABIS),
     '1',
     'how many ABIS run side by side: `abis1` on the request and response queues as named, `abisN` (N > 1) on `<request queue>N` and `abisN-to-platform`',
   ),

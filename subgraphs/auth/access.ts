@@ -1,6 +1,8 @@
 import { access } from '../../lib/roles.js';
 
 const { PUBLIC, ADMIN, AUTHENTICATED } = access;
+/** The global admin, and zonal admins within their zones (the users service scopes them). */
+const ZONE_ADMINS = access.roles('GLOBAL_ADMIN', 'ZONAL_ADMIN');
 
 /** The authentication manager's role rows: logins and token checks read the credentials themselves. */
 export const authAccess = {
@@ -20,7 +22,9 @@ export const authAccess = {
   'Mutation.sendOtp': PUBLIC,
   'Mutation.loginWithOtp': PUBLIC,
   // users and clients administration
-  'Query.users': ADMIN,
+  // MOSIP's zonal admins manage the users of their zones (the admin portal's user zone and user centre
+  // mappings): they list them, with their roles; the service keeps them to their zones' users.
+  'Query.users': ZONE_ADMINS,
   'Query.user': ADMIN,
   'Query.clients': ADMIN,
   'Mutation.createUser': ADMIN,
@@ -37,13 +41,14 @@ export const authAccess = {
   'Mutation.revokeSession': ADMIN,
   // entities: any caller with a token may see who a user or client is (its id and a name on a
   // record); everything else — contact details, national ids, roles, application ids, lock state,
-  // logins — is for the admins who manage users (as Query.users), whichever path reaches them.
+  // logins — is for the admins who manage users (as Query.users), whichever path reaches them: the
+  // roles for zonal admins too, of their zones' users only; the rest for the global admin.
   // Those fields are nullable: a refusal nulls the field, not the record that names the user.
   'User.__resolveReference': AUTHENTICATED,
   'User.mail': ADMIN,
   'User.mobile': ADMIN,
   'User.langCode': ADMIN,
-  'User.roles': ADMIN,
+  'User.roles': ZONE_ADMINS,
   'User.appIds': ADMIN,
   'User.rid': ADMIN,
   'User.isLocked': ADMIN,

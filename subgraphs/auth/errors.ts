@@ -28,4 +28,5 @@ export const authErrors = {
   noSuchClient: (clientId: string) => new PlatformError('KER-ATH-003', `Client does not exist: ${clientId}`),
   alreadyExists: (what: string) => new PlatformError('KER-ATH-409', `${what} already exists`),
   invalidInput: (reason: string) => new PlatformError('KER-ATH-400', `Invalid input: ${reason}`),
+  notYourUser: (userId: string) => new PlatformError('KER-ATH-403', `Forbidden: user ${userId} is not one of the caller's zones`),
 };

@@ -8,6 +8,7 @@ import { authResolvers } from './resolvers.js';
 import { AuthService } from './service.js';
 import { SessionsService } from './sessions-service.js';
 import { authSettings } from './settings.js';
+import { UserScopes } from './user-scope.js';
 import { UsersService } from './users-service.js';
 
 declare module '../../lib/deps.js' {
@@ -37,7 +38,13 @@ export const auth = defineComponent({
     return {
       auth,
       otpLogin: new OtpLoginService(deps, auth.throttle),
-      users: new UsersService(deps, auth.secretKey, { throttle: auth.throttle, maxAgeDays: settings.passwordMaxAgeDays }),
+      users: new UsersService(
+        deps,
+        auth.secretKey,
+        { throttle: auth.throttle, maxAgeDays: settings.passwordMaxAgeDays },
+        // where users are placed is master data's, built after auth: asked at call time
+        new UserScopes(() => deps.services.userPlaces),
+      ),
       sessions: new SessionsService(deps),
     };
   },

@@ -65,7 +65,17 @@ const sessionFilter = z.object({
 const adminSchemas = {
   users: z.object({
     ...page,
-    filter: z.object({ userId: subjectId.nullish(), ...listFilter, isLocked: z.boolean().nullish() }).nullish(),
+    filter: z
+      .object({
+        userId: subjectId.nullish(),
+        ...listFilter,
+        isLocked: z.boolean().nullish(),
+        name: text.nullish(),
+        // master data's codes and ids (zones up to 36 characters, centres up to 10)
+        zoneCode: short.nullish(),
+        regCenterId: short.nullish(),
+      })
+      .nullish(),
     orderBy: z.object({ field: z.enum(['USER_ID', 'CREATED_AT']), direction: z.enum(['ASC', 'DESC']) }).nullish(),
   }),
   user: byUser,

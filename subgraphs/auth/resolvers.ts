@@ -1,4 +1,4 @@
-import type { Resolvers } from '../../generated/graphql/auth.js';
+import type { Resolvers, Role } from '../../generated/graphql/auth.js';
 import type { RequestContext } from '../../lib/context.js';
 import { refreshTokenOf } from '../../lib/credentials.js';
 import { loader } from '../../lib/graph/loader.js';
@@ -7,6 +7,7 @@ import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import type { OtpLoginService } from './otp-login-service.js';
 import type { AuthService } from './service.js';
 import type { SessionsService } from './sessions-service.js';
+import type { UserScope } from './user-scope.js';
 import type { UsersService } from './users-service.js';
 
 export function authResolvers(service: AuthService, otpLogin: OtpLoginService, users: UsersService, sessions: SessionsService): Resolvers {
@@ -14,6 +15,16 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
   const userRef = (context: RequestContext) => loader(context, 'auth.user', (ids: readonly string[]) => users.usersById(ids));
   const clientRef = (context: RequestContext) => loader(context, 'auth.client', (ids: readonly string[]) => users.clientsById(ids));
   const sessionRef = (context: RequestContext) => loader(context, 'auth.session', (ids: readonly string[]) => sessions.sessionsById(ids));
+  /** The users the caller manages, read once per request whichever users need it. */
+  const scopeOf = (context: RequestContext): Promise<UserScope> => {
+    let once = context.loaders.get('auth.userScope') as (() => Promise<UserScope>) | undefined;
+    if (!once) {
+      const scope = context.principal().then((principal) => users.scopeOf(principal));
+      once = () => scope;
+      context.loaders.set('auth.userScope', once);
+    }
+    return once();
+  };
 
   return {
     DateTime: DateTimeScalar,
@@ -21,7 +32,7 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
       validateToken: async (_, __, context) => service.identityOf(await context.principal()),
       authRealms: () => service.realms(),
       viewer: async (_, __, context) => service.viewerOf(await context.principal()),
-      users: (_, args) => users.users(args, args.filter, args.orderBy),
+      users: async (_, args, context) => users.users(await scopeOf(context), args, args.filter, args.orderBy),
       user: (_, args) => users.user(args.userId),
       clients: (_, args) => users.clients(args, args.filter),
       client: async (_, args, context) => (await clientRef(context)(args.clientId)) ?? null,
@@ -49,6 +60,7 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
     },
     User: {
       __resolveReference: (ref, context) => userRef(context)(ref.userId),
+      roles: async (user, _, context) => users.rolesOf(await scopeOf(context), user) as Role[],
       hasPassword: (user) => user.passwordHash !== null,
       passwordExpiresAt: (user) => users.passwordExpiresAt(user),
       sessions: (user, args, context) => nestedConnection(context, 'auth.userSessions', args, user.userId, sessions.sessionsOfSubjects('USER', args.filter)),

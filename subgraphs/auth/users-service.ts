@@ -10,6 +10,7 @@ import { NotificationService } from '../notify/service.js';
 import { authErrors } from './errors.js';
 import { APP_IDS } from './realms.js';
 import type { LoginThrottle } from './throttle.js';
+import { UserScopes, type UserScope } from './user-scope.js';
 
 export interface UserInput {
   userId?: string;
@@ -38,6 +39,12 @@ export interface UserFilter {
   role?: string | null;
   appId?: string | null;
   isLocked?: boolean | null;
+  /** part of the name, any case, taken literally */
+  name?: string | null;
+  /** placed in this zone or below it (master data) */
+  zoneCode?: string | null;
+  /** mapped to this centre (master data) */
+  regCenterId?: string | null;
 }
 export interface UserOrder {
   field: keyof typeof USER_ORDER;
@@ -68,6 +75,8 @@ export class UsersService {
     deps: PlatformDeps,
     private readonly secretKey: Buffer,
     private readonly passwords: PasswordPolicy,
+    /** which users each admin manages */
+    private readonly scopes: UserScopes,
   ) {
     this.prisma = deps.prisma;
     this.tokens = deps.tokens;
@@ -106,13 +115,33 @@ export class UsersService {
     return user;
   }
 
-  /** A page of users, filtered and ordered (the unique user id breaks ties). */
-  users(page: PageArgs, filter?: UserFilter | null, order?: UserOrder | null): Promise<Connection<User>> {
+  /** The users a caller manages (UserScopes): read it once per request. */
+  scopeOf(caller: Pick<Principal, 'subject' | 'roles'>): Promise<UserScope> {
+    return this.scopes.of(caller);
+  }
+
+  /** A user's roles, for a caller whose scope holds the user (KER-ATH-403 otherwise). */
+  rolesOf(scope: UserScope, user: Pick<User, 'userId' | 'roles'>): string[] {
+    return UserScopes.rolesOf(scope, user);
+  }
+
+  /**
+   * A page of the users of a scope, filtered and ordered (the unique user id
+   * breaks ties). Where users are placed (the scope of a zonal admin, the
+   * filter's zone and centre) is read first, in a fixed number of
+   * statements, and narrows the same query that pages and counts.
+   */
+  async users(scope: UserScope, page: PageArgs, filter?: UserFilter | null, order?: UserOrder | null): Promise<Connection<User>> {
+    const among = await this.scopes.among(scope, filter);
     const where: Prisma.UserWhereInput = {
-      ...(filter?.userId ? { userId: { contains: likeLiteral(filter.userId), mode: 'insensitive' } } : {}),
-      ...(filter?.role ? { roles: { has: filter.role } } : {}),
-      ...(filter?.appId ? { appIds: { has: filter.appId } } : {}),
-      ...(filter?.isLocked != null ? { isLocked: filter.isLocked } : {}),
+      AND: [
+        filter?.userId ? { userId: { contains: likeLiteral(filter.userId), mode: 'insensitive' } } : {},
+        filter?.name ? { name: { contains: likeLiteral(filter.name), mode: 'insensitive' } } : {},
+        filter?.role ? { roles: { has: filter.role } } : {},
+        filter?.appId ? { appIds: { has: filter.appId } } : {},
+        filter?.isLocked != null ? { isLocked: filter.isLocked } : {},
+        among ? { userId: { in: [...among] } } : {},
+      ],
     };
     return connection(
       page,

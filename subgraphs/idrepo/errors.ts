@@ -6,6 +6,8 @@ export const idrepoErrors = {
   invalid: (field: string, why?: string) => new PlatformError('IDR-IDC-002', `Invalid Input Parameter - ${field}${why ? `: ${why}` : ''}`),
   invalidRequest: (why: string) => new PlatformError('IDR-IDC-003', `Invalid Request: ${why}`),
   unknown: () => new PlatformError('IDR-IDC-004', 'Unknown error occurred'),
+  /** a whole list longer than the bound its field declares (a state the rules that write it should not allow) */
+  listTooLong: (what: string, cap: number) => new PlatformError('IDR-IDC-004', `Unknown error occurred: more than ${cap} ${what}, more than one answer lists`),
   validationFailed: (why: string) => new PlatformError('IDR-IDC-005', `Input Data Validation Failed: ${why}`),
   database: () => new PlatformError('IDR-IDC-006', 'Error during DB operations'),
   notAllowed: (why: string) => new PlatformError('IDR-IDC-011', `Authorization failed: ${why}`),

@@ -6,7 +6,7 @@ import { lookupHash, randomAlphanumeric } from '../../lib/secrets.js';
 import { parseInstant, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { licenseErrors } from './errors.js';
-import type { LicenseSettings } from './settings.js';
+import { MAX_LICENSE_PERMISSIONS, type LicenseSettings } from './settings.js';
 import type { LicenseFilter, LicenseRow, LicenseStorage } from './storage.js';
 
 export const LICENSE_STATUSES = ['ACTIVE', 'SUSPENDED', 'BLOCKED'] as const;
@@ -97,6 +97,8 @@ export class LicenseService {
     }
     const row = await this.usable(licenseKey, mispId);
     const merged = [...new Set([...row.permissions, ...permissions.map((p) => p.trim())])];
+    // A key carries accepted values only, so MAX_LICENSE_PERMISSIONS at most; beyond (values a former setting accepted) the new one is refused.
+    if (merged.length > MAX_LICENSE_PERMISSIONS) throw licenseErrors.permissionNotAccepted(`more than ${MAX_LICENSE_PERMISSIONS} permissions on one key`);
     return this.view(await this.storage.setPermissions(row.keyHash, merged));
   }
 

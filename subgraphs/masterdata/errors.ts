@@ -6,6 +6,9 @@ import { PlatformError } from '../../lib/errors.js';
  */
 export const masterdataErrors = {
   internal: (what: string) => new PlatformError('KER-MSD-500', `Internal Server Error: ${what}`),
+  /** a whole list (the spec's lists by language have no paging) longer than one answer holds: the portal pages through the named connection */
+  listTooLong: (what: string, cap: number, connection: string) =>
+    new PlatformError('KER-MSD-500', `Internal Server Error: more than ${cap} ${what}, more than one answer holds; page through the graph's ${connection}`),
   // devices
   deviceNotFound: (id?: string) => new PlatformError('KER-MSD-010', id ? `Device not Found: ${id}` : 'Device not Found'),
   deviceInsert: (why: string) => new PlatformError('KER-MSD-069', `Error while inserting device details: ${why}`),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { capped } from '../../lib/graph/capped.js';
 import { identifier } from '../../lib/input.js';
 import { masterdataErrors } from './errors.js';
 
@@ -34,8 +35,18 @@ export const MAX_PAGE_SIZE = 100;
 /** How far a list pages: beyond it an offset would no longer fit the database's integer. */
 export const MAX_PAGE_NUMBER = 1_000_000;
 
-/** The most rows an unpaged master data list answers (the spec's lists by language have no paging); the portal pages through connections. */
+/**
+ * The most rows an unpaged master data list answers (the spec's lists by language have no paging, and
+ * their fields declare `@listSize(assumedSize: 10000)`); the portal pages through connections.
+ */
 export const LIST_LIMIT = 10_000;
+
+/**
+ * A whole list of master data, as the spec answers it: at most LIST_LIMIT rows, read as one more, and
+ * refused beyond (KER-MSD-500 naming the connection to page through), never cut short in silence.
+ */
+export const wholeList = <T>(what: string, connection: string, find: (take: number) => Promise<T[]>): Promise<T[]> =>
+  capped(LIST_LIMIT, find, () => masterdataErrors.listTooLong(what, LIST_LIMIT, connection));
 
 /**
  * Prisma's orderBy, skip and take for a paged list. `sortable` maps the

@@ -25,12 +25,15 @@ export const searchInput = z.object({
   languageCode: z.string().max(3).nullish(),
 });
 
+/** The most columns one filter-values request asks for: with MAX_FILTER_VALUES, the bound of its answer. */
+export const MAX_FILTER_COLUMNS = 20;
+
 /** MOSIP's filter-values body (`request`). */
 export const filterValuesInput = z.object({
   filters: z
     .array(z.object({ columnName: z.string().min(1).max(64), type: z.string().max(16).nullish(), text: text.nullish() }))
     .min(1)
-    .max(20),
+    .max(MAX_FILTER_COLUMNS),
   languageCode: z.string().max(3).nullish(),
   optionalFilters: z.array(filter).max(20).nullish(),
 });

@@ -52,6 +52,9 @@ export type OutboxMessage = Omit<Notification, 'recipientKeys' | 'content'> & { 
 /** The purpose of the key the recipients' look-up HMACs are made with (derived from the master key). */
 export const RECIPIENT_KEY_PURPOSE = 'notify/recipient-hmac';
 
+/** The most messages one outbox answer holds: the bound of its `limit` (a larger limit reads as this). */
+export const OUTBOX_LIMIT = 500;
+
 /** An address as it is looked up: e-mail addresses in any case, numbers as given. */
 const normalised = (address: string) => address.trim().toLowerCase();
 
@@ -273,7 +276,7 @@ export class NotificationService {
     this.delivery.close();
   }
 
-  /** Recorded messages, newest first, with recipients and bodies opened for the admin (null once dropped); `to` is a whole address. */
+  /** Recorded messages, newest first, with recipients and bodies opened for the admin (null once dropped); `to` is a whole address; `limit` of them, OUTBOX_LIMIT at most. */
   async outbox(filter: { to?: string | null; channel?: string | null; limit?: number | null }): Promise<OutboxMessage[]> {
     const rows = await this.prisma.notification.findMany({
       where: {
@@ -281,7 +284,7 @@ export class NotificationService {
         ...(filter.channel ? { channel: filter.channel } : {}),
       },
       orderBy: { createdAt: 'desc' },
-      take: Math.min(Math.max(filter.limit ?? 50, 1), 500),
+      take: Math.min(Math.max(filter.limit ?? 50, 1), OUTBOX_LIMIT),
     });
     return this.opened(rows);
   }

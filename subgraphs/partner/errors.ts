@@ -5,6 +5,12 @@ export const partnerErrors = {
   missing: (field: string) => new PlatformError('PMS_COR_001', `Missing Input Parameter - ${field}`),
   invalid: (field: string, why: string) => new PlatformError('PMS_COR_002', `Invalid Input Parameter - ${field}: ${why}`),
   internal: () => new PlatformError('PMS_COR_003', 'Could not process the request'),
+  /** a whole list (the spec answers every row) longer than one answer holds: the portal pages through the named connection */
+  listTooLong: (what: string, cap: number, connection?: string) =>
+    new PlatformError(
+      'PMS_COR_003',
+      `Could not process the request: more than ${cap} ${what}, more than one answer holds${connection ? `; page through the graph's ${connection}` : ''}`,
+    ),
   // MISPs
   mispAdminUnknown: () => new PlatformError('PMS_MSP_001', 'MOSIP-admin user does not exist'),
   mispAdminMismatch: () => new PlatformError('PMS_MSP_002', 'admin credentials mismatch'),

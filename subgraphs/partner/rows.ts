@@ -1,6 +1,20 @@
 // What the storage of partner management's areas shares.
 import { isUniqueViolation } from '../../lib/db/unique.js';
+import { capped } from '../../lib/graph/capped.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { partnerErrors } from './errors.js';
+
+/** The most rows a whole list answers (GET /misps, /policies, /policies/group/all, /pmpartners: the spec pages none of them). */
+export const WHOLE_LIST_LIMIT = 1000;
+/** The most MISPs a name search answers (GET /misps/name/{name}). */
+export const NAME_SEARCH_LIMIT = 100;
+
+/**
+ * A whole list as the spec answers it: at most `cap` rows, read as one more, and refused beyond
+ * (PMS_COR_003 naming the connection to page through), never cut short in silence.
+ */
+export const wholeList = <T>(what: string, connection: string, find: (take: number) => Promise<T[]>, cap = WHOLE_LIST_LIMIT): Promise<T[]> =>
+  capped(cap, find, () => partnerErrors.listTooLong(what, cap, connection));
 
 /** Who changed a row, and when (its updatedBy and updatedAt). */
 export interface Stamp {

@@ -39,6 +39,12 @@ export const regprocErrors = {
    */
   notYourCentre: (centreId: string) => new PlatformError('KER-ATH-403', `Forbidden: registration centre ${centreId} is not the caller's centre`),
   noTransaction: (rid: string) => new PlatformError(RPR.noTransaction, `No transaction found for registration id ${rid}`),
+  /** a whole list longer than the bound its field declares: refused, never cut short; `connection` is where the portal pages instead */
+  listTooLong: (what: string, cap: number, connection?: string) =>
+    new PlatformError(
+      RPR.internal,
+      `Unexpected exception: more than ${cap} ${what}, more than one answer holds${connection ? `; page through the graph's ${connection}` : ''}`,
+    ),
 };
 
 /** Every missing or malformed argument is RPR-RGS-015 (the spec lists no other input code for these calls). */

@@ -118,7 +118,10 @@ function parseJson(text: string): Record<string, string> {
   );
 }
 
-/** One configuration file, parsed and checked to hold every required key; any problem is a start-up error naming the setting. */
+/** The most keys a configuration file may hold: the bound of SyncConfigs' two lists (the shipped files hold well under 100). */
+export const MAX_CONFIG_KEYS = 1000;
+
+/** One configuration file, parsed and checked to hold every required key and at most MAX_CONFIG_KEYS; any problem is a start-up error naming the setting. */
 export function readConfigFile(env: string, file: string, required: readonly string[]): ConfigMap {
   let map: Record<string, string>;
   try {
@@ -129,6 +132,7 @@ export function readConfigFile(env: string, file: string, required: readonly str
   }
   const missing = required.filter((key) => !(key in map));
   if (missing.length) throw new SettingsError([`${env}=${file}: missing ${missing.join(', ')}`]);
+  if (Object.keys(map).length > MAX_CONFIG_KEYS) throw new SettingsError([`${env}=${file}: more than ${MAX_CONFIG_KEYS} keys`]);
   return map;
 }
 

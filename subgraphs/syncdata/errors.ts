@@ -11,5 +11,7 @@ export const syncdataErrors = {
   /** MOSIP looks machines up among the active ones: an inactive machine is "not found", with the reason here. */
   machineInactive: () => new PlatformError('KER-SNC-155', 'Machine not found: the machine is inactive'),
   badInput: (why: string) => new PlatformError('KER-SNC-999', `Request Data not valid: ${why}`),
+  /** a whole list longer than the bound its field declares: refused, never cut short */
+  listTooLong: (what: string, cap: number) => new PlatformError('KER-SNC-500', `Internal Server Error: more than ${cap} ${what}, more than one answer holds`),
   notYourCentre: (id: string) => new PlatformError('KER-ATH-403', `Forbidden: the caller is not mapped to registration centre ${id}`),
 };

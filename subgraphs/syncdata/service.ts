@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../../generated/prisma/client.js';
+import { capped } from '../../lib/graph/capped.js';
 import { ROLES, type Role } from '../../lib/roles.js';
 import { parseInstant, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
@@ -74,6 +75,9 @@ const ROLE_DESCRIPTIONS: Record<Role, string> = {
  */
 export const REGISTRATION_CLIENT_ROLES: readonly Role[] = ['REGISTRATION_SUPERVISOR', 'REGISTRATION_OFFICER'];
 
+/** The most users a centre's offline login list holds (userdetails): a centre's staff, refused beyond rather than cut short. */
+export const MAX_CENTRE_USERS = 1000;
+
 const onlyRegistrationRoles = (roles: readonly string[]) =>
   roles.length > 0 && roles.every((role) => (REGISTRATION_CLIENT_ROLES as readonly string[]).includes(role));
 
@@ -127,10 +131,11 @@ export class SyncDataService {
     const centre = await this.prisma.registrationCenter.findFirst({ where: { id: regCenterId, isDeleted: false }, select: { id: true } });
     if (!centre) throw syncdataErrors.centreNotFound(regCenterId);
     if (!CentreReach.reachesCentre(await this.reach.of(caller), regCenterId)) throw syncdataErrors.notYourCentre(regCenterId);
-    const mappings = await this.prisma.registrationCenterUser.findMany({
-      where: { regCenterId, isActive: true, isDeleted: false },
-      orderBy: { userId: 'asc' },
-    });
+    const mappings = await capped(
+      MAX_CENTRE_USERS,
+      (take) => this.prisma.registrationCenterUser.findMany({ where: { regCenterId, isActive: true, isDeleted: false }, orderBy: { userId: 'asc' }, take }),
+      () => syncdataErrors.listTooLong(`users mapped to centre ${regCenterId}`, MAX_CENTRE_USERS),
+    );
     const users = await this.users().usersById(mappings.map((row) => row.userId));
     return mappings.flatMap((row) => {
       const user = users.get(row.userId);
@@ -143,7 +148,8 @@ export class SyncDataService {
               langCode: user.langCode,
               userPassword: user.passwordHash,
               name: user.name,
-              roles: user.roles,
+              // each registration client role once: REGISTRATION_CLIENT_ROLES.length at most
+              roles: [...new Set(user.roles)],
             },
           ]
         : [];

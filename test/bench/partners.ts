@@ -21,7 +21,9 @@ export async function partnerChain(call: Call, adminCookie: string): Promise<str
     await call(
       'POST',
       '/graphql',
-      { query: `mutation { createUser(input: {userId: "${userId}", password: "${PASSWORD}", roles: [${role}], appIds: ["partnermanagement"]}) { userId } }` },
+      {
+        query: `mutation { createUser(input: {userId: "${userId}", password: "${PASSWORD}", roles: [${role}], appIds: ["partnermanagement"]}) { user { userId } userErrors { field code message } } }`,
+      },
       adminCookie,
     );
     const token = (

@@ -133,7 +133,9 @@ async function main(): Promise<void> {
       const created = await call(
         'POST',
         '/graphql',
-        { query: `mutation { createClient(input: {clientId: "${clientId}", roles: [${role}], appIds: ["${appId}"]}) { secretKey } }` },
+        {
+          query: `mutation { createClient(input: {clientId: "${clientId}", roles: [${role}], appIds: ["${appId}"]}) { clientCredentials { secretKey } userErrors { field code message } } }`,
+        },
         adminCookie,
       );
       const secretKey = created.json.data!.createClient!.secretKey!;

@@ -14,6 +14,7 @@ import { type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { adjudicator, registrationClient, type RegistrationClient } from '../support/regproc.js';
 import { userLogin } from '../support/users.js';
 import { waitFor } from '../support/wait.js';
+import { refusalCode, refusalOf } from '../support/refusals.js';
 
 const STOMP_URL = process.env.STOMP_URL ?? 'stomp://127.0.0.1:61613';
 const RUN = randomUUID().slice(0, 8);
@@ -105,7 +106,7 @@ const REQUEST_FIELDS = 'requestId abisName operation registrationId referenceId 
 
 const ask = async (question: string, abisName?: string, headers = admin) =>
   t.graphql(
-    `mutation($input: AskAbisInput!) { askAbis(input: $input) { requests { ${REQUEST_FIELDS} } } }`,
+    `mutation($input: AskAbisInput!) { askAbis(input: $input) { abisQuestionAsked { requests { ${REQUEST_FIELDS} } } userErrors { field code message } } }`,
     { input: { question, waitSeconds: PING_TIMEOUT_SECONDS, ...(abisName ? { abisName } : {}) } },
     headers,
   );
@@ -116,7 +117,7 @@ const systems = async () =>
 
 const deleteReference = (registrationId: string, headers = admin, abisName?: string) =>
   t.graphql(
-    `mutation($input: DeleteAbisReferenceInput!) { deleteAbisReference(input: $input) { requests { ${REQUEST_FIELDS} } } }`,
+    `mutation($input: DeleteAbisReferenceInput!) { deleteAbisReference(input: $input) { abisReferenceDeletion { requests { ${REQUEST_FIELDS} } } userErrors { field code message } } }`,
     { input: { registrationId, ...(abisName ? { abisName } : {}) } },
     headers,
   );
@@ -189,7 +190,9 @@ describe('two ABIS side by side, bytes messages', () => {
     // Deleted again by an operator: each ABIS answers it holds no such reference (12), which is what was asked.
     const again = await deleteReference(duplicate.rid);
     expect(again.errors).toBeUndefined();
-    expect(again.data.deleteAbisReference.requests.map((r: { status: string; failureReason: string }) => [r.status, r.failureReason])).toEqual([
+    expect(
+      again.data.deleteAbisReference.abisReferenceDeletion.requests.map((r: { status: string; failureReason: string }) => [r.status, r.failureReason]),
+    ).toEqual([
       ['ALREADY_PROCESSED', '12'],
       ['ALREADY_PROCESSED', '12'],
     ]);
@@ -198,21 +201,21 @@ describe('two ABIS side by side, bytes messages', () => {
   it("answers an operator's ping, pendingJobs and referenceCount from each ABIS", async () => {
     const pinged = await ask('PING');
     expect(pinged.errors).toBeUndefined();
-    expect(pinged.data.askAbis.requests).toEqual([
+    expect(pinged.data.askAbis.abisQuestionAsked.requests).toEqual([
       expect.objectContaining({ abisName: 'abis1', operation: 'PING', status: 'PROCESSED', returnValue: '1', requestedBy: 'admin', registrationId: null }),
       expect.objectContaining({ abisName: 'abis2', operation: 'PING', status: 'PROCESSED', returnValue: '1', requestedBy: 'admin', registrationId: null }),
     ]);
     const counted = await ask('REFERENCE_COUNT');
-    expect(counted.data.askAbis.requests.map((r: { abisName: string; result: string }) => [r.abisName, r.result])).toEqual([
+    expect(counted.data.askAbis.abisQuestionAsked.requests.map((r: { abisName: string; result: string }) => [r.abisName, r.result])).toEqual([
       ['abis1', '1'],
       ['abis2', '1'],
     ]);
     const pending = await ask('PENDING_JOBS', 'abis2');
-    expect(pending.data.askAbis.requests).toEqual([expect.objectContaining({ abisName: 'abis2', status: 'PROCESSED', result: '0' })]);
+    expect(pending.data.askAbis.abisQuestionAsked.requests).toEqual([expect.objectContaining({ abisName: 'abis2', status: 'PROCESSED', result: '0' })]);
     expect(second.received.at(-1)!.body).toEqual({
       id: 'platform.abis.pendingJobs',
       version: '1.1',
-      requestId: pending.data.askAbis.requests[0].requestId,
+      requestId: pending.data.askAbis.abisQuestionAsked.requests[0].requestId,
       requesttime: expect.any(String),
     });
     expect(await systems()).toEqual([
@@ -257,7 +260,7 @@ describe('two ABIS side by side, bytes messages', () => {
 
     second.answering = true;
     const pinged = await ask('PING');
-    expect(pinged.data.askAbis.requests.map((r: { status: string }) => r.status)).toEqual(['PROCESSED', 'PROCESSED']);
+    expect(pinged.data.askAbis.abisQuestionAsked.requests.map((r: { status: string }) => r.status)).toEqual(['PROCESSED', 'PROCESSED']);
     expect((await systems()).map((system) => system.liveness)).toEqual(['UP', 'UP']);
   });
 
@@ -299,12 +302,12 @@ describe('two ABIS side by side, bytes messages', () => {
     const officer = await userLogin(t, `officer-${RUN}`, ['REGISTRATION_OFFICER'], 'registrationclient');
     const before = await t.snapshot();
     const processed = await deleteReference(first.rid);
-    expect(processed.errors[0].extensions.code).toBe('RPR-RGS-015');
-    expect(processed.errors[0].message).toContain('PROCESSED');
-    expect((await deleteReference('10001100019999920991231235959')).errors[0].extensions.code).toBe('RPR-RGS-031');
-    expect((await deleteReference(duplicate.rid, admin, 'abis9')).errors[0].extensions.code).toBe('RPR-RGS-015');
-    expect((await ask('PING', 'abis3')).errors[0].extensions.code).toBe('RPR-RGS-015');
-    expect((await ask('INSERT')).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(refusalOf(processed)!.code).toBe('RPR-RGS-015');
+    expect(refusalOf(processed)!.message).toContain('PROCESSED');
+    expect(refusalCode(await deleteReference('10001100019999920991231235959'))).toBe('RPR-RGS-031');
+    expect(refusalCode(await deleteReference(duplicate.rid, admin, 'abis9'))).toBe('RPR-RGS-015');
+    expect(refusalCode(await ask('PING', 'abis3'))).toBe('RPR-RGS-015');
+    expect(refusalCode(await ask('INSERT'))).toBe('BAD_USER_INPUT');
 
     for (const attempt of [
       await ask('PING', undefined, officer.cookie),
@@ -312,7 +315,7 @@ describe('two ABIS side by side, bytes messages', () => {
       await t.graphql('{ abisSystems { name } }', {}, officer.cookie),
       await t.graphql('{ abisRequests { totalCount } }', {}, officer.cookie),
     ])
-      expect(attempt.errors[0].extensions.code).toBe('KER-ATH-403');
+      expect(refusalOf(attempt)!.code).toBe('KER-ATH-403');
     expect(await t.snapshot()).toEqual(before);
   });
 });

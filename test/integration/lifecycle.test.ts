@@ -213,10 +213,11 @@ describe('embedded PGlite across a restart', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie: `Authorization=Platform-Token${token}` },
         body: JSON.stringify({
-          query: 'mutation { createUser(input: {userId: "kept-after-restart", name: "Kept", roles: [RESIDENT], appIds: ["resident"]}) { userId } }',
+          query:
+            'mutation { createUser(input: {userId: "kept-after-restart", name: "Kept", roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
         }),
       });
-      expect((await created.json()).data.createUser.userId).toBe('kept-after-restart');
+      expect((await created.json()).data.createUser.user.userId).toBe('kept-after-restart');
       expect(await first.child.stop('SIGTERM')).toBe(0);
 
       const second = await startPlatform({}, first.dataDir);

@@ -38,7 +38,7 @@ describe('revocation across instances', () => {
 
   async function userToken(userId: string): Promise<string> {
     await a.graphql(
-      'mutation($u: String!) { createUser(input: {userId: $u, password: "Password-for-tests-1", roles: [RESIDENT], appIds: ["resident"]}) { userId } }',
+      'mutation($u: String!) { createUser(input: {userId: $u, password: "Password-for-tests-1", roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
       { u: userId },
       admin,
     );
@@ -58,13 +58,27 @@ describe('revocation across instances', () => {
       ['invalidateToken', (token) => a.request('POST', '/v1/authmanager/authorize/invalidateToken', { headers: cookieHeader(token) })],
       [
         'changed roles',
-        (_t, userId) => a.graphql('mutation($u: String!) { updateUser(userId: $u, input: {roles: [INDIVIDUAL]}) { userId } }', { u: userId }, admin),
+        (_t, userId) =>
+          a.graphql(
+            'mutation($u: String!) { updateUser(input: { userId: $u, input: {roles: [INDIVIDUAL]} }) { user { userId } userErrors { field code message } } }',
+            { u: userId },
+            admin,
+          ),
       ],
       [
         'password reset',
-        (_t, userId) => a.graphql('mutation($u: String!) { resetPassword(userId: $u, password: "Another-password-2") { userId } }', { u: userId }, admin),
+        (_t, userId) =>
+          a.graphql(
+            'mutation($u: String!) { resetPassword(input: { userId: $u, password: "Another-password-2" }) { user { userId } userErrors { field code message } } }',
+            { u: userId },
+            admin,
+          ),
       ],
-      ['lock', (_t, userId) => a.graphql('mutation($u: String!) { lockUser(userId: $u) { userId } }', { u: userId }, admin)],
+      [
+        'lock',
+        (_t, userId) =>
+          a.graphql('mutation($u: String!) { lockUser(input: { userId: $u }) { user { userId } userErrors { field code message } } }', { u: userId }, admin),
+      ],
       [
         'revokeSession',
         async (_t, userId) => {
@@ -74,7 +88,11 @@ describe('revocation across instances', () => {
             admin,
           );
           expect(sessions.data.sessions.edges).toHaveLength(1);
-          return a.graphql('mutation($id: ID!) { revokeSession(id: $id) { id status } }', { id: sessions.data.sessions.edges[0].node.id }, admin);
+          return a.graphql(
+            'mutation($id: ID!) { revokeSession(input: { id: $id }) { session { id status } userErrors { field code message } } }',
+            { id: sessions.data.sessions.edges[0].node.id },
+            admin,
+          );
         },
       ],
     ];
@@ -90,7 +108,11 @@ describe('revocation across instances', () => {
   it('refuses on B a client token whose secret was rotated on A', async () => {
     const client = await a.clientToken(['ID_AUTHENTICATION']);
     expect((await validateOn(b, client.token)).response.userId).toBe(client.clientId);
-    await a.graphql('mutation($c: String!) { rotateClientSecret(clientId: $c) { clientId } }', { c: client.clientId }, admin);
+    await a.graphql(
+      'mutation($c: String!) { rotateClientSecret(input: { clientId: $c }) { clientCredentials { clientId } userErrors { field code message } } }',
+      { c: client.clientId },
+      admin,
+    );
     await refusedByBWithinASecond(client.token);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../lib/secrets.js';
 import { ADMIN_CLIENT_SECRET, ADMIN_PASSWORD, bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { refusalCode as code, refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 beforeAll(async () => {
@@ -11,21 +12,23 @@ afterAll(async () => {
 });
 
 const LOGIN = `mutation Login($userName: String!, $password: String!, $appId: String!) {
-  loginWithPassword(userName: $userName, password: $password, appId: $appId) { token expiryTime userId status }
+  loginWithPassword(input: { userName: $userName, password: $password, appId: $appId }) { passwordLogin { token expiryTime userId status } userErrors { field code message } }
 }`;
-const code = (result: any) => result.errors?.[0]?.extensions?.code;
 
 describe('the authentication manager through GraphQL', () => {
   it('logs in, validates, invalidates and then refuses the token with KER-ATH-008', async () => {
     const login = await t.graphql(LOGIN, { userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' });
     expect(login.errors).toBeUndefined();
-    const token = login.data.loginWithPassword.token;
+    const token = login.data.loginWithPassword.passwordLogin.token;
     const valid = await t.graphql('{ validateToken { userId role } }', {}, bearer(token));
     expect(valid.data.validateToken.userId).toBe('admin');
     expect(valid.data.validateToken.role).toContain('GLOBAL_ADMIN');
     // the cookie works on GraphQL as on REST
     expect((await t.graphql('{ validateToken { userId } }', {}, cookieHeader(token))).data.validateToken.userId).toBe('admin');
-    expect((await t.graphql('mutation { invalidateToken { message } }', {}, bearer(token))).data.invalidateToken.message).toMatch(/invalidated/);
+    expect(
+      (await t.graphql('mutation { invalidateToken { tokenInvalidation { message } userErrors { field code message } } }', {}, bearer(token))).data
+        .invalidateToken.tokenInvalidation.message,
+    ).toMatch(/invalidated/);
     expect(code(await t.graphql('{ validateToken { userId } }', {}, bearer(token)))).toBe('KER-ATH-008');
     // and REST agrees
     const rest = await t.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) });
@@ -38,12 +41,14 @@ describe('the authentication manager through GraphQL', () => {
     expect(code(await t.graphql('{ validateToken { userId } }'))).toBe('KER-ATH-006');
     expect(code(await t.graphql('{ validateToken { userId } }', {}, { cookie: 'x=y' }))).toBe('KER-ATH-007');
     expect(code(await t.graphql('{ validateToken { userId } }', {}, bearer('garbage')))).toBe('KER-ATH-401');
-    const client = await t.graphql('mutation { loginWithClientSecret(clientId: "admin-client", secretKey: "bad", appId: "ida") { token } }');
+    const client = await t.graphql(
+      'mutation { loginWithClientSecret(input: { clientId: "admin-client", secretKey: "bad", appId: "ida" }) { clientLogin { token } userErrors { field code message } } }',
+    );
     expect(code(client)).toBe('500');
     const ok = await t.graphql(
-      `mutation { loginWithClientSecret(clientId: "admin-client", secretKey: "${ADMIN_CLIENT_SECRET}", appId: "ida") { token status } }`,
+      `mutation { loginWithClientSecret(input: { clientId: "admin-client", secretKey: "${ADMIN_CLIENT_SECRET}", appId: "ida" }) { clientLogin { token status } userErrors { field code message } } }`,
     );
-    expect(ok.data.loginWithClientSecret.status).toBe('Success');
+    expect(ok.data.loginWithClientSecret.clientLogin.status).toBe('Success');
   });
 
   it('checks roles from the one table: KER-ATH-403 for a token without the role, KER-ATH-006 without a token', async () => {
@@ -51,7 +56,7 @@ describe('the authentication manager through GraphQL', () => {
       data: { userId: 'officer1', passwordHash: await hashPassword('officer-pass'), roles: ['REGISTRATION_OFFICER'], appIds: ['registrationclient'] },
     });
     const login = await t.graphql(LOGIN, { userName: 'officer1', password: 'officer-pass', appId: 'registrationclient' });
-    const officer = login.data.loginWithPassword.token;
+    const officer = login.data.loginWithPassword.passwordLogin.token;
     expect(code(await t.graphql('{ authRealms }', {}, bearer(officer)))).toBe('KER-ATH-403');
     expect(code(await t.graphql('{ authRealms }'))).toBe('KER-ATH-006');
     const admin = await t.adminToken();
@@ -67,10 +72,10 @@ describe('the authentication manager through GraphQL', () => {
     for (let i = 0; i < 3; i++) expect(code(await t.graphql(LOGIN, { userName: 'victim', password: 'guess' + i, appId: 'resident' }))).toBe('KER-ATH-023');
     const blocked = await t.graphql(LOGIN, { userName: 'victim', password: 'victim-pass', appId: 'resident' });
     expect(code(blocked)).toBe('KER-ATH-023');
-    expect(blocked.errors[0].message).toMatch(/too many attempts/);
+    expect(refusalOf(blocked)!.message).toMatch(/too many attempts/);
     t.clock.advance(15 * 60_000 + 1000);
     const after = await t.graphql(LOGIN, { userName: 'victim', password: 'victim-pass', appId: 'resident' });
-    expect(after.data.loginWithPassword.userId).toBe('victim');
+    expect(after.data.loginWithPassword.passwordLogin.userId).toBe('victim');
   });
 });
 

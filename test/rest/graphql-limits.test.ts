@@ -28,7 +28,10 @@ async function expectRefused(query: string, code: string, message: RegExp, heade
 
 describe('GraphQL limits', () => {
   it('refuses 1,000 aliased sign calls and 2,000 aliased __schema fields before anything runs', async () => {
-    for (const query of [`mutation ${aliases(1000, 'sign(data: "x") { signature }')}`, aliases(2000, '__schema { types { name } }')]) {
+    for (const query of [
+      `mutation ${aliases(1000, 'sign(input: { data: "x" }) { signatureResult { signature } }')}`,
+      aliases(2000, '__schema { types { name } }'),
+    ]) {
       const before = await t.snapshot();
       const { status, json } = await t.request('POST', '/graphql', { body: { query }, headers: admin });
       expect(status).toBe(400);
@@ -39,7 +42,11 @@ describe('GraphQL limits', () => {
   });
 
   it('refuses more aliases than PLATFORM_GRAPHQL_MAX_ALIASES (15)', async () => {
-    await expectRefused(`mutation ${aliases(60, 'sign(data: "x") { signature }')}`, 'GRAPHQL_VALIDATION_FAILED', /aliases limit of 15/i);
+    await expectRefused(
+      `mutation ${aliases(60, 'sign(input: { data: "x" }) { signatureResult { signature } }')}`,
+      'GRAPHQL_VALIDATION_FAILED',
+      /aliases limit of 15/i,
+    );
     const fifteen = await t.graphql(aliases(15, 'licensePermissionValues'), {}, admin);
     expect(Object.keys(fifteen.data)).toHaveLength(15);
   });

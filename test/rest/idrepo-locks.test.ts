@@ -6,6 +6,7 @@ import { idrepoCalls, newRid } from '../support/identities.js';
 import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { residentEmail, residentLogin, sendResidentOtp } from '../support/residents.js';
 import type { Login } from '../support/users.js';
+import { refusalCode } from '../support/refusals.js';
 
 let t: TestPlatform;
 useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
@@ -308,7 +309,7 @@ describe('authentication-type locks: refusals', () => {
 
 describe('authentication-type locks: GraphQL', () => {
   const mutation = `mutation($time: String, $consent: Boolean, $id: String, $type: String, $types: [AuthTypeStatusInput!]) {
-    updateAuthTypeStatus(requestTime: $time, consentObtained: $consent, individualId: $id, individualIdType: $type, authTypes: $types) { authType authSubType isLocked }
+    updateAuthTypeStatus(input: { requestTime: $time, consentObtained: $consent, individualId: $id, individualIdType: $type, authTypes: $types }) { authTypeStatuses { authType authSubType isLocked } userErrors { field code message } }
   }`;
 
   it('updateAuthTypeStatus for the resident, the same codes; Identity.authTypeLocks for the repository and ID authentication', async () => {
@@ -317,7 +318,7 @@ describe('authentication-type locks: GraphQL', () => {
     const vars = (over: Record<string, unknown> = {}) => ({ consent: true, id: uin, type: 'UIN', types: LOCK_OTP_AND_FINGER, ...over });
     const locked = await t.graphql(mutation, vars(), bearer(login.token));
     expect(locked.errors).toBeUndefined();
-    expect(locked.data.updateAuthTypeStatus).toEqual([
+    expect(locked.data.updateAuthTypeStatus.authTypeStatuses).toEqual([
       { authType: 'bio', authSubType: 'Finger', isLocked: true },
       { authType: 'otp', authSubType: null, isLocked: true },
     ]);
@@ -326,7 +327,7 @@ describe('authentication-type locks: GraphQL', () => {
       const before = await lockRows();
       const answer = await t.graphql(mutation, variables, headers);
       expect(await lockRows()).toEqual(before);
-      return answer.errors?.[0]?.extensions?.code;
+      return refusalCode(answer);
     };
     expect(await codeOf(vars({ consent: undefined }))).toBe('IDA-MLC-006');
     expect(await codeOf(vars({ consent: false }))).toBe('IDA-MLC-012');

@@ -10,6 +10,7 @@ import { idrepoCalls, newRid } from '../support/identities.js';
 import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { residentEmail, residentLogin } from '../support/residents.js';
 import { type Login, userLogin } from '../support/users.js';
+import { refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
@@ -288,12 +289,12 @@ describe('ID repository VIDs', () => {
       }
       const snapshot = await t.snapshot();
       const refused = await t.graphql(
-        'mutation($v: String!) { updateVidStatus(vid: $v, vidStatus: "REVOKED") { vidStatus restoredVid { vid } } }',
+        'mutation($v: String!) { updateVidStatus(input: { vid: $v, vidStatus: "REVOKED" }) { vidStatusChange { vidStatus restoredVid { vid } } userErrors { field code message } } }',
         { v: vid },
         idaBearer,
       );
-      expect(refused.data).toBeNull();
-      expect(refused.errors.map((e: any) => e.extensions.code)).toEqual(['IDR-IDC-002']);
+      expect(refused.data.updateVidStatus.vidStatusChange).toBeNull();
+      expect(refused.data.updateVidStatus.userErrors.map((e: any) => e.code)).toEqual(['IDR-IDC-002']);
       expect(await t.snapshot()).toEqual(snapshot);
     }
     // The same answer whether the VID exists or not: the refusal tells nothing of it.
@@ -307,11 +308,11 @@ describe('ID repository VIDs', () => {
     await expectRejected(t, () => uinOf(temporary), 'IDR-VID-001', /VID is USED/);
     const second = await newVid(uin);
     const used = await t.graphql(
-      'mutation($v: String!) { updateVidStatus(vid: $v, vidStatus: "USED") { vidStatus restoredVid { vid } } }',
+      'mutation($v: String!) { updateVidStatus(input: { vid: $v, vidStatus: "USED" }) { vidStatusChange { vidStatus restoredVid { vid } } userErrors { field code message } } }',
       { v: second },
       idaBearer,
     );
-    expect(used).toEqual({ data: { updateVidStatus: { vidStatus: 'USED', restoredVid: null } } });
+    expect(used).toEqual({ data: { updateVidStatus: { vidStatusChange: { vidStatus: 'USED', restoredVid: null }, userErrors: [] } } });
     // The processor keeps what it has.
     expect(await ok(patch(perpetual, 'REVOKED'))).toMatchObject({ vidStatus: 'REVOKED', restoredVid: { vidStatus: 'ACTIVE' } });
   });
@@ -354,31 +355,67 @@ describe('ID repository VIDs', () => {
       expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
       return answer.data;
     };
-    const created = await gql('mutation($u: String!) { createVid(vidType: "Perpetual", uin: $u) { vid vidStatus } }', { u: uin }, processorBearer);
-    expect(created.createVid.vidStatus).toBe('ACTIVE');
-    const vid = created.createVid.vid as string;
+    const created = await gql(
+      'mutation($u: String!) { createVid(input: { vidType: "Perpetual", uin: $u }) { vidIssued { vid vidStatus } userErrors { field code message } } }',
+      { u: uin },
+      processorBearer,
+    );
+    expect(created.createVid.vidIssued.vidStatus).toBe('ACTIVE');
+    const vid = created.createVid.vidIssued.vid as string;
     expect((await gql('query($v: String!) { uinByVid(vid: $v) }', { v: vid }, idaBearer)).uinByVid).toBe(uin);
     t.clock.advance(1000);
-    const temp = (await gql('mutation($u: String!) { createVid(vidType: "Temporary", uin: $u) { vid } }', { u: uin }, processorBearer)).createVid.vid;
+    const temp = (
+      await gql(
+        'mutation($u: String!) { createVid(input: { vidType: "Temporary", uin: $u }) { vidIssued { vid } userErrors { field code message } } }',
+        { u: uin },
+        processorBearer,
+      )
+    ).createVid.vidIssued.vid;
     const listed = await gql('query($u: String!) { vidsByUin(uin: $u) { vid vidType transactionLimit transactionsLeftCount } }', { u: uin }, processorBearer);
     expect(listed.vidsByUin.map((info: any) => info.vid)).toEqual([vid, temp]);
-    const regenerated = await gql('mutation($v: String!) { regenerateVid(vid: $v) { vid vidStatus } }', { v: temp }, processorBearer);
-    expect(regenerated.regenerateVid.vidStatus).toBe('ACTIVE');
+    const regenerated = await gql(
+      'mutation($v: String!) { regenerateVid(input: { vid: $v }) { vidIssued { vid vidStatus } userErrors { field code message } } }',
+      { v: temp },
+      processorBearer,
+    );
+    expect(regenerated.regenerateVid.vidIssued.vidStatus).toBe('ACTIVE');
     const revoked = await gql(
-      'mutation($v: String!) { updateVidStatus(vid: $v, vidStatus: "REVOKED") { vidStatus restoredVid { vid vidStatus } } }',
+      'mutation($v: String!) { updateVidStatus(input: { vid: $v, vidStatus: "REVOKED" }) { vidStatusChange { vidStatus restoredVid { vid vidStatus } } userErrors { field code message } } }',
       { v: vid },
       processorBearer,
     );
-    expect(revoked.updateVidStatus).toMatchObject({ vidStatus: 'REVOKED', restoredVid: { vidStatus: 'ACTIVE' } });
-    expect((await gql('mutation($u: String!) { deactivateVids(uin: $u) { vidStatus } }', { u: uin }, processorBearer)).deactivateVids.vidStatus).toBe(
-      'DEACTIVATED',
-    );
-    expect((await gql('mutation($u: String!) { reactivateVids(uin: $u) { vidStatus } }', { u: uin }, processorBearer)).reactivateVids.vidStatus).toBe('ACTIVE');
+    expect(revoked.updateVidStatus.vidStatusChange).toMatchObject({ vidStatus: 'REVOKED', restoredVid: { vidStatus: 'ACTIVE' } });
+    expect(
+      (
+        await gql(
+          'mutation($u: String!) { deactivateVids(input: { uin: $u }) { vidStatusChange { vidStatus } userErrors { field code message } } }',
+          { u: uin },
+          processorBearer,
+        )
+      ).deactivateVids.vidStatusChange.vidStatus,
+    ).toBe('DEACTIVATED');
+    expect(
+      (
+        await gql(
+          'mutation($u: String!) { reactivateVids(input: { uin: $u }) { vidStatusChange { vidStatus } userErrors { field code message } } }',
+          { u: uin },
+          processorBearer,
+        )
+      ).reactivateVids.vidStatusChange.vidStatus,
+    ).toBe('ACTIVE');
     // The same codes as over REST.
-    const refused = await t.graphql('mutation($v: String!) { updateVidStatus(vid: $v, vidStatus: "NOPE") { vidStatus } }', { v: vid }, processorBearer);
-    expect(refused.errors[0].extensions.code).toBe('IDR-IDC-002');
-    const revokedAgain = await t.graphql('mutation($v: String!) { updateVidStatus(vid: $v, vidStatus: "REVOKED") { vidStatus } }', { v: vid }, processorBearer);
-    expect(revokedAgain.errors[0].extensions.code).toBe('IDR-VID-001');
+    const refused = await t.graphql(
+      'mutation($v: String!) { updateVidStatus(input: { vid: $v, vidStatus: "NOPE" }) { vidStatusChange { vidStatus } userErrors { field code message } } }',
+      { v: vid },
+      processorBearer,
+    );
+    expect(refusalOf(refused)!.code).toBe('IDR-IDC-002');
+    const revokedAgain = await t.graphql(
+      'mutation($v: String!) { updateVidStatus(input: { vid: $v, vidStatus: "REVOKED" }) { vidStatusChange { vidStatus } userErrors { field code message } } }',
+      { v: vid },
+      processorBearer,
+    );
+    expect(refusalOf(revokedAgain)!.code).toBe('IDR-VID-001');
   });
 
   it("shows an identity's VIDs in the portal graph, the numbers only to the repository's operators", async () => {
@@ -421,15 +458,15 @@ describe('ID repository VIDs', () => {
     const unknownVid = generateVid();
     expect((await t.graphql(byVid, { v: unknownVid }, admin.bearer)).data.identity).toBeNull();
     const malformed = await t.graphql(byVid, { v: '12' }, admin.bearer);
-    expect(malformed.errors[0].extensions.code).toBe('IDR-IDC-002');
+    expect(refusalOf(malformed)!.code).toBe('IDR-IDC-002');
     const both = await t.graphql(byVid, { v: perpetual, u: uin }, admin.bearer);
     expect(both.errors[0]).toMatchObject({ extensions: { code: 'IDR-IDC-002' }, message: expect.stringMatching(/exactly one of uin, rid and vid/) });
     const none = await t.graphql(byVid, {}, admin.bearer);
-    expect(none.errors[0].extensions.code).toBe('IDR-IDC-002');
+    expect(refusalOf(none)!.code).toBe('IDR-IDC-002');
 
     const numbers = `query($u: String!) { identity(uin: $u) { vids(filter: { type: "Perpetual" }) { edges { node { vid } } } } }`;
     const refused = await t.graphql(numbers, { u: uin }, admin.bearer);
-    expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
+    expect(refusalOf(refused)!.code).toBe('KER-ATH-403');
     const allowed = await t.graphql(numbers, { u: uin }, operator);
     expect(allowed.errors).toBeUndefined();
     expect(allowed.data.identity.vids.edges[0].node.vid).toBe(perpetual);

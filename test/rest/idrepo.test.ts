@@ -5,6 +5,7 @@ import { expectRejected } from '../support/assertions.js';
 import { ADDRESS_DOCUMENT, BIOMETRICS, DOCUMENTS, identityOf, idrepoCalls, NAME, newRid } from '../support/identities.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { type Login, userLogin } from '../support/users.js';
+import { refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
@@ -218,7 +219,7 @@ describe('ID repository identities', () => {
       { roles: ['ID_AUTHENTICATION'], parts: ['identity', 'biometrics'], lookup: 'UIN' },
     ]);
     const refused = await t.graphql(`{ identity(uin: "${uin}") { demographics } }`, {}, admin.bearer);
-    expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
+    expect(refusalOf(refused)!.code).toBe('KER-ATH-403');
     const operator = (await t.clientToken(['ID_REPOSITORY'], 'admin')).token;
     t.clock.advance(1000);
     const allowed = await t.graphql(`{ identity(uin: "${uin}") { demographics } }`, {}, bearer(operator));

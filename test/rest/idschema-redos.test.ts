@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { identityOf, idrepoCalls, newRid } from '../support/identities.js';
 import { cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalCode } from '../support/refusals.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -114,11 +115,12 @@ describe('an identity nested 5,000 deep', () => {
     const depth = 5000;
     const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     const identity = JSON.stringify(identityOf(newUin())).replace(/}$/, `,"nested":${nested}}`);
-    const query = 'mutation($rid: String!, $identity: JSON!) { createIdentity(registrationId: $rid, identity: $identity) { status } }';
+    const query =
+      'mutation($rid: String!, $identity: JSON!) { createIdentity(input: { registrationId: $rid, identity: $identity }) { identityStored { status } userErrors { field code message } } }';
     const raw = `{"query":${JSON.stringify(query)},"variables":{"rid":"${newRid()}","identity":${identity}}}`;
     const before = await t.snapshot();
     const { json } = await t.request('POST', '/graphql', { raw, headers: { ...processor, 'content-type': 'application/json' } });
-    expect(json.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(refusalCode(json)).toBe('BAD_USER_INPUT');
     expect(json.errors?.[0]?.message).toBe('Refused: variables nest deeper than 64 levels');
     expect(await t.snapshot()).toEqual(before);
   });

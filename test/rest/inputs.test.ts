@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -26,7 +27,7 @@ async function viaGraphql(query: string, variables: Record<string, unknown>, hea
     json: {
       response: null,
       responsetime: new Date().toISOString(),
-      errors: (result.errors ?? []).map((e: { message: string; extensions?: { code?: string } }) => ({ errorCode: e.extensions?.code, message: e.message })),
+      errors: [refusalOf(result)].flatMap((refusal) => (refusal ? [{ errorCode: refusal.code, message: refusal.message }] : [])),
     },
   };
 }
@@ -45,10 +46,13 @@ const cases: Case[] = [
     rest: () =>
       t.request('POST', '/v1/licensekeymanager/license/generate', { body: envelopeOf({ MISPId: 'misp\u0007', licenseExpiryTime: inDays(3) }), headers: admin }),
     graphql: () =>
-      viaGraphql('mutation($m: String!, $e: String!) { generateLicenseKey(MISPId: $m, licenseExpiryTime: $e) { licenseKey } }', {
-        m: 'misp\u0007',
-        e: inDays(3),
-      }),
+      viaGraphql(
+        'mutation($m: String!, $e: String!) { generateLicenseKey(input: { MISPId: $m, licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
+        {
+          m: 'misp\u0007',
+          e: inDays(3),
+        },
+      ),
   },
   {
     name: 'license: more than 64 permissions',
@@ -59,27 +63,40 @@ const cases: Case[] = [
         headers: admin,
       }),
     graphql: () =>
-      viaGraphql('mutation($p: [String!]!) { mapLicensePermissions(licenseKey: "k", MISPId: "m", permissions: $p) { id } }', {
-        p: Array.from({ length: 65 }, (_, i) => `p${i}`),
-      }),
+      viaGraphql(
+        'mutation($p: [String!]!) { mapLicensePermissions(input: { licenseKey: "k", MISPId: "m", permissions: $p }) { licenseKey { id } userErrors { field code message } } }',
+        {
+          p: Array.from({ length: 65 }, (_, i) => `p${i}`),
+        },
+      ),
   },
   {
     name: 'OTP: a key with an escape sequence',
     code: 'KER-OTG-001',
     rest: () => t.request('POST', '/v1/otpmanager/otp/generate', { body: envelopeOf({ key: 'key\u001b[31m' }), headers: admin }),
-    graphql: () => viaGraphql('mutation($k: String!) { generateOtp(key: $k) { status } }', { k: 'key\u001b[31m' }),
+    graphql: () =>
+      viaGraphql('mutation($k: String!) { generateOtp(input: { key: $k }) { otpGeneration { status } userErrors { field code message } } }', {
+        k: 'key\u001b[31m',
+      }),
   },
   {
     name: 'OTP: an OTP longer than 64 characters',
     code: 'KER-OTV-004',
     rest: () => t.request('GET', `/v1/otpmanager/otp/validate?key=k&otp=${'1'.repeat(65)}`, { headers: admin }),
-    graphql: () => viaGraphql('mutation($o: String!) { validateOtp(key: "k", otp: $o) { status } }', { o: '1'.repeat(65) }),
+    graphql: () =>
+      viaGraphql('mutation($o: String!) { validateOtp(input: { key: "k", otp: $o }) { otpValidation { status } userErrors { field code message } } }', {
+        o: '1'.repeat(65),
+      }),
   },
   {
     name: 'SMS: a number longer than 64 characters',
     code: 'KER-NOS-002',
     rest: () => t.request('POST', '/v1/smsnotifier/sms/send', { body: envelopeOf({ number: '9'.repeat(65), message: 'hello' }), headers: admin }),
-    graphql: () => viaGraphql('mutation($n: String!) { sendSms(number: $n, message: "hello") { status } }', { n: '9'.repeat(65) }),
+    graphql: () =>
+      viaGraphql(
+        'mutation($n: String!) { sendSms(input: { number: $n, message: "hello" }) { notificationResult { status } userErrors { field code message } } }',
+        { n: '9'.repeat(65) },
+      ),
   },
   {
     name: 'keys: an application id with NUL',
@@ -95,20 +112,33 @@ const cases: Case[] = [
         body: envelopeOf({ applicationId: 'KERNEL', data: 'aGVsbG8', aad: 'a'.repeat(4097), timeStamp: new Date().toISOString() }),
         headers: admin,
       }),
-    graphql: () => viaGraphql('mutation($aad: String!) { encrypt(applicationId: "KERNEL", data: "aGVsbG8", aad: $aad) { data } }', { aad: 'a'.repeat(4097) }),
+    graphql: () =>
+      viaGraphql(
+        'mutation($aad: String!) { encrypt(input: { applicationId: "KERNEL", data: "aGVsbG8", aad: $aad }) { cryptoResult { data } userErrors { field code message } } }',
+        { aad: 'a'.repeat(4097) },
+      ),
   },
   {
     name: 'TPM keys: a public key longer than 8192 characters',
     code: 'KER-CRY-002',
     rest: () => t.request('POST', '/v1/syncdata/tpm/publickey', { body: envelopeOf({ machineName: 'm1', publicKey: 'A'.repeat(8193) }), headers: admin }),
-    graphql: () => viaGraphql('mutation($k: String!) { uploadMachinePublicKey(machineName: "m1", publicKey: $k) { keyIndex } }', { k: 'A'.repeat(8193) }),
+    graphql: () =>
+      viaGraphql(
+        'mutation($k: String!) { uploadMachinePublicKey(input: { machineName: "m1", publicKey: $k }) { machineKey { keyIndex } userErrors { field code message } } }',
+        { k: 'A'.repeat(8193) },
+      ),
   },
   {
     name: 'login: a user name with a control character',
     code: 'KER-ATH-003',
     rest: () =>
       t.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', { body: envelopeOf({ userName: 'ad\u0000min', password: 'x', appId: 'admin' }) }),
-    graphql: () => viaGraphql('mutation($u: String!) { loginWithPassword(userName: $u, password: "x", appId: "admin") { token } }', { u: 'ad\u0000min' }, {}),
+    graphql: () =>
+      viaGraphql(
+        'mutation($u: String!) { loginWithPassword(input: { userName: $u, password: "x", appId: "admin" }) { passwordLogin { token } userErrors { field code message } } }',
+        { u: 'ad\u0000min' },
+        {},
+      ),
   },
   {
     name: 'client login: an application id longer than 256 characters',
@@ -116,7 +146,11 @@ const cases: Case[] = [
     rest: () =>
       t.request('POST', '/v1/authmanager/authenticate/clientidsecretkey', { body: envelopeOf({ clientId: 'c', secretKey: 's', appId: 'a'.repeat(257) }) }),
     graphql: () =>
-      viaGraphql('mutation($a: String!) { loginWithClientSecret(clientId: "c", secretKey: "s", appId: $a) { token } }', { a: 'a'.repeat(257) }, {}),
+      viaGraphql(
+        'mutation($a: String!) { loginWithClientSecret(input: { clientId: "c", secretKey: "s", appId: $a }) { clientLogin { token } userErrors { field code message } } }',
+        { a: 'a'.repeat(257) },
+        {},
+      ),
   },
 ];
 
@@ -135,11 +169,11 @@ describe('one set of input rules for GraphQL and REST', () => {
     });
     expect(rest.json.errors).toBeNull();
     const graphql = await t.graphql(
-      'mutation($e: String!) { generateLicenseKey(MISPId: "misp-good-2", licenseExpiryTime: $e) { licenseKey } }',
+      'mutation($e: String!) { generateLicenseKey(input: { MISPId: "misp-good-2", licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
       { e: inDays(3) },
       admin,
     );
     expect(graphql.errors).toBeUndefined();
-    expect(graphql.data.generateLicenseKey.licenseKey).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(graphql.data.generateLicenseKey.licenseKey.licenseKey).toMatch(/^[A-Za-z0-9]{16}$/);
   });
 });

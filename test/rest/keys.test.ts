@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase64Any } from '../../lib/crypto/envelope.js';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { refusalOf, refusalCode } from '../support/refusals.js';
 
 let t: TestPlatform;
 let auth: Record<string, string>;
@@ -274,15 +275,23 @@ describe('crypto manager', () => {
 
   it('works through GraphQL with the same codes', async () => {
     const headers = bearer(await t.adminToken());
-    const sealed = await t.graphql('mutation { encrypt(applicationId: "REGISTRATION", data: "via graphql") { data } }', {}, headers);
-    const opened = await t.graphql(
-      'mutation($d: String!) { decrypt(applicationId: "REGISTRATION", data: $d) { data } }',
-      { d: sealed.data.encrypt.data },
+    const sealed = await t.graphql(
+      'mutation { encrypt(input: { applicationId: "REGISTRATION", data: "via graphql" }) { cryptoResult { data } userErrors { field code message } } }',
+      {},
       headers,
     );
-    expect(opened.data.decrypt.data).toBe('via graphql');
-    const bad = await t.graphql('mutation { decrypt(applicationId: "REGISTRATION", data: "AAAA") { data } }', {}, headers);
-    expect(bad.errors[0].extensions.code).toBe('KER-CRY-003');
+    const opened = await t.graphql(
+      'mutation($d: String!) { decrypt(input: { applicationId: "REGISTRATION", data: $d }) { cryptoResult { data } userErrors { field code message } } }',
+      { d: sealed.data.encrypt.cryptoResult.data },
+      headers,
+    );
+    expect(opened.data.decrypt.cryptoResult.data).toBe('via graphql');
+    const bad = await t.graphql(
+      'mutation { decrypt(input: { applicationId: "REGISTRATION", data: "AAAA" }) { cryptoResult { data } userErrors { field code message } } }',
+      {},
+      headers,
+    );
+    expect(refusalOf(bad)!.code).toBe('KER-CRY-003');
   });
 });
 
@@ -349,14 +358,15 @@ describe('sync data keys', () => {
       'KER-SNC-155',
       /Machine not found/,
     );
-    const verify = 'mutation($m: String!, $k: String!) { verifyMachinePublicKey(machineName: $m, publicKey: $k) { machineName keyIndex verified } }';
+    const verify =
+      'mutation($m: String!, $k: String!) { verifyMachinePublicKey(input: { machineName: $m, publicKey: $k }) { machineKey { machineName keyIndex verified } userErrors { field code message } } }';
     const admin = bearer(await t.adminToken());
     const before = await t.snapshot();
     const unknown = await t.graphql(verify, { m: 'machine-other', k: publicKey }, admin);
-    expect(unknown.errors?.[0]?.extensions?.code).toBe('KER-SNC-155');
-    expect(unknown.data).toBeNull();
+    expect(refusalCode(unknown)).toBe('KER-SNC-155');
+    expect(unknown.data.verifyMachinePublicKey.machineKey).toBeNull();
     expect(await t.snapshot()).toEqual(before);
-    expect((await t.graphql(verify, { m: 'machine-10002', k: publicKey }, admin)).data.verifyMachinePublicKey.verified).toBe(true);
+    expect((await t.graphql(verify, { m: 'machine-10002', k: publicKey }, admin)).data.verifyMachinePublicKey.machineKey.verified).toBe(true);
     await expectRejected(t, () => call('POST', '/v1/syncdata/tpm/publickey', { machineName: 'machine-x', publicKey: 'bm90IGEga2V5' }), 'KER-CRY-002');
     await expectRejected(t, () => call('POST', '/v1/syncdata/tpm/publickey', { machineName: 'machine-x' }), 'KER-CRY-004');
     await expectRejected(t, () => call('POST', '/v1/syncdata/tpm/publickey', { machineName: 'machine-y', publicKey }), 'KER-CRY-002');
@@ -367,12 +377,14 @@ describe('roles', () => {
   it('requires a token (KER-ATH-006) and the key roles (KER-ATH-403)', async () => {
     await expectRejected(t, () => t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION'), 'KER-ATH-006');
     await t.graphql(
-      'mutation { createUser(input: {userId: "resident-k", password: "resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { userId } }',
+      'mutation { createUser(input: {userId: "resident-k", password: "resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
       {},
       bearer(await t.adminToken()),
     );
-    const login = await t.graphql('mutation { loginWithPassword(userName: "resident-k", password: "resident-pass-1", appId: "resident") { token } }');
-    const resident = cookieHeader(login.data.loginWithPassword.token);
+    const login = await t.graphql(
+      'mutation { loginWithPassword(input: { userName: "resident-k", password: "resident-pass-1", appId: "resident" }) { passwordLogin { token } userErrors { field code message } } }',
+    );
+    const resident = cookieHeader(login.data.loginWithPassword.passwordLogin.token);
     await expectRejected(
       t,
       () => t.request('POST', '/v1/cryptomanager/decrypt', { body: envelopeOf({ applicationId: 'REGISTRATION', data: 'AAAA' }), headers: resident }),

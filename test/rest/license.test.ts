@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 const BASE = '/v1/licensekeymanager/license';
 let t: TestPlatform;
@@ -53,8 +54,13 @@ describe('license key manager', () => {
     const admin = bearer(await t.adminToken());
     for (let i = 0; i < 100; i++)
       keys.add(
-        (await t.graphql('mutation($e: String!) { generateLicenseKey(MISPId: "misp-many", licenseExpiryTime: $e) { licenseKey } }', { e: inDays(1) }, admin))
-          .data.generateLicenseKey.licenseKey,
+        (
+          await t.graphql(
+            'mutation($e: String!) { generateLicenseKey(input: { MISPId: "misp-many", licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
+            { e: inDays(1) },
+            admin,
+          )
+        ).data.generateLicenseKey.licenseKey,
       );
     expect(keys.size).toBe(100);
   });
@@ -91,22 +97,28 @@ describe('license key manager', () => {
     await expectRejected(t, () => t.request('POST', `${BASE}/generate`, { body: envelopeOf({ MISPId: 'x', licenseExpiryTime: inDays(1) }) }), 'KER-ATH-006');
     const admin = bearer(await t.adminToken());
     await t.graphql(
-      'mutation { createUser(input: {userId: "lk-officer", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId } }',
+      'mutation { createUser(input: {userId: "lk-officer", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { user { userId } userErrors { field code message } } }',
       {},
       admin,
     );
-    const login = await t.graphql('mutation { loginWithPassword(userName: "lk-officer", password: "officer-pass-1", appId: "registrationclient") { token } }');
+    const login = await t.graphql(
+      'mutation { loginWithPassword(input: { userName: "lk-officer", password: "officer-pass-1", appId: "registrationclient" }) { passwordLogin { token } userErrors { field code message } } }',
+    );
     await expectRejected(
       t,
       () =>
         t.request('POST', `${BASE}/generate`, {
           body: envelopeOf({ MISPId: 'x', licenseExpiryTime: inDays(1) }),
-          headers: cookieHeader(login.data.loginWithPassword.token),
+          headers: cookieHeader(login.data.loginWithPassword.passwordLogin.token),
         }),
       'KER-ATH-403',
     );
-    const bad = await t.graphql('mutation { generateLicenseKey(MISPId: "x", licenseExpiryTime: "2000-01-01T00:00:00.000Z") { licenseKey } }', {}, admin);
-    expect(bad.errors[0].extensions.code).toBe('KER-LKM-008');
+    const bad = await t.graphql(
+      'mutation { generateLicenseKey(input: { MISPId: "x", licenseExpiryTime: "2000-01-01T00:00:00.000Z" }) { licenseKey { licenseKey } userErrors { field code message } } }',
+      {},
+      admin,
+    );
+    expect(refusalOf(bad)!.code).toBe('KER-LKM-008');
     const values = await t.graphql('{ licensePermissionValues }', {}, admin);
     expect(values.data.licensePermissionValues).toContain('OTP Authentication');
   });

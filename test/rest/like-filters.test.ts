@@ -17,14 +17,18 @@ describe('filters on user text', () => {
   it('users and clients: a part of an id with % or _ matches that text only, never every row', async () => {
     for (const userId of ['like_a1', 'likeXa1', 'like.b1']) {
       const created = await t.graphql(
-        'mutation($u: String!) { createUser(input: {userId: $u, roles: [RESIDENT], appIds: ["resident"]}) { userId } }',
+        'mutation($u: String!) { createUser(input: {userId: $u, roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
         { u: userId },
         admin,
       );
       expect(created.errors, JSON.stringify(created.errors)).toBeUndefined();
     }
     for (const clientId of ['client_a1', 'clientXa1']) {
-      const created = await t.graphql('mutation($c: String!) { createClient(input: {clientId: $c, roles: [RESIDENT]}) { clientId } }', { c: clientId }, admin);
+      const created = await t.graphql(
+        'mutation($c: String!) { createClient(input: {clientId: $c, roles: [RESIDENT]}) { clientCredentials { clientId } userErrors { field code message } } }',
+        { c: clientId },
+        admin,
+      );
       expect(created.errors, JSON.stringify(created.errors)).toBeUndefined();
     }
     const users = async (part: string) =>
@@ -48,7 +52,7 @@ describe('filters on user text', () => {
       ['LK4', 'ProofXofXstay'],
     ]) {
       const created = await t.graphql(
-        'mutation($c: String!, $n: String!) { createDocumentCategory(input: {code: $c, langCode: "eng", name: $n, isActive: true}) { code } }',
+        'mutation($c: String!, $n: String!) { createDocumentCategory(input: {code: $c, langCode: "eng", name: $n, isActive: true}) { documentCategory { code } userErrors { field code message } } }',
         { c: code, n: name },
         admin,
       );

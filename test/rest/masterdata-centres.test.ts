@@ -4,6 +4,7 @@ import { createRequestContext } from '../../lib/context.js';
 import { COMPONENTS } from '../../gateway/components.js';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalCode } from '../support/refusals.js';
 
 const MD = '/v1/masterdata';
 let t: TestPlatform;
@@ -78,7 +79,7 @@ const machine = (overrides: Record<string, unknown> = {}) => ({
 
 async function createUser(userId: string, roles: string[]) {
   const created = await t.graphql(
-    'mutation($id: String!, $roles: [Role!]) { createUser(input: {userId: $id, password: "user-password-1", roles: $roles, appIds: ["admin", "resident", "registrationclient"]}) { userId } }',
+    'mutation($id: String!, $roles: [Role!]) { createUser(input: {userId: $id, password: "user-password-1", roles: $roles, appIds: ["admin", "resident", "registrationclient"]}) { user { userId } userErrors { field code message } } }',
     { id: userId, roles },
     bearer(await t.adminToken()),
   );
@@ -87,18 +88,21 @@ async function createUser(userId: string, roles: string[]) {
 
 /** A user's token for an application (users of createUser share one password). */
 async function login(userId: string, appId: string): Promise<string> {
-  const answer = await t.graphql('mutation($u: String!, $a: String!) { loginWithPassword(userName: $u, password: "user-password-1", appId: $a) { token } }', {
-    u: userId,
-    a: appId,
-  });
-  return answer.data.loginWithPassword.token as string;
+  const answer = await t.graphql(
+    'mutation($u: String!, $a: String!) { loginWithPassword(input: { userName: $u, password: "user-password-1", appId: $a }) { passwordLogin { token } userErrors { field code message } } }',
+    {
+      u: userId,
+      a: appId,
+    },
+  );
+  return answer.data.loginWithPassword.passwordLogin.token as string;
 }
 
 /** A GraphQL operation refused with `code` that changes no row anywhere. */
 async function expectGraphRejected(token: string, query: string, variables: Record<string, unknown>, code: string): Promise<void> {
   const before = await t.snapshot();
   const answer = await t.graphql(query, variables, bearer(token));
-  expect(answer.errors?.[0]?.extensions?.code, query).toBe(code);
+  expect(refusalCode(answer), query).toBe(code);
   expect(await t.snapshot()).toEqual(before);
 }
 
@@ -316,8 +320,10 @@ describe('portal graph', () => {
 describe('roles', () => {
   it('refuses a resident (KER-ATH-403) on every write', async () => {
     await createUser('resident-c', ['RESIDENT']);
-    const login = await t.graphql('mutation { loginWithPassword(userName: "resident-c", password: "user-password-1", appId: "resident") { token } }');
-    const resident = cookieHeader(login.data.loginWithPassword.token);
+    const login = await t.graphql(
+      'mutation { loginWithPassword(input: { userName: "resident-c", password: "user-password-1", appId: "resident" }) { passwordLogin { token } userErrors { field code message } } }',
+    );
+    const resident = cookieHeader(login.data.loginWithPassword.passwordLogin.token);
     await expectRejected(t, () => send('POST', '/registrationcenters', centre(), resident), 'KER-ATH-403');
     await expectRejected(t, () => send('POST', '/machines', machine({ name: 'resident-m' }), resident), 'KER-ATH-403');
     await expectRejected(t, () => send('POST', '/usercentermapping', { userId: 'resident-c', regCenterId: '10001' }, resident), 'KER-ATH-403');
@@ -326,8 +332,10 @@ describe('roles', () => {
 
   it('shows a resident where centres are, but not their machines or staff, on any path', async () => {
     await createUser('resident-d', ['RESIDENT']);
-    const login = await t.graphql('mutation { loginWithPassword(userName: "resident-d", password: "user-password-1", appId: "resident") { token } }');
-    const token = login.data.loginWithPassword.token as string;
+    const login = await t.graphql(
+      'mutation { loginWithPassword(input: { userName: "resident-d", password: "user-password-1", appId: "resident" }) { passwordLogin { token } userErrors { field code message } } }',
+    );
+    const token = login.data.loginWithPassword.passwordLogin.token as string;
     const resident = cookieHeader(token);
     expect((await send('GET', '/registrationcenters/10001/eng', undefined, resident)).json.errors).toBeNull();
     await expectRejected(t, () => send('GET', '/machines/eng', undefined, resident), 'KER-ATH-403');
@@ -338,7 +346,7 @@ describe('roles', () => {
       '{ registrationCentre(id: "10001", langCode: "eng") { machines { edges { node { macAddress } } } } }',
     ]) {
       const answer = await t.graphql(query, {}, bearer(token));
-      expect(answer.errors?.[0]?.extensions?.code, query).toBe('KER-ATH-403');
+      expect(refusalCode(answer), query).toBe('KER-ATH-403');
     }
   });
 });
@@ -377,20 +385,30 @@ describe('each caller in its own scope', () => {
     await refused('DELETE', '/usercentermapping/officer-n/Z-N');
 
     const graph = (query: string, variables: Record<string, unknown> = {}) => expectGraphRejected(token, query, variables, 'KER-MSD-439');
-    await graph('mutation($input: RegistrationCentreInput!) { updateRegistrationCentre(input: $input) { id } }', {
-      input: centre({ id: 'Z-N', name: 'Taken over', zoneCode: 'NTH' }),
-    });
-    await graph('mutation($input: RegistrationCentreInput!) { createRegistrationCentre(input: $input) { id } }', { input: centre({ zoneCode: 'NTH' }) });
-    await graph('mutation { deleteRegistrationCentre(id: "Z-N") }');
-    await graph('mutation($input: MachineInput!) { createMachine(input: $input) { id } }', {
+    await graph(
+      'mutation($input: RegistrationCentreInput!) { updateRegistrationCentre(input: $input) { registrationCentre { id } userErrors { field code message } } }',
+      {
+        input: centre({ id: 'Z-N', name: 'Taken over', zoneCode: 'NTH' }),
+      },
+    );
+    await graph(
+      'mutation($input: RegistrationCentreInput!) { createRegistrationCentre(input: $input) { registrationCentre { id } userErrors { field code message } } }',
+      { input: centre({ zoneCode: 'NTH' }) },
+    );
+    await graph('mutation { deleteRegistrationCentre(input: { id: "Z-N" }) { result userErrors { field code message } } }');
+    await graph('mutation($input: MachineInput!) { createMachine(input: $input) { machine { id } userErrors { field code message } } }', {
       input: machine({ name: 'intruder-3', zoneCode: 'STH', regCenterId: 'Z-N' }),
     });
-    await graph('mutation($input: MachineInput!) { updateMachine(input: $input) { id } }', {
+    await graph('mutation($input: MachineInput!) { updateMachine(input: $input) { machine { id } userErrors { field code message } } }', {
       input: machine({ id: 'ZM-N', name: 'north-machine', regCenterId: 'Z-N', serialNum: 'SN-X' }),
     });
-    await graph('mutation { deleteMachine(id: "ZM-N") }');
-    await graph('mutation { mapUserToCentre(userId: "officer-s", regCenterId: "Z-N") { regCenterId } }');
-    await graph('mutation { unmapUserFromCentre(userId: "officer-n", regCenterId: "Z-N") { regCenterId } }');
+    await graph('mutation { deleteMachine(input: { id: "ZM-N" }) { result userErrors { field code message } } }');
+    await graph(
+      'mutation { mapUserToCentre(input: { userId: "officer-s", regCenterId: "Z-N" }) { registrationCentreUser { regCenterId } userErrors { field code message } } }',
+    );
+    await graph(
+      'mutation { unmapUserFromCentre(input: { userId: "officer-n", regCenterId: "Z-N" }) { registrationCentreUser { regCenterId } userErrors { field code message } } }',
+    );
     // an admin mapped to no zone writes nowhere
     const none = cookieHeader(await login('zadmin-none', 'admin'));
     await expectRejected(t, () => send('POST', '/registrationcenters', centre({ zoneCode: 'STH' }), none), 'KER-MSD-439');

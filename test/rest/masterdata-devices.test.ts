@@ -7,6 +7,7 @@ import { createRequestContext } from '../../lib/context.js';
 import { COMPONENTS } from '../../gateway/components.js';
 import { expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalCode as codeOf } from '../support/refusals.js';
 
 const MD = '/v1/masterdata';
 const PASSWORD = 'zone-admin-pass-1';
@@ -24,7 +25,6 @@ const send = (method: string, path: string, body?: unknown, headers = admin) =>
   t.request(method, MD + path, { body: body === undefined ? undefined : envelopeOf(body), headers });
 const gql = async (query: string, variables: Record<string, unknown> = {}, headers?: Record<string, string>) =>
   t.graphql(query, variables, headers ?? bearer(await t.adminToken()));
-const codeOf = (result: any) => result.errors?.[0]?.extensions?.code;
 
 const device = (over: Record<string, unknown> = {}) => ({
   id: 'DEV-1',
@@ -49,16 +49,19 @@ const zone = (code: string, parentZoneCode: string | null, hierarchyLevel: numbe
 });
 
 async function userCookie(userId: string, role: string, appId: string): Promise<Record<string, string>> {
-  const created = await gql('mutation($input: UserInput!) { createUser(input: $input) { userId } }', {
+  const created = await gql('mutation($input: UserInput!) { createUser(input: $input) { user { userId } userErrors { field code message } } }', {
     input: { userId, password: PASSWORD, roles: [role], appIds: [appId] },
   });
   expect(created.errors).toBeUndefined();
-  const login = await t.graphql('mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(userName: $u, password: $p, appId: $a) { token } }', {
-    u: userId,
-    p: PASSWORD,
-    a: appId,
-  });
-  return cookieHeader(login.data.loginWithPassword.token);
+  const login = await t.graphql(
+    'mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(input: { userName: $u, password: $p, appId: $a }) { passwordLogin { token } userErrors { field code message } } }',
+    {
+      u: userId,
+      p: PASSWORD,
+      a: appId,
+    },
+  );
+  return cookieHeader(login.data.loginWithPassword.passwordLogin.token);
 }
 
 beforeAll(async () => {
@@ -152,10 +155,13 @@ describe('zones', () => {
   });
 
   it('creates zones below the caller’s own only (KER-MSD-439), a root zone only as GLOBAL_ADMIN (KER-ATH-403), with coded refusals', async () => {
-    const created = await gql('mutation($input: ZoneInput!) { createZone(input: $input) { code path hierarchyLevel createdBy { userId } } }', {
-      input: zone('SAL2', 'RSK', 2),
-    });
-    expect(created.data.createZone).toEqual({ code: 'SAL2', path: 'MOR/RSK/SAL2', hierarchyLevel: 2, createdBy: { userId: 'admin' } });
+    const created = await gql(
+      'mutation($input: ZoneInput!) { createZone(input: $input) { zone { code path hierarchyLevel createdBy { userId } } userErrors { field code message } } }',
+      {
+        input: zone('SAL2', 'RSK', 2),
+      },
+    );
+    expect(created.data.createZone.zone).toEqual({ code: 'SAL2', path: 'MOR/RSK/SAL2', hierarchyLevel: 2, createdBy: { userId: 'admin' } });
     const mine = await send('POST', '/zones', zone('SAL3', 'SAL', 3), as.rsk);
     expect(mine.json.response).toMatchObject({ code: 'SAL3', parentZoneCode: 'SAL', createdBy: 'zadmin-rsk' });
 
@@ -169,7 +175,9 @@ describe('zones', () => {
     await expectRejected(t, () => send('POST', '/zones', { ...zone('X4', 'RSK', 2), name: undefined }), 'KER-MSD-999');
     await expectRejected(t, () => send('POST', '/zones', zone('a/b', 'RSK', 2)), 'KER-MSD-999');
     await expectRejected(t, () => send('POST', '/zones', zone('X5', 'RSK', 2), as.officer), 'KER-ATH-403');
-    const bad = await gql('mutation($input: ZoneInput!) { createZone(input: $input) { code } }', { input: zone('X6', 'NOPE', 1) });
+    const bad = await gql('mutation($input: ZoneInput!) { createZone(input: $input) { zone { code } userErrors { field code message } } }', {
+      input: zone('X6', 'NOPE', 1),
+    });
     expect(codeOf(bad)).toBe('KER-MSD-392');
   });
 
@@ -190,10 +198,14 @@ describe('zones', () => {
     await expectRejected(t, () => send('DELETE', '/zoneuser/zadmin-kta/KTA'), 'KER-MSD-391');
     expect((await gql('{ user(userId: "zadmin-kta") { zones { code } } }')).data.user.zones).toEqual([]);
 
-    const again = await gql('mutation { mapZoneUser(userId: "zadmin-kta", zoneCode: "KTA") { zoneCode isDeleted createdBy { userId } } }');
-    expect(again.data.mapZoneUser).toEqual({ zoneCode: 'KTA', isDeleted: false, createdBy: { userId: 'admin' } });
-    const unmapped = await gql('mutation { unmapZoneUser(userId: "zadmin-kta", zoneCode: "KTA") { isDeleted isActive updatedBy { userId } } }');
-    expect(unmapped.data.unmapZoneUser).toEqual({ isDeleted: true, isActive: false, updatedBy: { userId: 'admin' } });
+    const again = await gql(
+      'mutation { mapZoneUser(input: { userId: "zadmin-kta", zoneCode: "KTA" }) { zoneUser { zoneCode isDeleted createdBy { userId } } userErrors { field code message } } }',
+    );
+    expect(again.data.mapZoneUser.zoneUser).toEqual({ zoneCode: 'KTA', isDeleted: false, createdBy: { userId: 'admin' } });
+    const unmapped = await gql(
+      'mutation { unmapZoneUser(input: { userId: "zadmin-kta", zoneCode: "KTA" }) { zoneUser { isDeleted isActive updatedBy { userId } } userErrors { field code message } } }',
+    );
+    expect(unmapped.data.unmapZoneUser.zoneUser).toEqual({ isDeleted: true, isActive: false, updatedBy: { userId: 'admin' } });
     expect(await t.platform.deps.prisma.zoneUser.count({ where: { userId: 'zadmin-kta' } })).toBe(1);
   });
 });
@@ -248,13 +260,13 @@ describe('device types and specifications', () => {
     });
     expect(graph.data.deviceTypes.totalCount).toBe(2);
     const mutations = await gql(`mutation {
-      createDeviceType(input: {code: "GPS", langCode: "eng", name: "GPS", isActive: true}) { code createdBy { userId } }
-      updateDeviceType(input: {code: "GPS", langCode: "eng", name: "GPS unit", isActive: true}) { name }
-      createDeviceSpecification(input: {id: "SPEC-GPS", langCode: "eng", name: "GPS", brand: "Acme", model: "G1", deviceTypeCode: "GPS", isActive: true}) { id }
-      updateDeviceSpecification(input: {id: "SPEC-GPS", langCode: "eng", name: "GPS 2", brand: "Acme", model: "G2", deviceTypeCode: "GPS", isActive: true}) { name model }
+      createDeviceType(input: {code: "GPS", langCode: "eng", name: "GPS", isActive: true}) { deviceType { code createdBy { userId } } userErrors { field code message } }
+      updateDeviceType(input: {code: "GPS", langCode: "eng", name: "GPS unit", isActive: true}) { deviceType { name } userErrors { field code message } }
+      createDeviceSpecification(input: {id: "SPEC-GPS", langCode: "eng", name: "GPS", brand: "Acme", model: "G1", deviceTypeCode: "GPS", isActive: true}) { deviceSpecification { id } userErrors { field code message } }
+      updateDeviceSpecification(input: {id: "SPEC-GPS", langCode: "eng", name: "GPS 2", brand: "Acme", model: "G2", deviceTypeCode: "GPS", isActive: true}) { deviceSpecification { name model } userErrors { field code message } }
     }`);
     expect(mutations.errors).toBeUndefined();
-    expect(mutations.data.updateDeviceSpecification).toEqual({ name: 'GPS 2', model: 'G2' });
+    expect(mutations.data.updateDeviceSpecification.deviceSpecification).toEqual({ name: 'GPS 2', model: 'G2' });
   });
 
   it('refuses with MOSIP’s codes and changes nothing', async () => {
@@ -272,7 +284,13 @@ describe('device types and specifications', () => {
     await expectRejected(t, () => send('GET', '/devicespecifications/fra/CMR'), 'KER-MSD-012');
     await expectRejected(t, () => send('POST', '/devicetypes', { code: 'OFF', langCode: 'eng', name: 'Officer', isActive: true }, as.officer), 'KER-ATH-403');
     await expectRejected(t, () => send('POST', '/devicespecifications', spec, as.officer), 'KER-ATH-403');
-    expect(codeOf(await gql('mutation { updateDeviceType(input: {code: "NOPE", langCode: "eng", name: "n", isActive: true}) { code } }'))).toBe('KER-MSD-003');
+    expect(
+      codeOf(
+        await gql(
+          'mutation { updateDeviceType(input: {code: "NOPE", langCode: "eng", name: "n", isActive: true}) { deviceType { code } userErrors { field code message } } }',
+        ),
+      ),
+    ).toBe('KER-MSD-003');
   });
 });
 
@@ -330,10 +348,10 @@ describe('devices', () => {
 
   it('serves the same calls through GraphQL, and the portal’s connection, entity fields and references', async () => {
     const fields = 'id langCode name zoneCode isActive createdBy { userId } specification { model deviceType { code } } zone { name path }';
-    const created = await gql(`mutation($input: DeviceInput!) { createDevice(input: $input) { ${fields} } }`, {
+    const created = await gql(`mutation($input: DeviceInput!) { createDevice(input: $input) { device { ${fields} } userErrors { field code message } } }`, {
       input: device({ id: 'DEV-GQL', ipAddress: null }),
     });
-    expect(created.data.createDevice).toEqual({
+    expect(created.data.createDevice.device).toEqual({
       id: 'DEV-GQL',
       langCode: 'eng',
       name: 'Slap scanner',
@@ -343,13 +361,16 @@ describe('devices', () => {
       specification: { model: 'S442', deviceType: { code: 'FRS' } },
       zone: { name: 'Zone RSK (eng)', path: 'MOR/RSK' },
     });
-    await gql('mutation($input: DeviceInput!) { createDevice(input: $input) { id } }', {
+    await gql('mutation($input: DeviceInput!) { createDevice(input: $input) { device { id } userErrors { field code message } } }', {
       input: device({ id: 'DEV-GQL2', zoneCode: 'KTA', deviceSpecId: 'SPEC-CMR' }),
     });
-    const updated = await gql('mutation($input: DeviceInput!) { updateDevice(input: $input) { name serialNum updatedBy { userId } } }', {
-      input: device({ id: 'DEV-GQL', name: 'Renamed', serialNum: 'SN-9' }),
-    });
-    expect(updated.data.updateDevice).toEqual({ name: 'Renamed', serialNum: 'SN-9', updatedBy: { userId: 'admin' } });
+    const updated = await gql(
+      'mutation($input: DeviceInput!) { updateDevice(input: $input) { device { name serialNum updatedBy { userId } } userErrors { field code message } } }',
+      {
+        input: device({ id: 'DEV-GQL', name: 'Renamed', serialNum: 'SN-9' }),
+      },
+    );
+    expect(updated.data.updateDevice.device).toEqual({ name: 'Renamed', serialNum: 'SN-9', updatedBy: { userId: 'admin' } });
     const reads = await gql(`{
       device(id: "DEV-GQL", langCode: "eng") { name }
       devicesByLanguage(langCode: "eng") { id }
@@ -413,8 +434,12 @@ describe('devices', () => {
     ]);
     expect(((await entities(as.rsk.cookie!)).data!._entities as unknown[])[1]).toBeNull();
 
-    expect((await gql('mutation { decommissionDevice(id: "DEV-GQL2") }')).data.decommissionDevice).toBe('DEV-GQL2');
-    expect((await gql('mutation { deleteDevice(id: "DEV-GQL") }')).data.deleteDevice).toBe('DEV-GQL');
+    expect(
+      (await gql('mutation { decommissionDevice(input: { id: "DEV-GQL2" }) { result userErrors { field code message } } }')).data.decommissionDevice.result,
+    ).toBe('DEV-GQL2');
+    expect((await gql('mutation { deleteDevice(input: { id: "DEV-GQL" }) { result userErrors { field code message } } }')).data.deleteDevice.result).toBe(
+      'DEV-GQL',
+    );
     // A deleted device is no longer there: the look-up answers null (REST answers KER-MSD-010).
     const gone = await gql('{ device(id: "DEV-GQL", langCode: "eng") { id } }');
     expect(gone.errors).toBeUndefined();
@@ -472,7 +497,13 @@ describe('devices', () => {
     expect(codeOf(await gql('{ device(id: "KTA-1", langCode: "eng") { id } }', {}, rsk))).toBe('KER-MSD-439');
     expect(codeOf(await gql('{ devices(filter: {zoneCode: "KTA"}) { totalCount } }', {}, rsk))).toBe('KER-MSD-439');
     expect(
-      codeOf(await gql('mutation($input: DeviceInput!) { createDevice(input: $input) { id } }', { input: device({ id: 'KTA-3', zoneCode: 'KTA' }) }, rsk)),
+      codeOf(
+        await gql(
+          'mutation($input: DeviceInput!) { createDevice(input: $input) { device { id } userErrors { field code message } } }',
+          { input: device({ id: 'KTA-3', zoneCode: 'KTA' }) },
+          rsk,
+        ),
+      ),
     ).toBe('KER-MSD-439');
 
     const listed = (await send('GET', '/devices/eng', undefined, as.rsk)).json.response.devices.map((d: any) => d.zoneCode);
@@ -518,7 +549,7 @@ describe('devices', () => {
       ['updateDevice', 'BAD-1'],
     ]) {
       const answer = await gql(
-        `mutation($input: DeviceInput!) { ${mutation}(input: $input) { id zoneCode } }`,
+        `mutation($input: DeviceInput!) { ${mutation}(input: $input) { device { id zoneCode } userErrors { field code message } } }`,
         { input: device({ id, zoneCode: 'NOPE' }) },
         adminBearer,
       );
@@ -535,7 +566,7 @@ describe('devices', () => {
     await t.platform.deps.prisma.device.update({ where: { id_langCode: { id: 'BAD-1', langCode: 'eng' } }, data: { regCenterId: '10001' } });
     await expectRejected(t, () => send('PUT', '/devices/decommission/BAD-1'), 'KER-MSD-440');
     await expectRejected(t, () => send('DELETE', '/devices/BAD-1'), 'KER-MSD-147');
-    expect(codeOf(await gql('mutation { decommissionDevice(id: "BAD-1") }'))).toBe('KER-MSD-440');
+    expect(codeOf(await gql('mutation { decommissionDevice(input: { id: "BAD-1" }) { result userErrors { field code message } } }'))).toBe('KER-MSD-440');
     expect((await send('GET', '/devices/eng')).json.response.devices.find((d: any) => d.id === 'BAD-1').regCenterId).toBe('10001');
   });
 
@@ -546,9 +577,15 @@ describe('devices', () => {
     await expectRejected(t, () => send('DELETE', '/devices/OFF-1', undefined, as.officer), 'KER-ATH-403');
     await expectRejected(t, () => send('GET', '/devices/eng', undefined, as.officer), 'KER-ATH-403');
     const officer = bearer(as.officer.cookie!.replace('Authorization=Platform-Token', ''));
-    expect(codeOf(await gql('mutation($input: DeviceInput!) { createDevice(input: $input) { id } }', { input: device({ id: 'OFF-1' }) }, officer))).toBe(
-      'KER-ATH-403',
-    );
+    expect(
+      codeOf(
+        await gql(
+          'mutation($input: DeviceInput!) { createDevice(input: $input) { device { id } userErrors { field code message } } }',
+          { input: device({ id: 'OFF-1' }) },
+          officer,
+        ),
+      ),
+    ).toBe('KER-ATH-403');
     const forged = { cookie: 'Authorization=Platform-Tokennot.a.token' };
     await expectRejected(t, () => send('POST', '/devices', device({ id: 'OFF-1' }), forged), 'KER-ATH-401');
     await expectRejected(t, () => send('GET', '/devices/eng', undefined, forged), 'KER-ATH-401');

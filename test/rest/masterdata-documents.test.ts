@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TIMESTAMP, expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 const BASE = '/v1/masterdata';
 let t: TestPlatform;
@@ -243,15 +244,20 @@ describe('applicant documents', () => {
     await send('PUT', '/validdocuments/map/POB/BCERT');
     await send('PUT', '/validdocuments/map/POB/HOSP');
     const rule = await graphql(
-      'mutation { saveApplicantTypeRule(input: {individualTypeCode: "NFR", ageGroupTypeCode: "CHILD", genderTypeCode: "FLE", applicantTypeCode: "004", isActive: true}) { applicantTypeCode isActive createdBy { userId } } }',
+      'mutation { saveApplicantTypeRule(input: {individualTypeCode: "NFR", ageGroupTypeCode: "CHILD", genderTypeCode: "FLE", applicantTypeCode: "004", isActive: true}) { applicantTypeRule { applicantTypeCode isActive createdBy { userId } } userErrors { field code message } } }',
     );
-    expect(rule.data.saveApplicantTypeRule).toEqual({ applicantTypeCode: '004', isActive: true, createdBy: { userId: 'admin' } });
+    expect(rule.data.saveApplicantTypeRule.applicantTypeRule).toEqual({ applicantTypeCode: '004', isActive: true, createdBy: { userId: 'admin' } });
     for (const docType of ['BCERT', 'HOSP']) {
       const mapped = await graphql(
-        'mutation($t: String!) { mapApplicantValidDocument(applicantTypeCode: "004", docCategoryCode: "POB", docTypeCode: $t) { applicantTypeCode docCategoryCode docTypeCode isActive } }',
+        'mutation($t: String!) { mapApplicantValidDocument(input: { applicantTypeCode: "004", docCategoryCode: "POB", docTypeCode: $t }) { applicantValidDocument { applicantTypeCode docCategoryCode docTypeCode isActive } userErrors { field code message } } }',
         { t: docType },
       );
-      expect(mapped.data.mapApplicantValidDocument).toEqual({ applicantTypeCode: '004', docCategoryCode: 'POB', docTypeCode: docType, isActive: true });
+      expect(mapped.data.mapApplicantValidDocument.applicantValidDocument).toEqual({
+        applicantTypeCode: '004',
+        docCategoryCode: 'POB',
+        docTypeCode: docType,
+        isActive: true,
+      });
     }
 
     const all = await docCatTypes('individualtypecode=NFR&agegrouptypecode=CHILD&gendertypecode=FLE');
@@ -304,16 +310,16 @@ describe('applicant documents', () => {
     expect(secondPage.data.applicantValidDocuments).toEqual({ pageInfo: { hasNextPage: false }, edges: [{ node: { docTypeCode: 'HOSP' } }] });
 
     const withdrawn = await graphql(
-      'mutation { unmapApplicantValidDocument(applicantTypeCode: "004", docCategoryCode: "POB", docTypeCode: "HOSP") { isActive } }',
+      'mutation { unmapApplicantValidDocument(input: { applicantTypeCode: "004", docCategoryCode: "POB", docTypeCode: "HOSP" }) { applicantValidDocument { isActive } userErrors { field code message } } }',
     );
-    expect(withdrawn.data.unmapApplicantValidDocument.isActive).toBe(false);
+    expect(withdrawn.data.unmapApplicantValidDocument.applicantValidDocument.isActive).toBe(false);
     await expectRejected(t, () => check('applicanttypecode=004&documentcategorycode=POB&documenttypecode=HOSP'), 'KER-MSD-150');
     // The category is still used by an applicant valid document: it cannot be deleted.
     await expectRejected(t, () => send('DELETE', '/documentcategories/POB'), 'KER-MSD-123');
     const removed = await graphql(
-      'mutation { deleteApplicantTypeRule(individualTypeCode: "NFR", ageGroupTypeCode: "CHILD", genderTypeCode: "FLE") { isActive } }',
+      'mutation { deleteApplicantTypeRule(input: { individualTypeCode: "NFR", ageGroupTypeCode: "CHILD", genderTypeCode: "FLE" }) { applicantTypeRule { isActive } userErrors { field code message } } }',
     );
-    expect(removed.data.deleteApplicantTypeRule.isActive).toBe(false);
+    expect(removed.data.deleteApplicantTypeRule.applicantTypeRule.isActive).toBe(false);
     await expectRejected(t, () => docCatTypes('individualtypecode=NFR&agegrouptypecode=CHILD&gendertypecode=FLE'), 'KER-MSD-150');
   });
 
@@ -326,14 +332,18 @@ describe('applicant documents', () => {
     await category('PRS');
     await type('PRT');
     const before = await t.snapshot();
-    const refused = await graphql('mutation { mapApplicantValidDocument(applicantTypeCode: "001", docCategoryCode: "PRS", docTypeCode: "PRT") { isActive } }');
-    expect(refused.errors[0].extensions.code).toBe('KER-MSD-361');
-    const missing = await graphql(
-      'mutation { unmapApplicantValidDocument(applicantTypeCode: "001", docCategoryCode: "PRS", docTypeCode: "PRT") { isActive } }',
+    const refused = await graphql(
+      'mutation { mapApplicantValidDocument(input: { applicantTypeCode: "001", docCategoryCode: "PRS", docTypeCode: "PRT" }) { applicantValidDocument { isActive } userErrors { field code message } } }',
     );
-    expect(missing.errors[0].extensions.code).toBe('KER-MSD-150');
-    const noRule = await graphql('mutation { deleteApplicantTypeRule(individualTypeCode: "X", ageGroupTypeCode: "Y", genderTypeCode: "Z") { isActive } }');
-    expect(noRule.errors[0].extensions.code).toBe('KER-MSD-150');
+    expect(refusalOf(refused)!.code).toBe('KER-MSD-361');
+    const missing = await graphql(
+      'mutation { unmapApplicantValidDocument(input: { applicantTypeCode: "001", docCategoryCode: "PRS", docTypeCode: "PRT" }) { applicantValidDocument { isActive } userErrors { field code message } } }',
+    );
+    expect(refusalOf(missing)!.code).toBe('KER-MSD-150');
+    const noRule = await graphql(
+      'mutation { deleteApplicantTypeRule(input: { individualTypeCode: "X", ageGroupTypeCode: "Y", genderTypeCode: "Z" }) { applicantTypeRule { isActive } userErrors { field code message } } }',
+    );
+    expect(refusalOf(noRule)!.code).toBe('KER-MSD-150');
     expect(await t.snapshot()).toEqual(before);
   });
 });
@@ -366,7 +376,7 @@ describe('the portal graph', () => {
     const inactive = await graphql(query, { filter: { langCode: 'fra', isActive: false } });
     expect(inactive.data.documentCategories.edges[0].node).toMatchObject({ code: 'GQ3', updatedBy: { userId: 'admin' } });
     const forged = await graphql(query, { after: Buffer.from('not json').toString('base64url') });
-    expect(forged.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(refusalOf(forged)!.code).toBe('BAD_USER_INPUT');
 
     await type('GQT', 'fra', 'Graph type');
     await send('PUT', '/validdocuments/map/GQ1/GQT');
@@ -387,10 +397,10 @@ describe('roles', () => {
     await expectRejected(t, () => send('PUT', '/validdocuments/map/ROLE/PASS', undefined, officer), 'KER-ATH-403');
     await expectRejected(t, () => send('GET', '/documentcategories', undefined, {}), 'KER-ATH-006');
     const graph = await t.graphql(
-      'mutation { saveApplicantTypeRule(input: {individualTypeCode: "A", ageGroupTypeCode: "B", genderTypeCode: "C", applicantTypeCode: "001", isActive: true}) { isActive } }',
+      'mutation { saveApplicantTypeRule(input: {individualTypeCode: "A", ageGroupTypeCode: "B", genderTypeCode: "C", applicantTypeCode: "001", isActive: true}) { applicantTypeRule { isActive } userErrors { field code message } } }',
       {},
       officer,
     );
-    expect(graph.errors[0].extensions.code).toBe('KER-ATH-403');
+    expect(refusalOf(graph)!.code).toBe('KER-ATH-403');
   });
 });

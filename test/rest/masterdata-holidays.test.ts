@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 const BASE = '/v1/masterdata';
 let t: TestPlatform;
@@ -248,10 +249,10 @@ describe('holidays', () => {
     });
     const { token } = await t.clientToken(['REGISTRATION_OFFICER']);
     const refused = await t.graphql(
-      'mutation { deleteHoliday(holidayDate: "2030-01-05", holidayName: "Graph Day", locationCode: "KTA") { holidayName } }',
+      'mutation { deleteHoliday(input: { holidayDate: "2030-01-05", holidayName: "Graph Day", locationCode: "KTA" }) { holidayKey { holidayName } userErrors { field code message } } }',
       {},
       bearer(token),
     );
-    expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
+    expect(refusalOf(refused)!.code).toBe('KER-ATH-403');
   });
 });

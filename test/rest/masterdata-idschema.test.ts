@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 const BASE = '/v1/masterdata/idschema';
 let t: TestPlatform;
@@ -86,8 +87,8 @@ describe('ID schema', () => {
     await expectRejected(t, () => send('POST', '', { ...draft(), title: undefined }), 'KER-SCH-005');
     await expectRejected(t, () => send('POST', '', { ...draft(), effectiveFrom: 'tomorrow' }), 'KER-SCH-005');
     const { token } = await t.clientToken(['REGISTRATION_OFFICER']);
-    const refused = await t.graphql('mutation { deleteIdSchema(id: "x") }', {}, bearer(token));
-    expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
+    const refused = await t.graphql('mutation { deleteIdSchema(input: { id: "x" }) { result userErrors { field code message } } }', {}, bearer(token));
+    expect(refusalOf(refused)!.code).toBe('KER-ATH-403');
   });
 
   it('lists schemas paged with the defaults, and as a connection', async () => {

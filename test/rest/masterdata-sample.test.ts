@@ -113,15 +113,22 @@ describe('sample country', () => {
       ['sample-supervisor', null, ['registrationclient']],
     ]);
     const login = (password: string) =>
-      t.graphql('mutation($p: String!) { loginWithPassword(userName: "sample-officer", password: $p, appId: "registrationclient") { token } }', {
-        p: password,
-      });
-    expect((await login('')).data).toBeNull();
-    expect((await login('sample-officer')).data).toBeNull();
+      t.graphql(
+        'mutation($p: String!) { loginWithPassword(input: { userName: "sample-officer", password: $p, appId: "registrationclient" }) { passwordLogin { token } userErrors { field code message } } }',
+        {
+          p: password,
+        },
+      );
+    expect((await login('')).data.loginWithPassword.passwordLogin).toBeNull();
+    expect((await login('sample-officer')).data.loginWithPassword.passwordLogin).toBeNull();
     const admin = bearer(await t.adminToken());
-    const reset = await t.graphql('mutation { resetPassword(userId: "sample-officer", password: "Officer-password-1") { userId } }', {}, admin);
+    const reset = await t.graphql(
+      'mutation { resetPassword(input: { userId: "sample-officer", password: "Officer-password-1" }) { user { userId } userErrors { field code message } } }',
+      {},
+      admin,
+    );
     expect(reset.errors).toBeUndefined();
-    const token = (await login('Officer-password-1')).data.loginWithPassword.token as string;
+    const token = (await login('Officer-password-1')).data.loginWithPassword.passwordLogin.token as string;
     const { json } = await t.request('GET', '/v1/syncdata/userdetails/10001', { headers: bearer(token) });
     expect(json.response.userDetails.find((u: any) => u.userName === 'sample-officer').userPassword).toMatch(/^\S{20,}$/);
   });

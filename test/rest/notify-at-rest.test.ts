@@ -104,11 +104,11 @@ describe('in outbox mode', () => {
     const mailTo = residentEmail();
     const mailCc = residentEmail();
     const mail = await t.graphql(
-      'mutation($to: [String!]!, $cc: [String!]) { sendEmail(mailTo: $to, mailCc: $cc, mailSubject: "Card", mailContent: "sealed mail text 9b1c") { status } }',
+      'mutation($to: [String!]!, $cc: [String!]) { sendEmail(input: { mailTo: $to, mailCc: $cc, mailSubject: "Card", mailContent: "sealed mail text 9b1c" }) { notificationResult { status } userErrors { field code message } } }',
       { to: [mailTo], cc: [mailCc] },
       admin,
     );
-    expect(mail.data.sendEmail.status).toBe('success');
+    expect(mail.data.sendEmail.notificationResult.status).toBe('success');
     expect(await newest(smsTo)).toMatchObject({ to: smsTo, body: 'sealed sms text 4f2a' });
     expect(await newest(mailTo)).toMatchObject({ to: mailTo, cc: mailCc, body: 'sealed mail text 9b1c' });
 

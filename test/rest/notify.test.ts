@@ -3,15 +3,17 @@ import { expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startSmsReceiver, startSmtpSink } from '../support/receivers.js';
 import { eventually } from '../support/wait.js';
+import { refusalOf, refusalCode } from '../support/refusals.js';
 
 const SMS = '/v1/smsnotifier/sms/send';
 const EMAIL = '/v1/emailnotifier/email/send';
 const OUTBOX = `query($to: String, $channel: String, $limit: Int) {
   outbox(to: $to, channel: $channel, limit: $limit) { id channel to cc subject body status attempts lastError createdAt sentAt attachmentNames }
 }`;
-const SEND_SMS = 'mutation($number: String!, $message: String!) { sendSms(number: $number, message: $message) { status message } }';
+const SEND_SMS =
+  'mutation($number: String!, $message: String!) { sendSms(input: { number: $number, message: $message }) { notificationResult { status message } userErrors { field code message } } }';
 const SEND_EMAIL = `mutation($mailTo: [String!]!, $mailCc: [String!], $mailSubject: String!, $mailContent: String, $attachments: [EmailAttachment!]) {
-  sendEmail(mailTo: $mailTo, mailCc: $mailCc, mailSubject: $mailSubject, mailContent: $mailContent, attachments: $attachments) { status message }
+  sendEmail(input: { mailTo: $mailTo, mailCc: $mailCc, mailSubject: $mailSubject, mailContent: $mailContent, attachments: $attachments }) { notificationResult { status message } userErrors { field code message } }
 }`;
 const MB = 1024 * 1024;
 
@@ -71,8 +73,8 @@ async function postEmail(t: TestPlatform, form: FormData, headers: Record<string
 async function expectGraphqlRejected(t: TestPlatform, call: () => Promise<any>, code: string): Promise<void> {
   const before = await t.snapshot();
   const result = await call();
-  expect(result.data?.sendSms ?? result.data?.sendEmail ?? result.data?.outbox ?? null).toBeNull();
-  expect(result.errors?.[0]?.extensions?.code).toBe(code);
+  expect(result.data?.sendSms?.notificationResult ?? result.data?.sendEmail?.notificationResult ?? result.data?.outbox ?? null).toBeNull();
+  expect(refusalCode(result)).toBe(code);
   expect(await t.snapshot()).toEqual(before);
 }
 
@@ -87,13 +89,15 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
     token = await t.adminToken();
     admin = cookieHeader(token);
     const created = await t.graphql(
-      'mutation { createUser(input: {userId: "notify-resident", password: "Resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { userId } }',
+      'mutation { createUser(input: {userId: "notify-resident", password: "Resident-pass-1", roles: [INDIVIDUAL], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
       {},
       bearer(token),
     );
     expect(created.errors).toBeUndefined();
-    const login = await t.graphql('mutation { loginWithPassword(userName: "notify-resident", password: "Resident-pass-1", appId: "resident") { token } }');
-    resident = login.data.loginWithPassword.token;
+    const login = await t.graphql(
+      'mutation { loginWithPassword(input: { userName: "notify-resident", password: "Resident-pass-1", appId: "resident" }) { passwordLogin { token } userErrors { field code message } } }',
+    );
+    resident = login.data.loginWithPassword.passwordLogin.token;
   });
   afterAll(async () => {
     await t?.close();
@@ -269,7 +273,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
   describe('the same through GraphQL', () => {
     it('sendSms and sendEmail record messages like REST', async () => {
       const sms = await t.graphql(SEND_SMS, { number: '9000000001', message: 'from GraphQL' }, bearer(token));
-      expect(sms).toEqual({ data: { sendSms: { status: 'success', message: expect.any(String) } } });
+      expect(sms).toEqual({ data: { sendSms: { notificationResult: { status: 'success', message: expect.any(String) }, userErrors: [] } } });
       expect(await latest(t, token, '9000000001')).toMatchObject({ channel: 'sms', body: 'from GraphQL', status: 'OUTBOX' });
 
       const mail = await t.graphql(
@@ -286,7 +290,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
         },
         bearer(token),
       );
-      expect(mail.data.sendEmail.status).toBe('success');
+      expect(mail.data.sendEmail.notificationResult.status).toBe('success');
       expect(await latest(t, token, 'g@example.org')).toMatchObject({
         channel: 'email',
         cc: 'gcc@example.org',
@@ -396,11 +400,11 @@ describe('delivery through a real SMTP server', () => {
         { mailTo: ['victim@example.org'], mailSubject: 'Hello\r\nBcc: evil@example.org', mailContent: 'x' },
         bearer(token),
       );
-      expect(sent.errors[0].extensions.code).toBe('KER-NOE-002');
-      expect(sent.errors[0].message).toMatch(/control characters/);
+      expect(refusalOf(sent)!.code).toBe('KER-NOE-002');
+      expect(refusalOf(sent)!.message).toMatch(/control characters/);
       // a clean message afterwards is the only one the server sees
       const clean = await t.graphql(SEND_EMAIL, { mailTo: ['victim@example.org'], mailSubject: 'Hello', mailContent: 'x' }, bearer(token));
-      expect(clean.data.sendEmail.status).toBe('success');
+      expect(clean.data.sendEmail.notificationResult.status).toBe('success');
       await eventually(() => sink.messages.length === 1, 10_000, 'the message at the SMTP sink');
       expect(sink.envelopes[0]!.to).toEqual(['victim@example.org']);
       expect(sink.messages.join('\n')).not.toMatch(/evil@example\.org/);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { lastMessage, otpIn } from '../support/outbox.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 const SEND = '/v1/authmanager/authenticate/sendotp';
 const LOGIN = '/v1/authmanager/authenticate/useridOTP';
@@ -14,9 +15,9 @@ beforeAll(async () => {
   admin = bearer(await t.adminToken());
   await t.graphql(
     `mutation {
-    a: createUser(input: {userId: "officer7", name: "Ada Officer", mail: "ada@example.org", mobile: "9876543210", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId }
-    b: createUser(input: {userId: "mailonly", mail: "mailonly@example.org", roles: [RESIDENT], appIds: ["resident"]}) { userId }
-    c: createUser(input: {userId: "francoise", name: "Françoise", mail: "francoise@example.org", langCode: "fra", roles: [RESIDENT], appIds: ["resident"]}) { userId }
+    a: createUser(input: {userId: "officer7", name: "Ada Officer", mail: "ada@example.org", mobile: "9876543210", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { user { userId } userErrors { field code message } }
+    b: createUser(input: {userId: "mailonly", mail: "mailonly@example.org", roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } }
+    c: createUser(input: {userId: "francoise", name: "Françoise", mail: "francoise@example.org", langCode: "fra", roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } }
   }`,
     {},
     admin,
@@ -86,7 +87,7 @@ describe('OTP login end to end', () => {
     expect(french.subject).toBe('Votre mot de passe à usage unique');
     expect(french.body).toContain('Bonjour Françoise');
     const saved = await t.graphql(
-      `mutation { saveNotificationTemplate(code: "auth-otp", langCode: "eng", channel: "email", subject: "Code for $user", body: "Hello $user from $centre: $otp") { code } }`,
+      `mutation { saveNotificationTemplate(input: { code: "auth-otp", langCode: "eng", channel: "email", subject: "Code for $user", body: "Hello $user from $centre: $otp" }) { notificationTemplate { code } userErrors { field code message } } }`,
       {},
       admin,
     );
@@ -154,13 +155,20 @@ describe('OTP login errors', () => {
   });
 
   it('works through GraphQL with the same codes', async () => {
-    const send = await t.graphql('mutation { sendOtp(userId: "officer7", otpChannel: ["fax"], useridtype: "USERID", appId: "registrationclient") { status } }');
-    expect(send.errors[0].extensions.code).toBe('KER-AUTH-CHANNEL_INVALID');
-    await t.graphql('mutation { sendOtp(userId: "mailonly", otpChannel: ["email"], useridtype: "USERID", appId: "resident") { status } }');
+    const send = await t.graphql(
+      'mutation { sendOtp(input: { userId: "officer7", otpChannel: ["fax"], useridtype: "USERID", appId: "registrationclient" }) { otpSent { status } userErrors { field code message } } }',
+    );
+    expect(refusalOf(send)!.code).toBe('KER-AUTH-CHANNEL_INVALID');
+    await t.graphql(
+      'mutation { sendOtp(input: { userId: "mailonly", otpChannel: ["email"], useridtype: "USERID", appId: "resident" }) { otpSent { status } userErrors { field code message } } }',
+    );
     const otp = otpIn((await lastMessage(t, 'mailonly@example.org')).body);
-    const login = await t.graphql('mutation($otp: String!) { loginWithOtp(userId: "mailonly", otp: $otp, appId: "resident") { token userId } }', { otp });
-    expect(login.data.loginWithOtp.userId).toBe('mailonly');
-    const identity = await t.graphql('{ validateToken { userId role } }', {}, bearer(login.data.loginWithOtp.token));
+    const login = await t.graphql(
+      'mutation($otp: String!) { loginWithOtp(input: { userId: "mailonly", otp: $otp, appId: "resident" }) { otpLogin { token userId } userErrors { field code message } } }',
+      { otp },
+    );
+    expect(login.data.loginWithOtp.otpLogin.userId).toBe('mailonly');
+    const identity = await t.graphql('{ validateToken { userId role } }', {}, bearer(login.data.loginWithOtp.otpLogin.token));
     expect(identity.data.validateToken).toEqual({ userId: 'mailonly', role: 'RESIDENT' });
   });
 });

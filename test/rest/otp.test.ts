@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 const GENERATE = '/v1/otpmanager/otp/generate';
 const validatePath = (key: string, otp: string) => `/v1/otpmanager/otp/validate?key=${encodeURIComponent(key)}&otp=${encodeURIComponent(otp)}`;
@@ -87,34 +88,42 @@ describe('OTP manager (REST)', () => {
     await expectRejected(t, () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }) }), 'KER-ATH-006');
     await expectRejected(t, () => t.request('GET', validatePath('abcdef', '123456')), 'KER-ATH-006');
     await t.graphql(
-      'mutation { createUser(input: {userId: "officer-otp", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { userId } }',
+      'mutation { createUser(input: {userId: "officer-otp", password: "officer-pass-1", roles: [REGISTRATION_OFFICER], appIds: ["registrationclient"]}) { user { userId } userErrors { field code message } } }',
       {},
       auth,
     );
     const officer = await t.graphql(
-      'mutation { loginWithPassword(userName: "officer-otp", password: "officer-pass-1", appId: "registrationclient") { token } }',
+      'mutation { loginWithPassword(input: { userName: "officer-otp", password: "officer-pass-1", appId: "registrationclient" }) { passwordLogin { token } userErrors { field code message } } }',
     );
     await expectRejected(
       t,
-      () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }), headers: cookieHeader(officer.data.loginWithPassword.token) }),
+      () => t.request('POST', GENERATE, { body: envelopeOf({ key: 'abcdef' }), headers: cookieHeader(officer.data.loginWithPassword.passwordLogin.token) }),
       'KER-ATH-403',
     );
   });
 
   it('works through GraphQL with the same answers and codes', async () => {
     const headers = bearer(await t.adminToken());
-    const generated = await t.graphql('mutation($key: String!) { generateOtp(key: $key) { otp status } }', { key: 'graphql-key' }, headers);
-    expect(generated.data.generateOtp.status).toBe('GENERATION_SUCCESSFUL');
-    const validated = await t.graphql(
-      'mutation($key: String!, $otp: String!) { validateOtp(key: $key, otp: $otp) { status message } }',
-      { key: 'graphql-key', otp: generated.data.generateOtp.otp },
+    const generated = await t.graphql(
+      'mutation($key: String!) { generateOtp(input: { key: $key }) { otpGeneration { otp status } userErrors { field code message } } }',
+      { key: 'graphql-key' },
       headers,
     );
-    expect(validated.data.validateOtp).toEqual({ status: 'success', message: 'VALIDATION_SUCCESSFUL' });
-    const bad = await t.graphql('mutation { validateOtp(key: "graphql-key", otp: "x1") { status } }', {}, headers);
-    expect(bad.errors[0].extensions.code).toBe('KER-OTV-004');
-    const short = await t.graphql('mutation { generateOtp(key: "ab") { status } }', {}, headers);
-    expect(short.errors[0].extensions.code).toBe('KER-OTG-001');
+    expect(generated.data.generateOtp.otpGeneration.status).toBe('GENERATION_SUCCESSFUL');
+    const validated = await t.graphql(
+      'mutation($key: String!, $otp: String!) { validateOtp(input: { key: $key, otp: $otp }) { otpValidation { status message } userErrors { field code message } } }',
+      { key: 'graphql-key', otp: generated.data.generateOtp.otpGeneration.otp },
+      headers,
+    );
+    expect(validated.data.validateOtp.otpValidation).toEqual({ status: 'success', message: 'VALIDATION_SUCCESSFUL' });
+    const bad = await t.graphql(
+      'mutation { validateOtp(input: { key: "graphql-key", otp: "x1" }) { otpValidation { status } userErrors { field code message } } }',
+      {},
+      headers,
+    );
+    expect(refusalOf(bad)!.code).toBe('KER-OTV-004');
+    const short = await t.graphql('mutation { generateOtp(input: { key: "ab" }) { otpGeneration { status } userErrors { field code message } } }', {}, headers);
+    expect(refusalOf(short)!.code).toBe('KER-OTG-001');
   });
 });
 

@@ -3,6 +3,7 @@ import { pmsCalls } from '../support/pms.js';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { type Login, TEST_USER_PASSWORD, userLogin } from '../support/users.js';
+import { refusalCode as codeOf } from '../support/refusals.js';
 
 const MAX_AGE_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -14,20 +15,26 @@ useTestPlatform({ PLATFORM_PASSWORD_MAX_AGE_DAYS: String(MAX_AGE_DAYS) }, (platf
 
 type Credentials = Record<string, string>;
 const { send, ok } = pmsCalls(() => t);
-const codeOf = (answer: any) => answer.errors?.[0]?.extensions?.code;
 const clientCookie = async (roles: string[], appId = 'partnermanagement') => cookieHeader((await t.clientToken(roles, appId)).token);
 const login = async (userId: string, password = TEST_USER_PASSWORD, appId = 'partnermanagement') => {
-  const answer = await t.graphql('mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(userName: $u, password: $p, appId: $a) { token } }', {
-    u: userId,
-    p: password,
-    a: appId,
-  });
+  const answer = await t.graphql(
+    'mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(input: { userName: $u, password: $p, appId: $a }) { passwordLogin { token } userErrors { field code message } } }',
+    {
+      u: userId,
+      p: password,
+      a: appId,
+    },
+  );
   expect(answer.errors).toBeUndefined();
-  const token: string = answer.data.loginWithPassword.token;
+  const token: string = answer.data.loginWithPassword.passwordLogin.token;
   return { token, cookie: cookieHeader(token), bearer: bearer(token) } satisfies Login;
 };
 const changePassword = (who: Login, currentPassword: string, newPassword: string) =>
-  t.graphql('mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }', { c: currentPassword, n: newPassword }, who.bearer);
+  t.graphql(
+    'mutation($c: String!, $n: String!) { changePassword(input: { currentPassword: $c, newPassword: $n }) { result userErrors { field code message } } }',
+    { c: currentPassword, n: newPassword },
+    who.bearer,
+  );
 
 const misp = { organizationName: 'Callers Telco', emailId: 'telco@example.org', address: '1 Callers Road' };
 const createMisp = (headers: Credentials, over: Record<string, unknown> = {}) => send(headers, 'POST', '/misps', { ...misp, ...over });
@@ -141,7 +148,7 @@ describe('partner management callers', () => {
 
     // A changed password ends the user's sessions and opens the desk again.
     expect(codeOf(await changePassword(staleManager, 'wrong-password', 'manager-password-2'))).toBe('KER-ATH-023');
-    expect((await changePassword(staleManager, TEST_USER_PASSWORD, 'manager-password-2')).data.changePassword).toBe(true);
+    expect((await changePassword(staleManager, TEST_USER_PASSWORD, 'manager-password-2')).data.changePassword.result).toBe(true);
     expect((await send(staleManager.cookie, 'GET', '/pmpartners')).json.errors[0].errorCode).toBe('KER-ATH-008');
     const renewed = await login('callers-manager', 'manager-password-2');
     expect((await ok(send(renewed.cookie, 'GET', '/pmpartners'))).partners).not.toHaveLength(0);

@@ -5,6 +5,7 @@ import { partner as partnerComponent } from '../../subgraphs/partner/index.js';
 import { expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { type Login, userLogin } from '../support/users.js';
+import { refusalCode as codeOf } from '../support/refusals.js';
 
 const BASE = '/partnermanagement/v1';
 let t: TestPlatform;
@@ -14,7 +15,6 @@ useTestPlatform({}, (platform) => {
 
 type Who = 'managerX' | 'managerY' | 'managerEmpty' | 'partnerA' | 'partnerB' | 'partnerC' | 'resident';
 const as = {} as Record<Who, Login>;
-const codeOf = (result: any) => result.errors?.[0]?.extensions?.code;
 
 const createUser = (userId: string, roles: string[]) => userLogin(t, userId, roles);
 
@@ -322,15 +322,39 @@ describe("partners: nobody reaches another's records", () => {
 
   it('partner B cannot change or read partner A through GraphQL mutations and queries', async () => {
     const { apiRequestId } = await ok(requestKey(as.partnerA, 'PA'));
-    expect(codeOf(await gql(as.partnerB, 'mutation { requestPartnerApiKey(partnerId: "PA", policyName: "pol-a") { apiRequestId } }'))).toBe('KER-ATH-403');
+    expect(
+      codeOf(
+        await gql(
+          as.partnerB,
+          'mutation { requestPartnerApiKey(input: { partnerId: "PA", policyName: "pol-a" }) { apiKeyRequestSubmitted { apiRequestId } userErrors { field code message } } }',
+        ),
+      ),
+    ).toBe('KER-ATH-403');
     expect(codeOf(await gql(as.partnerB, `{ apiKeyRequestState(partnerId: "PA", apiKeyReqId: "${apiRequestId}") { apikeyReqStatus } }`))).toBe('KER-ATH-403');
-    expect(codeOf(await gql(as.partnerB, `mutation { decideApiKeyRequest(apiKeyReqId: "${apiRequestId}", status: "Approved") { partnerAPIKey } }`))).toBe(
-      'KER-ATH-403',
-    );
-    expect(codeOf(await gql(as.managerY, `mutation { decideApiKeyRequest(apiKeyReqId: "${apiRequestId}", status: "Approved") { partnerAPIKey } }`))).toBe(
-      'PMS_PMP_012',
-    );
-    expect(codeOf(await gql(as.managerY, 'mutation { updatePartnerStatus(partnerId: "PA", status: "De-Active") { message } }'))).toBe('PMS_PMP_006');
+    expect(
+      codeOf(
+        await gql(
+          as.partnerB,
+          `mutation { decideApiKeyRequest(input: { apiKeyReqId: "${apiRequestId}", status: "Approved" }) { apiKeyDecision { partnerAPIKey } userErrors { field code message } } }`,
+        ),
+      ),
+    ).toBe('KER-ATH-403');
+    expect(
+      codeOf(
+        await gql(
+          as.managerY,
+          `mutation { decideApiKeyRequest(input: { apiKeyReqId: "${apiRequestId}", status: "Approved" }) { apiKeyDecision { partnerAPIKey } userErrors { field code message } } }`,
+        ),
+      ),
+    ).toBe('PMS_PMP_012');
+    expect(
+      codeOf(
+        await gql(
+          as.managerY,
+          'mutation { updatePartnerStatus(input: { partnerId: "PA", status: "De-Active" }) { partnerMessage { message } userErrors { field code message } } }',
+        ),
+      ),
+    ).toBe('PMS_PMP_006');
     expect(codeOf(await gql(as.resident, '{ partners { totalCount } }'))).toBe('KER-ATH-403');
   });
 });

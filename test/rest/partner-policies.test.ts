@@ -5,6 +5,7 @@ import { partner as partnerComponent } from '../../subgraphs/partner/index.js';
 import { expectRejected, TIMESTAMP } from '../support/assertions.js';
 import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { type Login, userLogin } from '../support/users.js';
+import { refusalCode as codeOf } from '../support/refusals.js';
 
 const BASE = '/partnermanagement/v1/policies';
 let t: TestPlatform;
@@ -15,7 +16,6 @@ useTestPlatform({}, (platform, adminCookie) => {
 
 const as: Record<string, Login> = {};
 const groups: Record<string, string> = {};
-const codeOf = (result: any) => result.errors?.[0]?.extensions?.code;
 
 const createUser = (userId: string, roles: string[]) => userLogin(t, userId, roles);
 
@@ -154,22 +154,30 @@ describe('policies', () => {
   it('are the portal graph: Policy and PolicyGroup entities, connections with filters', async () => {
     const made = await gql(
       as.pmA!,
-      'mutation($p: PolicyContentInput!) { createPolicy(name: "pol-graph", desc: "graph", policyGroupName: "group-a", policies: $p) { id name isActive createdBy { userId } policyGroup { name } policies { authPolicies { authType authSubType } } } }',
+      'mutation($p: PolicyContentInput!) { createPolicy(input: { name: "pol-graph", desc: "graph", policyGroupName: "group-a", policies: $p }) { policy { id name isActive createdBy { userId } policyGroup { name } policies { authPolicies { authType authSubType } } } userErrors { field code message } } }',
       { p: content },
     );
     expect(made.errors).toBeUndefined();
-    const id: string = made.data.createPolicy.id;
-    expect(made.data.createPolicy).toMatchObject({ name: 'pol-graph', isActive: true, createdBy: { userId: 'pm-a' }, policyGroup: { name: 'group-a' } });
+    const id: string = made.data.createPolicy.policy.id;
+    expect(made.data.createPolicy.policy).toMatchObject({ name: 'pol-graph', isActive: true, createdBy: { userId: 'pm-a' }, policyGroup: { name: 'group-a' } });
     await created(as.pmA!, 'pol-graph-off');
     const offId = (await t.platform.deps.prisma.policy.findFirstOrThrow({ where: { name: 'pol-graph-off' } })).id;
     expect(
-      (await gql(as.pmA!, `mutation { setPolicyActive(policyId: "${offId}", isActive: false) { isActive updatedBy { userId } } }`)).data.setPolicyActive,
+      (
+        await gql(
+          as.pmA!,
+          `mutation { setPolicyActive(input: { policyId: "${offId}", isActive: false }) { policy { isActive updatedBy { userId } } userErrors { field code message } } }`,
+        )
+      ).data.setPolicyActive.policy,
     ).toEqual({
       isActive: false,
       updatedBy: { userId: 'pm-a' },
     });
-    const renamed = await gql(as.pmA!, `mutation { updatePolicy(policyId: "${id}", desc: "graph, described") { description name } }`);
-    expect(renamed.data.updatePolicy).toEqual({ description: 'graph, described', name: 'pol-graph' });
+    const renamed = await gql(
+      as.pmA!,
+      `mutation { updatePolicy(input: { policyId: "${id}", desc: "graph, described" }) { policy { description name } userErrors { field code message } } }`,
+    );
+    expect(renamed.data.updatePolicy.policy).toEqual({ description: 'graph, described', name: 'pol-graph' });
 
     const filtered = await gql(as.admin!, '{ policies(filter: {nameContains: "POL-GRAPH", isActive: true}) { totalCount edges { node { id name } } } }');
     expect(filtered.data.policies).toEqual({ totalCount: 1, edges: [{ node: { id, name: 'pol-graph' } }] });
@@ -213,7 +221,14 @@ describe('policies', () => {
     expect(await rowOf(policy.id)).toEqual(before);
     expect((await ok(send(as.pmB!, 'GET', ''))).policies.map((p: any) => p.id)).not.toContain(policy.id);
     expect(codeOf(await gql(as.pmB!, `{ policy(policyId: "${policy.id}") { id } }`))).toBe('PMS_POL_010');
-    expect(codeOf(await gql(as.pmB!, `mutation { setPolicyActive(policyId: "${policy.id}", isActive: false) { id } }`))).toBe('PMS_POL_010');
+    expect(
+      codeOf(
+        await gql(
+          as.pmB!,
+          `mutation { setPolicyActive(input: { policyId: "${policy.id}", isActive: false }) { policy { id } userErrors { field code message } } }`,
+        ),
+      ),
+    ).toBe('PMS_POL_010');
 
     // Connections: B's manager sees group B only, with its policies only.
     const seen = (await gql(as.pmB!, '{ policies(first: 100) { totalCount edges { node { id policyGroup { name } } } } }')).data.policies;
@@ -304,12 +319,18 @@ describe('policies', () => {
     await expectRejected(t, () => send(as.pmA!, 'PATCH', `/${policy.id}`, {}), 'PMS_COR_001');
     expect(await rowOf(policy.id)).toEqual(before);
     // GraphQL gives the same codes.
-    expect(codeOf(await gql(as.pmA!, `mutation { updatePolicy(policyId: "${policy.id}") { id } }`))).toBe('PMS_POL_009');
+    expect(
+      codeOf(await gql(as.pmA!, `mutation { updatePolicy(input: { policyId: "${policy.id}" }) { policy { id } userErrors { field code message } } }`)),
+    ).toBe('PMS_POL_009');
     expect(
       codeOf(
-        await gql(as.pmA!, 'mutation($p: PolicyContentInput!) { createPolicy(name: "pol-g6", desc: "d", policies: $p) { id } }', {
-          p: { authPolicies: [{ authType: 'fly', mandatory: true }] },
-        }),
+        await gql(
+          as.pmA!,
+          'mutation($p: PolicyContentInput!) { createPolicy(input: { name: "pol-g6", desc: "d", policies: $p }) { policy { id } userErrors { field code message } } }',
+          {
+            p: { authPolicies: [{ authType: 'fly', mandatory: true }] },
+          },
+        ),
       ),
     ).toBe('PMS_POL_006');
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestContext } from '../../lib/context.js';
 import { COMPONENTS } from '../../gateway/components.js';
 import { cookieHeader, envelopeOf, freshDatabase, startTestPlatform, type TestDatabase, type TestPlatform } from '../support/platform.js';
+import { refusalOf, refusalCode } from '../support/refusals.js';
 
 const queries: string[] = [];
 let counting = false;
@@ -96,7 +97,11 @@ describe('lists are Relay connections', () => {
 
   it('refuses a forged cursor of a composite key as the caller mistake it is, not as a failure', async () => {
     for (const code of ['portal-a', 'portal-b']) {
-      await t.graphql(`mutation { saveNotificationTemplate(code: "${code}", langCode: "eng", channel: "email", body: "x") { code } }`, {}, admin);
+      await t.graphql(
+        `mutation { saveNotificationTemplate(input: { code: "${code}", langCode: "eng", channel: "email", body: "x" }) { notificationTemplate { code } userErrors { field code message } } }`,
+        {},
+        admin,
+      );
     }
     const query = 'query($after: String) { notificationTemplates(first: 2, after: $after) { edges { cursor } } }';
     const page = await t.graphql(query, {}, admin);
@@ -104,7 +109,7 @@ describe('lists are Relay connections', () => {
     expect((await t.graphql(query, { after: real }, admin)).errors).toBeUndefined();
     for (const forged of ['not json', '["only one part"]', '[1, 2, 3]']) {
       const answer = await t.graphql(query, { after: Buffer.from(forged, 'utf8').toString('base64url') }, admin);
-      expect(answer.errors[0].extensions.code, forged).toBe('BAD_USER_INPUT');
+      expect(refusalOf(answer)!.code, forged).toBe('BAD_USER_INPUT');
     }
   });
 });
@@ -163,7 +168,11 @@ describe('entities', () => {
   it('each resolves by its key through _entities', async () => {
     const prisma = t.platform.deps.prisma;
     await t.request('POST', '/v1/smsnotifier/sms/send', { body: envelopeOf({ number: '9876543210', message: 'entity' }), headers: admin });
-    await t.graphql('mutation { saveNotificationTemplate(code: "entity-test", langCode: "eng", channel: "sms", body: "x") { code } }', {}, admin);
+    await t.graphql(
+      'mutation { saveNotificationTemplate(input: { code: "entity-test", langCode: "eng", channel: "sms", body: "x" }) { notificationTemplate { code } userErrors { field code message } } }',
+      {},
+      admin,
+    );
     await t.request('GET', '/v1/keymanager/getCertificate?applicationId=IDA', { headers: admin });
     await t.request('POST', '/v1/syncdata/tpm/publickey', {
       body: envelopeOf({
@@ -239,7 +248,7 @@ describe('entities', () => {
       variableValues: { r: [{ __typename: 'User', userId: 'admin' }] },
       contextValue,
     });
-    expect(result.errors?.[0]?.extensions?.code).toBe('KER-ATH-006');
+    expect(refusalCode(result)).toBe('KER-ATH-006');
   });
 });
 
@@ -284,7 +293,11 @@ describe('access on entity fields', () => {
 
 describe('sessions', () => {
   it('lists a login with its address and status, and revokeSession ends it at once', async () => {
-    await t.graphql('mutation { resetPassword(userId: "portal-05", password: "Portal-password-5") { userId } }', {}, admin);
+    await t.graphql(
+      'mutation { resetPassword(input: { userId: "portal-05", password: "Portal-password-5" }) { user { userId } userErrors { field code message } } }',
+      {},
+      admin,
+    );
     const login = await t.request('POST', '/v1/authmanager/authenticate/internal/useridPwd', {
       body: envelopeOf({ userName: 'portal-05', password: 'Portal-password-5', appId: 'resident' }),
     });
@@ -298,10 +311,18 @@ describe('sessions', () => {
     expect(listed.data.user.sessions.totalCount).toBe(1);
     expect(session).toMatchObject({ appId: 'resident', status: 'ACTIVE', subjectType: 'USER', user: { userId: 'portal-05' } });
     expect(session.clientAddress).toMatch(/127\.0\.0\.1/);
-    const revoked = await t.graphql('mutation($id: ID!) { revokeSession(id: $id) { status revokedAt } }', { id: session.id }, admin);
-    expect(revoked.data.revokeSession.status).toBe('REVOKED');
+    const revoked = await t.graphql(
+      'mutation($id: ID!) { revokeSession(input: { id: $id }) { session { status revokedAt } userErrors { field code message } } }',
+      { id: session.id },
+      admin,
+    );
+    expect(revoked.data.revokeSession.session.status).toBe('REVOKED');
     const refused = await t.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) });
     expect(refused.json.errors[0].errorCode).toBe('KER-ATH-008');
-    expect((await t.graphql('mutation { revokeSession(id: "no-such-session") { id } }', {}, admin)).errors[0].extensions.code).toBe('KER-ATH-003');
+    expect(
+      refusalCode(
+        await t.graphql('mutation { revokeSession(input: { id: "no-such-session" }) { session { id } userErrors { field code message } } }', {}, admin),
+      ),
+    ).toBe('KER-ATH-003');
   });
 });

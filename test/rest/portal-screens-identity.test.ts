@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { idrepoCalls, newRid } from '../support/identities.js';
 import { cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalCode } from '../support/refusals.js';
 
 let t: TestPlatform;
 useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
@@ -82,6 +83,6 @@ describe('the identity screen', () => {
 
   it('refuses the screen to a caller who is not an operator (ID authentication)', async () => {
     const refused = await t.graphql(SCREEN, { uin }, ida);
-    expect(refused.errors?.[0]?.extensions?.code).toBe('KER-ATH-403');
+    expect(refusalCode(refused)).toBe('KER-ATH-403');
   });
 });

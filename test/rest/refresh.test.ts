@@ -2,6 +2,7 @@
 // and a refresh token presented twice revoking its whole session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, cookieHeader, envelopeOf, startTestPlatform, tokenOfCookie, type TestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 beforeAll(async () => {
@@ -86,7 +87,7 @@ describe('POST /v1/authmanager/authorize/refreshToken/{appId}', () => {
       const { sid } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sid: string };
       const [refreshed] = await Promise.all([
         refreshWithCookie(refresh),
-        t.graphql('mutation($id: ID!) { revokeSession(id: $id) { status } }', { id: sid }, admin),
+        t.graphql('mutation($id: ID!) { revokeSession(input: { id: $id }) { session { status } userErrors { field code message } } }', { id: sid }, admin),
       ]);
       const now = t.clock.now();
       const live = await t.platform.deps.prisma.accessToken.count({
@@ -101,11 +102,12 @@ describe('POST /v1/authmanager/authorize/refreshToken/{appId}', () => {
 
   it('works through GraphQL with the same rules', async () => {
     const { refresh } = await login();
-    const mutation = 'mutation($r: String) { refreshToken(appId: "admin", refreshToken: $r) { token refreshToken expiryTime } }';
+    const mutation =
+      'mutation($r: String) { refreshToken(input: { appId: "admin", refreshToken: $r }) { refreshedTokens { token refreshToken expiryTime } userErrors { field code message } } }';
     const first = await t.graphql(mutation, { r: refresh });
-    expect(first.data.refreshToken.expiryTime).toBe(60);
+    expect(first.data.refreshToken.refreshedTokens.expiryTime).toBe(60);
     const again = await t.graphql(mutation, { r: refresh });
-    expect(again.errors[0].extensions.code).toBe('KER-ATH-401');
-    expect((await validate(first.data.refreshToken.token)).json.errors[0].errorCode).toBe('KER-ATH-008');
+    expect(refusalOf(again)!.code).toBe('KER-ATH-401');
+    expect((await validate(first.data.refreshToken.refreshedTokens.token)).json.errors[0].errorCode).toBe('KER-ATH-008');
   });
 });

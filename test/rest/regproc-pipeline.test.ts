@@ -8,6 +8,7 @@ import { syncRecordOf } from '../../lib/packet/format.js';
 import { expectRejected } from '../support/assertions.js';
 import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { adjudicator, PROCESSED_TRANSACTIONS, REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
+import { refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -114,13 +115,14 @@ describe('the packet receiver', () => {
   it('takes a base64 packet through GraphQL with the same checks', async () => {
     const built = build('receiver-graphql');
     await sync([syncRecordOf(built.rid, built.sealed)]);
-    const mutation = 'mutation($input: ReceivePacketInput!) { receiveRegistrationPacket(input: $input) { registrationId status } }';
+    const mutation =
+      'mutation($input: ReceivePacketInput!) { receiveRegistrationPacket(input: $input) { receivedPacket { registrationId status } userErrors { field code message } } }';
     const wrong = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, contentBase64: Buffer.from('other').toString('base64') } }, admin);
-    expect(wrong.errors[0].extensions.code).toBe('RPR-PKR-009');
+    expect(refusalOf(wrong)!.code).toBe('RPR-PKR-009');
     const { data } = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, contentBase64: built.sealed.toString('base64') } }, admin);
-    expect(data.receiveRegistrationPacket).toEqual({ registrationId: built.rid, status: 'Packet is in PACKET_RECEIVED status' });
+    expect(data.receiveRegistrationPacket.receivedPacket).toEqual({ registrationId: built.rid, status: 'Packet is in PACKET_RECEIVED status' });
     const stolen = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, stagedUploadId: 'not-mine' } }, admin);
-    expect(stolen.errors[0].extensions.code).toBe('RPR-RGS-015');
+    expect(refusalOf(stolen)!.code).toBe('RPR-RGS-015');
     expect(await settle(built.rid)).toBe('PROCESSED');
   });
 });
@@ -198,15 +200,16 @@ describe('failures, reprocessing and the stuck view', () => {
     const counts = await t.graphql('{ registrationCounts { stage status count } }', {}, admin);
     expect(counts.data.registrationCounts).toContainEqual({ stage: 'UPLOAD_PACKET', status: 'FAILED', count: expect.any(Number) });
 
-    const resume = 'mutation($input: ResumeRegistrationsInput!) { resumeRegistrations(input: $input) { resumed } }';
+    const resume =
+      'mutation($input: ResumeRegistrationsInput!) { resumeRegistrations(input: $input) { resumedRegistrations { resumed } userErrors { field code message } } }';
     const resumed = await t.graphql(resume, { input: { registrationId: built.rid } }, admin);
-    expect(resumed.data.resumeRegistrations.resumed).toEqual([built.rid]);
+    expect(resumed.data.resumeRegistrations.resumedRegistrations.resumed).toEqual([built.rid]);
     // The cause is still there: it fails again, and the transactions show the admin's resume.
     expect(await settle(built.rid, (status) => status === 'FAILED' && true, 30_000)).toBe('FAILED');
     const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${built.rid}`, { headers: admin });
     expect(json.response.map((row: any) => row.transactionTypeCode)).toContain('WORKFLOW_RESUME');
 
     const notStuck = await t.graphql(resume, { input: { registrationId: 'x'.repeat(29) } }, admin);
-    expect(notStuck.errors[0].extensions.code).toBe('RPR-RGS-015');
+    expect(refusalOf(notStuck)!.code).toBe('RPR-RGS-015');
   });
 });

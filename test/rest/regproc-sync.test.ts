@@ -8,6 +8,7 @@ import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../suppo
 import { userLogin } from '../support/users.js';
 import { registrationClient } from '../support/regproc.js';
 import { syncRecordOf } from '../../lib/packet/format.js';
+import { refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -229,11 +230,14 @@ describe('GraphQL', () => {
   it('syncs, searches and lists registrations with their transactions (batched), for the roles that may', async () => {
     const id = rid();
     const synced = await t.graphql(
-      'mutation($ref: String, $ts: String, $data: String) { syncRegistrations(centerMachineRefId: $ref, timestamp: $ts, data: $data) { response { registrationId status } errors { errorCode } } }',
+      'mutation($ref: String, $ts: String, $data: String) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } errors { errorCode } } userErrors { field code message } } }',
       { ref: '10001_10001', ts: new Date().toISOString(), data: JSON.parse(syncBody([record(id), record('123')])) },
       who.officer1,
     );
-    expect(synced.data.syncRegistrations).toEqual({ response: [{ registrationId: id, status: 'SUCCESS' }], errors: [{ errorCode: 'RPR-RGS-009' }] });
+    expect(synced.data.syncRegistrations.registrationSyncResult).toEqual({
+      response: [{ registrationId: id, status: 'SUCCESS' }],
+      errors: [{ errorCode: 'RPR-RGS-009' }],
+    });
     const statuses = await t.graphql(
       'query($r: [RegistrationIdInput!]) { registrationStatuses(request: $r) { response { statusCode } } }',
       { r: [{ registrationId: id }] },
@@ -241,7 +245,7 @@ describe('GraphQL', () => {
     );
     expect(statuses.data.registrationStatuses.response).toEqual([{ statusCode: 'UPLOAD_PENDING' }]);
     const none = await t.graphql('{ registrationTransactions(langCode: "eng", registrationId: "x") { id } }', {}, who.officer1);
-    expect(none.errors[0].extensions.code).toBe('RPR-RTS-001');
+    expect(refusalOf(none)!.code).toBe('RPR-RTS-001');
 
     const list = await t.graphql(
       `query($f: RegistrationFilter) { registrations(first: 50, filter: $f) { totalCount edges { node { registrationId status stage centreId machineId packetSize
@@ -262,7 +266,7 @@ describe('GraphQL', () => {
     );
     expect(one.data.registration).toEqual({ registrationId: id, supervisorStatus: 'APPROVED', optionalValues: [{ key: 'CENTERNAME', value: 'Center A' }] });
     const refused = await t.graphql('{ registrations { totalCount } }', {}, who.officer1);
-    expect(refused.errors[0].extensions.code).toBe('KER-ATH-403');
+    expect(refusalOf(refused)!.code).toBe('KER-ATH-403');
   });
 });
 

@@ -107,20 +107,26 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
   it('works through GraphQL too: sendOtp and loginWithOtp', async () => {
     const email = residentEmail();
     const { uin } = await identityWith({ email });
-    const sent = await t.graphql('mutation($u: String!) { sendOtp(userId: $u, otpChannel: ["email"], useridtype: "UIN", appId: "resident") { status } }', {
-      u: uin,
-    });
+    const sent = await t.graphql(
+      'mutation($u: String!) { sendOtp(input: { userId: $u, otpChannel: ["email"], useridtype: "UIN", appId: "resident" }) { otpSent { status } userErrors { field code message } } }',
+      {
+        u: uin,
+      },
+    );
     expect(sent.errors).toBeUndefined();
-    const login = await t.graphql('mutation($u: String!, $o: String!) { loginWithOtp(userId: $u, otp: $o, appId: "resident") { token userId } }', {
-      u: uin,
-      o: otpIn((await lastMessage(t, email)).body),
-    });
+    const login = await t.graphql(
+      'mutation($u: String!, $o: String!) { loginWithOtp(input: { userId: $u, otp: $o, appId: "resident" }) { otpLogin { token userId } userErrors { field code message } } }',
+      {
+        u: uin,
+        o: otpIn((await lastMessage(t, email)).body),
+      },
+    );
     expect(login.errors).toBeUndefined();
-    expect(login.data.loginWithOtp.userId).toBe(uin);
+    expect(login.data.loginWithOtp.otpLogin.userId).toBe(uin);
     const me = await t.graphql(
       '{ authTypeStatus(individualId: "' + uin + '", individualIdType: "UIN") { authType } }',
       {},
-      bearer(login.data.loginWithOtp.token),
+      bearer(login.data.loginWithOtp.otpLogin.token),
     );
     expect(me.errors).toBeUndefined();
     expect(me.data.authTypeStatus).toEqual([]);

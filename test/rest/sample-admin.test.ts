@@ -3,6 +3,7 @@ import { expectRejected } from '../support/assertions.js';
 import { pmsCalls } from '../support/pms.js';
 import { ADMIN_PASSWORD, bearer, cookieHeader, startTestPlatform, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { userLogin } from '../support/users.js';
+import { refusalCode as codeOf } from '../support/refusals.js';
 
 // The sample country makes the bootstrap admin partner manager and policy manager of the default group (README, "Sample country").
 let t: TestPlatform;
@@ -11,7 +12,6 @@ useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
 });
 
 const { send, ok } = pmsCalls(() => t);
-const codeOf = (answer: any) => answer.errors?.[0]?.extensions?.code;
 const policyBody = (name: string) => ({
   name,
   desc: 'OTP',
@@ -24,11 +24,14 @@ const admin: Record<'admin' | 'partnermanagement', { cookie: Record<string, stri
 beforeAll(async () => {
   const adminApp = await t.adminToken();
   admin.admin = { cookie: cookieHeader(adminApp), bearer: bearer(adminApp) };
-  const login = await t.graphql('mutation($p: String!) { loginWithPassword(userName: "admin", password: $p, appId: "partnermanagement") { token } }', {
-    p: ADMIN_PASSWORD,
-  });
+  const login = await t.graphql(
+    'mutation($p: String!) { loginWithPassword(input: { userName: "admin", password: $p, appId: "partnermanagement" }) { passwordLogin { token } userErrors { field code message } } }',
+    {
+      p: ADMIN_PASSWORD,
+    },
+  );
   expect(login.errors).toBeUndefined();
-  const token: string = login.data.loginWithPassword.token;
+  const token: string = login.data.loginWithPassword.passwordLogin.token;
   admin.partnermanagement = { cookie: cookieHeader(token), bearer: bearer(token) };
 });
 
@@ -90,11 +93,21 @@ describe('the sample country’s admin in partner management', () => {
         'PMS_PMP_011',
       );
       const graph = (query: string) => t.graphql(query, {}, auth).then(codeOf);
-      expect(await graph('mutation { updatePartnerStatus(partnerId: "NO-SUCH-PARTNER", status: "De-Active") { message } }')).toBe('PMS_PMP_005');
       expect(
-        await graph('mutation { updatePartnerApiKeyStatus(partnerId: "SAMPLE-P", partnerApiKey: "NoSuchKey0123456789", status: "De-Active") { message } }'),
+        await graph(
+          'mutation { updatePartnerStatus(input: { partnerId: "NO-SUCH-PARTNER", status: "De-Active" }) { partnerMessage { message } userErrors { field code message } } }',
+        ),
+      ).toBe('PMS_PMP_005');
+      expect(
+        await graph(
+          'mutation { updatePartnerApiKeyStatus(input: { partnerId: "SAMPLE-P", partnerApiKey: "NoSuchKey0123456789", status: "De-Active" }) { partnerMessage { message } userErrors { field code message } } }',
+        ),
       ).toBe('PMS_PMP_007');
-      expect(await graph('mutation { decideApiKeyRequest(apiKeyReqId: "no-such-request", status: "Approved") { message } }')).toBe('PMS_PMP_011');
+      expect(
+        await graph(
+          'mutation { decideApiKeyRequest(input: { apiKeyReqId: "no-such-request", status: "Approved" }) { apiKeyDecision { message } userErrors { field code message } } }',
+        ),
+      ).toBe('PMS_PMP_011');
     });
   });
 

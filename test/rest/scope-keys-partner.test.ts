@@ -12,6 +12,7 @@ import { expectRejected } from '../support/assertions.js';
 import { pmsCalls } from '../support/pms.js';
 import { cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { type Login, userLogin } from '../support/users.js';
+import { refusalCode as codeOf, refusalOf } from '../support/refusals.js';
 
 const DAY_MS = 86_400_000;
 let t: TestPlatform;
@@ -21,7 +22,6 @@ useTestPlatform({}, (platform) => {
 
 type Credentials = Record<string, string>;
 const { send, ok } = pmsCalls(() => t);
-const codeOf = (answer: any) => answer.errors?.[0]?.extensions?.code;
 const asCookie = (who: Login | Credentials): Credentials => ('cookie' in who && typeof who.cookie === 'object' ? who.cookie : (who as Credentials));
 const asBearer = (who: Login | Credentials): Credentials => ('bearer' in who && typeof who.bearer === 'object' ? who.bearer : (who as Credentials));
 /** A REST call outside partner management (key manager, license key manager, sync data). */
@@ -30,11 +30,11 @@ const call = (who: Login | Credentials, method: string, path: string, body?: unk
 /** A GraphQL call answered as REST answers, so that expectRejected checks its code and that nothing changed. */
 const viaGraphql = async (who: Login | Credentials, query: string, variables: Record<string, unknown> = {}) => {
   const answer = await t.graphql(query, variables, asBearer(who));
-  const error = answer.errors?.[0];
+  const refusal = refusalOf(answer);
   return {
     status: 200,
-    json: error
-      ? { response: null, errors: [{ errorCode: error.extensions?.code, message: error.message }], responsetime: new Date().toISOString() }
+    json: refusal
+      ? { response: null, errors: [{ errorCode: refusal.code, message: refusal.message }], responsetime: new Date().toISOString() }
       : { response: answer.data, errors: null },
   };
 };
@@ -58,7 +58,7 @@ const inForce = async (referenceId: string) =>
   (await t.platform.deps.prisma.keyStoreEntry.findMany({ where: { applicationId: 'PARTNER', referenceId, retiredAt: null } })).map((row) => row.thumbprint);
 
 const OTHER_DOMAIN =
-  'mutation($a: String!, $r: String, $c: String!) { uploadOtherDomainCertificate(applicationId: $a, referenceId: $r, certificateData: $c) { status } }';
+  'mutation($a: String!, $r: String, $c: String!) { uploadOtherDomainCertificate(input: { applicationId: $a, referenceId: $r, certificateData: $c }) { keyUploadResult { status } userErrors { field code message } } }';
 const uploadByKeyManager = (who: Login | Credentials, referenceId: string, certificateData: string) =>
   call(who, 'POST', '/v1/keymanager/uploadOtherDomainCertificate', { applicationId: 'PARTNER', referenceId, certificateData });
 const uploadByGraphql = (who: Login | Credentials, referenceId: string, certificateData: string) =>
@@ -258,10 +258,14 @@ describe("MISP license keys are the MISP admins'", () => {
       await expectRejected(
         t,
         () =>
-          viaGraphql(who, 'mutation($m: String!, $e: String!) { generateLicenseKey(MISPId: $m, licenseExpiryTime: $e) { licenseKey } }', {
-            m: life.mispId,
-            e: expiry,
-          }),
+          viaGraphql(
+            who,
+            'mutation($m: String!, $e: String!) { generateLicenseKey(input: { MISPId: $m, licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
+            {
+              m: life.mispId,
+              e: expiry,
+            },
+          ),
         'KER-ATH-403',
       );
       await expectRejected(t, () => call(who, 'PUT', `${LICENSE}/status`, { licenseKey: life.licenseKey, status: 'BLOCKED' }), 'KER-ATH-403');
@@ -324,7 +328,12 @@ describe('partner management inputs', () => {
     }
     await expectRejected(
       t,
-      () => viaGraphql(admin, 'mutation($n: String!) { createMisp(organizationName: $n, emailId: "n@example.org", address: "Rabat") { id } }', { n: nul }),
+      () =>
+        viaGraphql(
+          admin,
+          'mutation($n: String!) { createMisp(input: { organizationName: $n, emailId: "n@example.org", address: "Rabat" }) { misp { id } userErrors { field code message } } }',
+          { n: nul },
+        ),
       'PMS_COR_002',
     );
     await expectRejected(t, () => send(admin, 'PUT', `/misps/${life.mispId}`, { address: nul }), 'PMS_COR_002');
@@ -409,7 +418,11 @@ describe('MISP names', () => {
     }
     await expectRejected(
       t,
-      () => viaGraphql(admin, 'mutation { createMisp(organizationName: "aCmE\\u200d tElCo", emailId: "a@example.org", address: "Rabat") { id } }'),
+      () =>
+        viaGraphql(
+          admin,
+          'mutation { createMisp(input: { organizationName: "aCmE\\u200d tElCo", emailId: "a@example.org", address: "Rabat" }) { misp { id } userErrors { field code message } } }',
+        ),
       'PMS_MSP_003',
     );
     await ok(create('Straße Mobile'));

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { decryptForMachine, machineKeys, tpmKeyRequest } from '../support/machine.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalCode } from '../support/refusals.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -35,23 +36,26 @@ const codes = (answer: any): string[] => (answer.errors ?? []).map((error: any) 
 async function graphRejected(headers: Record<string, string>, query: string, variables: Record<string, unknown>, code: string): Promise<void> {
   const before = await t.snapshot();
   const answer = await t.graphql(query, variables, headers);
-  expect(codes(answer)[0], query).toBe(code);
+  expect(refusalCode(answer), query).toBe(code);
   expect(await t.snapshot()).toEqual(before);
 }
 
 async function user(userId: string, roles: string[], appId: string): Promise<string> {
   const created = await t.graphql(
-    'mutation($input: UserInput!) { createUser(input: $input) { userId } }',
+    'mutation($input: UserInput!) { createUser(input: $input) { user { userId } userErrors { field code message } } }',
     { input: { userId, password: PASSWORD, roles, appIds: [appId] } },
     bearer(await t.adminToken()),
   );
   expect(created.errors).toBeUndefined();
-  const login = await t.graphql('mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(userName: $u, password: $p, appId: $a) { token } }', {
-    u: userId,
-    p: PASSWORD,
-    a: appId,
-  });
-  return login.data.loginWithPassword.token as string;
+  const login = await t.graphql(
+    'mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(input: { userName: $u, password: $p, appId: $a }) { passwordLogin { token } userErrors { field code message } } }',
+    {
+      u: userId,
+      p: PASSWORD,
+      a: appId,
+    },
+  );
+  return login.data.loginWithPassword.passwordLogin.token as string;
 }
 
 const zone = (code: string, parentZoneCode: string, hierarchyLevel: number) => ({
@@ -135,18 +139,30 @@ describe('a zonal admin outside its zones', () => {
   it('changes nothing of centre 10001 (zone KTA), its machines or its staff: KER-MSD-439, through GraphQL and REST', async () => {
     const z1 = token('z1');
     const refused = (query: string, variables: Record<string, unknown> = {}) => graphRejected(z1, query, variables, 'KER-MSD-439');
-    await refused('mutation($input: RegistrationCentreInput!) { updateRegistrationCentre(input: $input) { id } }', {
-      input: centre10001({ name: 'Mine now' }),
-    });
-    await refused('mutation($input: RegistrationCentreInput!) { updateRegistrationCentre(input: $input) { id } }', { input: centre10001({ zoneCode: 'Z_1' }) });
-    await refused('mutation { deleteRegistrationCentre(id: "10001") }');
-    await refused('mutation($input: MachineInput!) { createMachine(input: $input) { id } }', {
+    await refused(
+      'mutation($input: RegistrationCentreInput!) { updateRegistrationCentre(input: $input) { registrationCentre { id } userErrors { field code message } } }',
+      {
+        input: centre10001({ name: 'Mine now' }),
+      },
+    );
+    await refused(
+      'mutation($input: RegistrationCentreInput!) { updateRegistrationCentre(input: $input) { registrationCentre { id } userErrors { field code message } } }',
+      { input: centre10001({ zoneCode: 'Z_1' }) },
+    );
+    await refused('mutation { deleteRegistrationCentre(input: { id: "10001" }) { result userErrors { field code message } } }');
+    await refused('mutation($input: MachineInput!) { createMachine(input: $input) { machine { id } userErrors { field code message } } }', {
       input: machine10001({ id: null, name: 'planted', zoneCode: 'Z_1' }),
     });
-    await refused('mutation($input: MachineInput!) { updateMachine(input: $input) { id } }', { input: machine10001({ ipAddress: '6.6.6.6' }) });
-    await refused('mutation { deleteMachine(id: "10001") }');
-    await refused('mutation { mapUserToCentre(userId: "z1-admin", regCenterId: "10001") { regCenterId } }');
-    await refused('mutation { unmapUserFromCentre(userId: "sample-officer", regCenterId: "10001") { regCenterId } }');
+    await refused('mutation($input: MachineInput!) { updateMachine(input: $input) { machine { id } userErrors { field code message } } }', {
+      input: machine10001({ ipAddress: '6.6.6.6' }),
+    });
+    await refused('mutation { deleteMachine(input: { id: "10001" }) { result userErrors { field code message } } }');
+    await refused(
+      'mutation { mapUserToCentre(input: { userId: "z1-admin", regCenterId: "10001" }) { registrationCentreUser { regCenterId } userErrors { field code message } } }',
+    );
+    await refused(
+      'mutation { unmapUserFromCentre(input: { userId: "sample-officer", regCenterId: "10001" }) { registrationCentreUser { regCenterId } userErrors { field code message } } }',
+    );
 
     const rest = (method: string, path: string, body?: unknown) => expectRejected(t, () => send(method, path, body, cookie('z1')), 'KER-MSD-439');
     await rest('PUT', '/v1/masterdata/machines', machine10001({ ipAddress: '6.6.6.6' }));
@@ -227,7 +243,7 @@ describe('an officer of centre 10001', () => {
     await expectRejected(t, () => map(cookie('officer1'), attacker.publicKey), 'KER-ATH-403');
     await graphRejected(
       token('officer1'),
-      'mutation($machineName: String!, $publicKey: String!) { uploadMachinePublicKey(machineName: $machineName, publicKey: $publicKey) { keyIndex } }',
+      'mutation($machineName: String!, $publicKey: String!) { uploadMachinePublicKey(input: { machineName: $machineName, publicKey: $publicKey }) { machineKey { keyIndex } userErrors { field code message } } }',
       tpmKeyRequest('machine-10002', attacker.publicKey),
       'KER-ATH-403',
     );

@@ -5,6 +5,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
 import { cookieHeader, envelopeOf, startTestPlatform, tokenOfCookie, type TestPlatform } from '../support/platform.js';
+import { refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 let admin: Record<string, string>;
@@ -37,8 +38,12 @@ describe('OTPs belong to the caller that generated them', () => {
     const stranger = await individual('stranger@example.org');
     await expectRejected(t, () => generate(stranger, 'resident-42'), 'KER-ATH-403');
     await expectRejected(t, () => validate(stranger, 'resident-42', '123456'), 'KER-ATH-403');
-    const viaGraphql = await t.graphql('mutation { generateOtp(key: "resident-42") { otp } }', {}, stranger);
-    expect(viaGraphql.errors[0].extensions.code).toBe('KER-ATH-403');
+    const viaGraphql = await t.graphql(
+      'mutation { generateOtp(input: { key: "resident-42" }) { otpGeneration { otp } userErrors { field code message } } }',
+      {},
+      stranger,
+    );
+    expect(refusalOf(viaGraphql)!.code).toBe('KER-ATH-403');
   });
 
   it("does not let another caller replace or validate a service's OTP; the service's own OTP still validates", async () => {
@@ -56,13 +61,25 @@ describe('OTPs belong to the caller that generated them', () => {
   it('scopes GraphQL callers the same way', async () => {
     const service = cookieHeader((await t.clientToken(['PRE_REGISTRATION_ADMIN'], 'preregistration')).token);
     const other = cookieHeader((await t.clientToken(['PRE_REGISTRATION_ADMIN'], 'preregistration')).token);
-    const generated = await t.graphql('mutation { generateOtp(key: "applicant-7") { otp status } }', {}, service);
-    const otp = generated.data.generateOtp.otp as string;
-    await t.graphql('mutation { generateOtp(key: "applicant-7") { otp } }', {}, other);
-    const byOther = await t.graphql('mutation($otp: String!) { validateOtp(key: "applicant-7", otp: $otp) { status message } }', { otp }, other);
-    expect(byOther.data.validateOtp.status).toBe('failure');
-    const byService = await t.graphql('mutation($otp: String!) { validateOtp(key: "applicant-7", otp: $otp) { status message } }', { otp }, service);
-    expect(byService.data.validateOtp).toEqual({ status: 'success', message: 'VALIDATION_SUCCESSFUL' });
+    const generated = await t.graphql(
+      'mutation { generateOtp(input: { key: "applicant-7" }) { otpGeneration { otp status } userErrors { field code message } } }',
+      {},
+      service,
+    );
+    const otp = generated.data.generateOtp.otpGeneration.otp as string;
+    await t.graphql('mutation { generateOtp(input: { key: "applicant-7" }) { otpGeneration { otp } userErrors { field code message } } }', {}, other);
+    const byOther = await t.graphql(
+      'mutation($otp: String!) { validateOtp(input: { key: "applicant-7", otp: $otp }) { otpValidation { status message } userErrors { field code message } } }',
+      { otp },
+      other,
+    );
+    expect(byOther.data.validateOtp.otpValidation.status).toBe('failure');
+    const byService = await t.graphql(
+      'mutation($otp: String!) { validateOtp(input: { key: "applicant-7", otp: $otp }) { otpValidation { status message } userErrors { field code message } } }',
+      { otp },
+      service,
+    );
+    expect(byService.data.validateOtp.otpValidation).toEqual({ status: 'success', message: 'VALIDATION_SUCCESSFUL' });
   });
 });
 
@@ -82,8 +99,12 @@ describe("an application's keys serve only the roles its key policy grants", () 
     for (const stranger of [resident, idAuthentication]) {
       await expectRejected(t, () => decrypt(stranger, 'ID_REPO', sealed), 'KER-ATH-403');
       await expectRejected(t, () => encrypt(stranger, 'ID_REPO', 'planted'), 'KER-ATH-403');
-      const viaGraphql = await t.graphql('mutation($data: String!) { decrypt(applicationId: "ID_REPO", data: $data) { data } }', { data: sealed }, stranger);
-      expect(viaGraphql.errors[0].extensions.code).toBe('KER-ATH-403');
+      const viaGraphql = await t.graphql(
+        'mutation($data: String!) { decrypt(input: { applicationId: "ID_REPO", data: $data }) { cryptoResult { data } userErrors { field code message } } }',
+        { data: sealed },
+        stranger,
+      );
+      expect(refusalOf(viaGraphql)!.code).toBe('KER-ATH-403');
       expect(viaGraphql.data).toBeNull();
     }
     // the resident service's keys serve no self-registered resident either
@@ -137,11 +158,11 @@ describe('TPM machine keys', () => {
     expect((await upload(officerCookie, 'machine-77', first)).json.errors).toBeNull();
     await expectRejected(t, () => upload(officerCookie, 'machine-77', publicKey()), 'KER-ATH-403');
     const viaGraphql = await t.graphql(
-      'mutation($key: String!) { uploadMachinePublicKey(machineName: "machine-77", publicKey: $key) { keyIndex } }',
+      'mutation($key: String!) { uploadMachinePublicKey(input: { machineName: "machine-77", publicKey: $key }) { machineKey { keyIndex } userErrors { field code message } } }',
       { key: publicKey() },
       officerCookie,
     );
-    expect(viaGraphql.errors[0].extensions.code).toBe('KER-ATH-403');
+    expect(refusalOf(viaGraphql)!.code).toBe('KER-ATH-403');
 
     const replacement = publicKey();
     expect((await upload(cookieHeader(registrationAdmin.token), 'machine-77', replacement)).json.errors).toBeNull();

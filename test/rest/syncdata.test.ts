@@ -8,6 +8,7 @@ import { GLOBAL_KEYS, loadSyncConfiguration, REGISTRATION_KEYS } from '../../sub
 import { expectRejected } from '../support/assertions.js';
 import { decryptForMachine, machineKeys, tpmKeyRequest } from '../support/machine.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { refusalCode } from '../support/refusals.js';
 
 let t: TestPlatform;
 let auth: Record<string, string>;
@@ -33,19 +34,22 @@ async function mapMachineKey(machineName: string, publicKey: KeyObject): Promise
 
 async function createUser(userId: string, roles: string[], password = 'user-password-1') {
   const created = await t.graphql(
-    'mutation($id: String!, $roles: [Role!], $p: String!) { createUser(input: {userId: $id, name: $id, mail: "u@example.org", password: $p, roles: $roles, appIds: ["registrationclient", "resident"]}) { userId } }',
+    'mutation($id: String!, $roles: [Role!], $p: String!) { createUser(input: {userId: $id, name: $id, mail: "u@example.org", password: $p, roles: $roles, appIds: ["registrationclient", "resident"]}) { user { userId } userErrors { field code message } } }',
     { id: userId, roles, p: password },
     bearer(await t.adminToken()),
   );
   expect(created.errors).toBeUndefined();
 }
 async function login(userId: string, appId = 'registrationclient', password = 'user-password-1') {
-  const answer = await t.graphql('mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(userName: $u, password: $p, appId: $a) { token } }', {
-    u: userId,
-    p: password,
-    a: appId,
-  });
-  return cookieHeader(answer.data.loginWithPassword.token);
+  const answer = await t.graphql(
+    'mutation($u: String!, $p: String!, $a: String!) { loginWithPassword(input: { userName: $u, password: $p, appId: $a }) { passwordLogin { token } userErrors { field code message } } }',
+    {
+      u: userId,
+      p: password,
+      a: appId,
+    },
+  );
+  return cookieHeader(answer.data.loginWithPassword.passwordLogin.token);
 }
 
 const centre = (overrides: Record<string, unknown> = {}) => ({
@@ -331,7 +335,7 @@ describe('user details', () => {
 });
 
 describe('each caller in its own scope', () => {
-  const gqlCode = (answer: any) => answer.errors?.[0]?.extensions?.code;
+  const gqlCode = (answer: any) => refusalCode(answer);
 
   it("never sends a hash that opens more than the registration client: not the admin's, not a locked account's", async () => {
     const admin = bearer(await t.adminToken());
@@ -340,7 +344,9 @@ describe('each caller in its own scope', () => {
     await createUser('sync-locked', ['REGISTRATION_OFFICER']);
     for (const userId of ['admin', 'sync-clean', 'sync-mixed', 'sync-locked'])
       await ok(post('/v1/masterdata/usercentermapping', { userId, regCenterId: '10002' }));
-    expect((await t.graphql('mutation { lockUser(userId: "sync-locked") { userId } }', {}, admin)).errors).toBeUndefined();
+    expect(
+      (await t.graphql('mutation { lockUser(input: { userId: "sync-locked" }) { user { userId } userErrors { field code message } } }', {}, admin)).errors,
+    ).toBeUndefined();
     const { json } = await get('/v1/syncdata/userdetails/10002');
     expect(json.response.userDetails.map((user: any) => [user.userName, user.roles])).toEqual([['sync-clean', ['REGISTRATION_OFFICER']]]);
     const adminHash = (await t.platform.deps.prisma.user.findUniqueOrThrow({ where: { userId: 'admin' } })).passwordHash!;
@@ -377,7 +383,7 @@ describe('each caller in its own scope', () => {
     await expectRejected(t, () => upload(mine, 'machine-of-tomorrow', attacker.publicKey), 'KER-ATH-403');
     const before = await t.snapshot();
     const graph = await t.graphql(
-      'mutation($m: String!, $k: String!) { uploadMachinePublicKey(machineName: $m, publicKey: $k) { keyIndex } }',
+      'mutation($m: String!, $k: String!) { uploadMachinePublicKey(input: { machineName: $m, publicKey: $k }) { machineKey { keyIndex } userErrors { field code message } } }',
       { m: 'other-centre-machine', k: tpmKeyRequest('x', attacker.publicKey).publicKey },
       mine,
     );

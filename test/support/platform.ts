@@ -151,14 +151,14 @@ export async function startTestPlatform(
       const created = (
         await request('POST', '/graphql', {
           body: {
-            query: 'mutation($input: ClientInput!) { createClient(input: $input) { secretKey } }',
+            query: 'mutation($input: ClientInput!) { createClient(input: $input) { clientCredentials { secretKey } userErrors { field code message } } }',
             variables: { input: { clientId, roles, appIds: [appId] } },
           },
           headers: admin,
         })
       ).json;
-      const secretKey = created.data?.createClient?.secretKey as string | undefined;
-      if (!secretKey) throw new Error(`client creation failed: ${JSON.stringify(created.errors)}`);
+      const secretKey = created.data?.createClient?.clientCredentials?.secretKey as string | undefined;
+      if (!secretKey) throw new Error(`client creation failed: ${JSON.stringify(created.errors ?? created.data?.createClient?.userErrors)}`);
       const { json, headers } = await request('POST', '/v1/authmanager/authenticate/clientidsecretkey', { body: envelopeOf({ clientId, secretKey, appId }) });
       if (json.errors) throw new Error(`client login failed: ${JSON.stringify(json.errors)}`);
       return { clientId, secretKey, token: tokenOfCookie(headers.get('set-cookie') ?? '') };

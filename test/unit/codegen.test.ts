@@ -17,13 +17,15 @@ describe('generated GraphQL types (npm run codegen)', () => {
     await expect(
       generate(
         'license',
-        'mutation GenerateLicenseKey($MISPId: String!, $licenseExpiryTime: String!) { generateLicenseKey(MISPId: $MISPId, licenseExpiryTime: $licenseExpiryTime) { licenceKey } }',
+        'mutation GenerateLicenseKey($MISPId: String!, $licenseExpiryTime: String!) { generateLicenseKey(input: { MISPId: $MISPId, licenseExpiryTime: $licenseExpiryTime }) { licenseKey { licenceKey } userErrors { field code message } } }',
       ),
     ).rejects.toThrow(/licenceKey/);
   });
 
-  it('types a result field as the SDL declares its nullability', async () => {
+  it('types a result field as the SDL declares its nullability, inside the payload the schema serves', async () => {
     const { operations } = await generate('license');
-    expect(operations).toContain('export type GenerateLicenseKeyMutation = { generateLicenseKey: { licenseKey: string | null } };');
+    expect(operations).toContain(
+      'export type GenerateLicenseKeyMutation = { generateLicenseKey: { result: { licenseKey: string | null } | null, userErrors: Array<{ field: Array<string> | null, code: string, message: string }> } };',
+    );
   });
 });

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import type { Resolvers } from '../../../generated/graphql/abis.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
+import { within } from '../../../lib/graph/capped.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { abisErrors } from '../errors.js';
+import { MAX_REQUESTS_LISTED } from './service.js';
 import type { requestsSchemas } from './inputs.js';
 import type { AbisRequestRow } from './storage.js';
 
@@ -39,7 +42,11 @@ export function requestsResolvers(deps: PlatformDeps): Resolvers {
     },
     Registration: {
       __resolveReference: (ref) => ref,
-      abisRequests: async (registration, _, context) => (await loader(context, 'abis.requests', byRids)(registration.registrationId)) ?? [],
+      // Bounded per registration (MAX_REQUESTS_LISTED, refused beyond: null with an error for that registration alone).
+      abisRequests: async (registration, _, context) =>
+        within(MAX_REQUESTS_LISTED, (await loader(context, 'abis.requests', byRids)(registration.registrationId)) ?? [], () =>
+          abisErrors.requestsTooMany(MAX_REQUESTS_LISTED),
+        ),
       candidates: async (registration, _, context) =>
         ((await loader(context, 'abis.candidates', (rids: readonly string[]) => requests().candidatesByRids(rids))(registration.registrationId)) ?? []).map(
           (registrationId) => ({ registrationId }),

@@ -40,6 +40,13 @@ export type CandidateLookup = (referenceIds: readonly string[]) => Promise<Map<s
 /** The candidates of one identify reply that are looked at (MOSIP asks an ABIS for 30 at most, `maxResults`). */
 export const MAX_CANDIDATES = 100;
 
+/**
+ * The most ABIS requests a registration's list answers (Registration.abisRequests): an attempt writes an
+ * insert and an identify per ABIS (MAX_ABIS at most), so this holds dozens of attempts; beyond, the
+ * portal pages through abisRequests(filter: {registrationId}).
+ */
+export const MAX_REQUESTS_LISTED = 1000;
+
 /** The ABIS endpoints ABIS_COUNT configures: abis1 on the queues as named, abisN on `<request>N` / `abisN-to-platform`. */
 export function endpointsOf(settings: Pick<AbisSettings, 'count' | 'requestQueue' | 'responseQueue'>): AbisEndpoint[] {
   return Array.from({ length: settings.count }, (_, index) =>

@@ -31,10 +31,16 @@ const entry = z.object({
     }),
 });
 
+/** How many ACTIVE, unexpired VIDs a UIN may hold at once, all types together: the bound of GET /vid/uin/{UIN} (vidsByUin). */
+export const MAX_USABLE_VIDS = 100;
+
 export const vidPolicySchema = z
   .object({ vidPolicies: z.array(entry).min(1) })
   .refine((policy) => new Set(policy.vidPolicies.map((item) => item.vidType.toUpperCase())).size === policy.vidPolicies.length, {
     message: 'a VID type appears twice (types are compared ignoring case)',
+  })
+  .refine((policy) => policy.vidPolicies.reduce((sum, item) => sum + item.vidPolicy.instancesAllowed, 0) <= MAX_USABLE_VIDS, {
+    message: `the types' instancesAllowed add up to more than ${MAX_USABLE_VIDS} (the most VIDs a UIN's list answers)`,
   });
 
 export type VidPolicyFile = z.input<typeof vidPolicySchema>;

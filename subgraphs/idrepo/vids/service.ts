@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { capped } from '../../../lib/graph/capped.js';
 import type { NestedList } from '../../../lib/graph/nested.js';
 import type { Clock } from '../../../lib/time.js';
 import { residentIdentityOf, type Caller } from '../callers.js';
@@ -7,7 +8,7 @@ import { idrepoErrors, vidErrors } from '../errors.js';
 import type { IdentityRow, IdentityService } from '../identities/service.js';
 import { violations, type NumberRules } from '../numbers.js';
 import { issueVid, vidContext, type IssuedVid, type IssueParts } from './issue-vid.js';
-import type { VidPolicies } from './policy.js';
+import { MAX_USABLE_VIDS, type VidPolicies } from './policy.js';
 import { actorOf, actsForAll, checkRegenerate, checkStatusAllowed, REGENERATED, statusAt, statusChange, type TypePolicy, type VidStatus } from './rules.js';
 import { vidStoreOf, type VidDatabase, type VidRow, type VidStore } from './storage.js';
 
@@ -127,7 +128,13 @@ export class VidService {
   async listByUin(caller: Caller, uin: string): Promise<VidInfo[]> {
     this.checkUin(uin);
     const identity = await this.identityInScope(caller, uin);
-    const rows = await this.store.usable(identity.id, this.clock.now());
+    // At most what the policy lets a UIN hold (MAX_USABLE_VIDS); more (VIDs of a type the policy no longer names) is refused, not cut short.
+    const now = this.clock.now();
+    const rows = await capped(
+      MAX_USABLE_VIDS,
+      (take) => this.store.usable(identity.id, now, take),
+      () => idrepoErrors.listTooLong('usable VIDs', MAX_USABLE_VIDS),
+    );
     return Promise.all(
       rows.map(async (row) => ({
         vid: await this.vidOf(row),

@@ -44,8 +44,8 @@ export interface VidStore {
   locked<T>(identityId: string, work: (tx: LockedVids) => Promise<T>): Promise<T>;
   byHash(vidHash: string): Promise<VidRow | null>;
   byIds(ids: readonly string[]): Promise<VidRow[]>;
-  /** the identity's ACTIVE, unexpired VIDs, oldest first */
-  usable(identityId: string, now: Date): Promise<VidRow[]>;
+  /** the identity's ACTIVE, unexpired VIDs, oldest first (the first `take` when given) */
+  usable(identityId: string, now: Date, take?: number): Promise<VidRow[]>;
   /** the identity's VIDs, newest first */
   ofIdentities(filter: StoredVidFilter, now: Date): NestedList<VidRow>;
 }
@@ -80,8 +80,8 @@ export class VidStorage implements VidStore {
     return this.prisma.vid.findMany({ where: { id: { in: [...ids] } } });
   }
 
-  usable(identityId: string, now: Date): Promise<VidRow[]> {
-    return this.prisma.vid.findMany({ where: { identityId, ...usable(now) }, orderBy: OLDEST_FIRST });
+  usable(identityId: string, now: Date, take?: number): Promise<VidRow[]> {
+    return this.prisma.vid.findMany({ where: { identityId, ...usable(now) }, orderBy: OLDEST_FIRST, ...(take === undefined ? {} : { take }) });
   }
 
   /** Each identity's VIDs of a page, newest first: one window query and one grouped count for the page. */

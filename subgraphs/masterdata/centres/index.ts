@@ -7,6 +7,7 @@ import { References } from './references.js';
 import { centresResolvers } from './resolvers.js';
 import { CentreService } from './service.js';
 import { centreListsStorage } from './storage.js';
+import { UserPlaces } from './user-places.js';
 
 declare module '../../../lib/deps.js' {
   interface PlatformServices {
@@ -16,6 +17,8 @@ declare module '../../../lib/deps.js' {
     machines: MachineService;
     /** which centres, machines and centre staff a caller reaches (its zones, the centre it works at) */
     centreReach: CentreReach;
+    /** where users are placed (their zones, their centre): what auth's users list filters and scopes by */
+    userPlaces: UserPlaces;
   }
 }
 
@@ -49,6 +52,8 @@ export const centresArea = defineArea({
     'RegistrationCentre.zone': DEVICE_READERS,
     'RegistrationCentre.location': MASTERDATA_READERS,
     'RegistrationCentre.holidays': MASTERDATA_READERS,
+    // The centre a user works at: who works where is for registration staff and admins (as RegistrationCentre.users), each within its reach.
+    'User.registrationCentre': REGISTRATION_STAFF,
   },
   schemas: centresSchemas,
   codeFor: centresCodeFor,
@@ -61,6 +66,7 @@ export const centresArea = defineArea({
     const centreReach = new CentreReach(deps.prisma, zones);
     return {
       centreReach,
+      userPlaces: new UserPlaces(deps.prisma, zones, centreReach),
       centres: new CentreService(deps.prisma, deps.clock, references, userExists, zones, centreListsStorage(deps.prisma), deps.services.devices),
       machines: new MachineService(deps.prisma, deps.clock, references, zones, centreReach),
     };

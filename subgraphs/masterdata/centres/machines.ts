@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { nextId, type References } from './references.js';
 import { CentreReach, type Caller, type PlacedMachine, type Reach } from './reach.js';
-import { LIST_LIMIT } from '../paged.js';
+import { wholeList } from '../paged.js';
 import { likeLiteral } from '../search.js';
 
 export type MachineRow = Machine;
@@ -191,13 +191,15 @@ export class MachineService {
     return row;
   }
 
-  /** The machines of a language the caller reaches. */
+  /** The machines of a language the caller reaches, whole (at most LIST_LIMIT: refused beyond). */
   ofLanguage(reach: Reach, langCode: string): Promise<MachineRow[]> {
-    return this.prisma.machine.findMany({
-      where: { AND: [{ langCode, ...LIVE }, CentreReach.machineWhere(reach)] },
-      orderBy: { id: 'asc' },
-      take: LIST_LIMIT,
-    });
+    return wholeList('machines', 'machines', (take) =>
+      this.prisma.machine.findMany({
+        where: { AND: [{ langCode, ...LIVE }, CentreReach.machineWhere(reach)] },
+        orderBy: { id: 'asc' },
+        take,
+      }),
+    );
   }
 
   /** The machines the caller reaches; asking for a centre it does not reach is refused, not answered with nothing. */

@@ -5,14 +5,15 @@ import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
 import { pairKey } from '../keys.js';
 import type { Reach } from './reach.js';
+import { UserPlaces } from './user-places.js';
 import { orNull } from '../../../lib/graph/absent.js';
 
 const by = async (context: RequestContext) => (await context.principal()).subject;
 const userRef = (userId: string | null) => (userId ? { userId } : null);
 
-type Services = Pick<PlatformServices, 'centres' | 'machines' | 'centreReach' | 'locations' | 'zones'>;
+type Services = Pick<PlatformServices, 'centres' | 'machines' | 'centreReach' | 'locations' | 'zones' | 'userPlaces'>;
 
-export function centresResolvers({ centres, machines, centreReach, locations, zones }: Services): Resolvers {
+export function centresResolvers({ centres, machines, centreReach, locations, zones, userPlaces }: Services): Resolvers {
   /** The caller's reach, read once per request whichever fields need it. */
   const reachOf = (context: RequestContext): Promise<Reach> => {
     let once = context.loaders.get('masterdata.reach') as (() => Promise<Reach>) | undefined;
@@ -27,6 +28,7 @@ export function centresResolvers({ centres, machines, centreReach, locations, zo
   const machineRef = (context: RequestContext) =>
     loader(context, 'masterdata.machine', async (keys: readonly string[]) => machines.byKeys(await reachOf(context), keys));
   const days = (context: RequestContext) => loader(context, 'masterdata.centreDays', (keys: readonly string[]) => centres.workingDaysOfMany(keys));
+  const centreOfUser = (context: RequestContext) => loader(context, 'masterdata.userCentre', (ids: readonly string[]) => userPlaces.centresOfUsers(ids));
   const userCount = (context: RequestContext) => loader(context, 'masterdata.centreUsers', (ids: readonly string[]) => centres.userCounts(ids));
   // The names (and batch functions) the holidays and devices areas load locations and zones by: one query for both.
   const locationRef = (context: RequestContext) => loader(context, 'masterdata.location', (keys: readonly string[]) => locations.byKeys(keys));
@@ -89,6 +91,15 @@ export function centresResolvers({ centres, machines, centreReach, locations, zo
         ),
       createdBy: (row) => userRef(row.createdBy),
       updatedBy: (row) => userRef(row.updatedBy),
+    },
+    User: {
+      // A page of users costs one query for their centres and one for the centres' rows, whatever its size.
+      registrationCentre: async (user, args, context) => {
+        const [centreId, reach] = await Promise.all([centreOfUser(context)(user.userId), reachOf(context)]);
+        const seen = UserPlaces.centreSeenBy(reach, centreId);
+        // No language, or one the centre lacks: its row in another language (centres.byKeys).
+        return seen === null ? null : centreRef(context)(pairKey(seen, args.langCode ?? ''));
+      },
     },
     RegistrationCentreUser: {
       user: (row) => ({ userId: row.userId }),

@@ -5,7 +5,7 @@ import { created, deleted, LIVE, updated } from '../audit.js';
 import type { ZoneGuard, ZoneService } from '../devices/zones.js';
 import { masterdataErrors } from '../errors.js';
 import { cursorAt, pairKey, parsePair } from '../keys.js';
-import { LIST_LIMIT } from '../paged.js';
+import { wholeList } from '../paged.js';
 import { likeLiteral } from '../search.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { underLock, type Tx } from '../../../lib/db/lock.js';
@@ -267,8 +267,11 @@ export class CentreService {
     return row;
   }
 
+  /** The centres of a language, whole (at most LIST_LIMIT: refused beyond). */
   ofLanguage(langCode: string): Promise<CentreRow[]> {
-    return this.prisma.registrationCenter.findMany({ where: { langCode, ...LIVE }, orderBy: { id: 'asc' }, take: LIST_LIMIT });
+    return wholeList('registration centres', 'registrationCentres', (take) =>
+      this.prisma.registrationCenter.findMany({ where: { langCode, ...LIVE }, orderBy: { id: 'asc' }, take }),
+    );
   }
 
   async workingDays(id: string, langCode: string): Promise<WorkingDay[]> {

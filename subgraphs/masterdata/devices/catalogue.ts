@@ -3,7 +3,7 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import type { Clock } from '../../../lib/time.js';
 import { created, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { LIST_LIMIT } from '../paged.js';
+import { wholeList } from '../paged.js';
 import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
 
 export type { DeviceSpecificationRow, DeviceTypeRow };
@@ -133,13 +133,15 @@ export class DeviceCatalogueService {
     return rows.map((row) => row.id);
   }
 
-  /** Specifications of a language (and type); none is KER-MSD-012, as MOSIP answers. */
+  /** Specifications of a language (and type), whole (at most LIST_LIMIT: refused beyond); none is KER-MSD-012, as MOSIP answers. */
   async specifications(langCode: string, deviceTypeCode?: string): Promise<DeviceSpecificationRow[]> {
-    const rows = await this.prisma.deviceSpecification.findMany({
-      where: { langCode, ...(deviceTypeCode ? { deviceTypeCode } : {}), ...LIVE },
-      orderBy: [...BY_ID],
-      take: LIST_LIMIT,
-    });
+    const rows = await wholeList('device specifications', 'deviceSpecifications', (take) =>
+      this.prisma.deviceSpecification.findMany({
+        where: { langCode, ...(deviceTypeCode ? { deviceTypeCode } : {}), ...LIVE },
+        orderBy: [...BY_ID],
+        take,
+      }),
+    );
     if (!rows.length) throw masterdataErrors.deviceSpecNotFound(deviceTypeCode ? `${deviceTypeCode} in ${langCode}` : `in ${langCode}`);
     return rows;
   }

@@ -4,6 +4,7 @@ import type { PlatformServices } from '../../../lib/deps.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
 import { pairKey } from '../keys.js';
 import { orNull } from '../../../lib/graph/absent.js';
+import type { ZoneScope } from './zones.js';
 
 const callerOf = (context: RequestContext) => context.principal();
 const by = async (context: RequestContext) => (await context.principal()).subject;
@@ -17,7 +18,18 @@ export function devicesResolvers({ devices, deviceCatalogue: catalogue, zones }:
   const specRef = (context: RequestContext) => loader(context, 'devices.spec', (keys: readonly string[]) => catalogue.specificationsByKeys(keys));
   const typeRef = (context: RequestContext) => loader(context, 'devices.type', (keys: readonly string[]) => catalogue.typesByKeys(keys));
   const zoneRef = (context: RequestContext) => loader(context, 'devices.zone', (keys: readonly string[]) => zones.byKeys(keys));
-  const zonesOf = (context: RequestContext) => loader(context, 'devices.userZones', (ids: readonly string[]) => zones.zonesOfUsers(ids));
+  /** The caller's zones, read once per request whichever users need them. */
+  const scopeOf = (context: RequestContext): Promise<ZoneScope> => {
+    let once = context.loaders.get('devices.scope') as (() => Promise<ZoneScope>) | undefined;
+    if (!once) {
+      const scope = by(context).then((userId) => zones.scopeOf(userId));
+      once = () => scope;
+      context.loaders.set('devices.scope', once);
+    }
+    return once();
+  };
+  const zonesOf = (context: RequestContext) =>
+    loader(context, 'devices.userZones', async (ids: readonly string[]) => zones.zonesOfUsers(ids, await scopeOf(context)));
   return {
     Query: {
       device: async (_, args, context) => orNull(devices.get(await by(context), args.id, args.langCode), 'KER-MSD-010'),

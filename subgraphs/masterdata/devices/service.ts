@@ -3,7 +3,7 @@ import { connection, type Connection, type PageArgs } from '../../../lib/graph/c
 import { parseInstant, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { LIST_LIMIT } from '../paged.js';
+import { wholeList } from '../paged.js';
 import { filterValues, likeLiteral, runSearch, type FilterValuesRequest, type SearchColumns, type SearchRequest } from '../search.js';
 import type { DeviceCatalogueService } from './catalogue.js';
 import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
@@ -188,15 +188,17 @@ export class DeviceService {
     return row;
   }
 
-  /** The caller's devices of a language (and device type); none is KER-MSD-010, as MOSIP answers. */
+  /** The caller's devices of a language (and device type), whole (at most LIST_LIMIT: refused beyond); none is KER-MSD-010, as MOSIP answers. */
   async byLanguage(userId: string, langCode: string, deviceType?: string): Promise<DeviceRow[]> {
     const zoneCodes = await this.zones.coveredCodes(await this.zones.scopeOf(userId));
     const specIds = deviceType === undefined ? undefined : await this.catalogue.specificationIdsOfType(deviceType);
-    const rows = await this.prisma.device.findMany({
-      where: { langCode, zoneCode: { in: zoneCodes }, ...(specIds ? { deviceSpecId: { in: specIds } } : {}), ...LIVE },
-      orderBy: [{ id: 'asc' }],
-      take: LIST_LIMIT,
-    });
+    const rows = await wholeList('devices', 'devices', (take) =>
+      this.prisma.device.findMany({
+        where: { langCode, zoneCode: { in: zoneCodes }, ...(specIds ? { deviceSpecId: { in: specIds } } : {}), ...LIVE },
+        orderBy: [{ id: 'asc' }],
+        take,
+      }),
+    );
     if (!rows.length) throw masterdataErrors.deviceNotFound();
     return rows;
   }

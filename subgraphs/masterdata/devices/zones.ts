@@ -5,7 +5,11 @@ import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
+import { wholeList } from '../paged.js';
 import { likeLiteral } from '../search.js';
+
+/** The most zone rows (zones × languages) User.zones answers for one user. */
+export const USER_ZONES_LIMIT = 1000;
 
 export type { ZoneRow, ZoneUserRow };
 
@@ -126,17 +130,20 @@ export class ZoneService {
     return rows.map((row) => row.code);
   }
 
-  /** The caller's zones and those below them, in a language, from the top; KER-MSD-339 for a caller without zones. */
+  /** The caller's zones and those below them, in a language, from the top, whole (at most LIST_LIMIT: refused beyond); KER-MSD-339 for a caller without zones. */
   async hierarchy(userId: string, langCode: string): Promise<ZoneRow[]> {
     const scope = await this.scopeOf(userId);
     if (!scope.paths.length) throw masterdataErrors.userZoneUnavailable(userId);
-    return this.prisma.zone.findMany({
-      where: { AND: [scope.zoneWhere(), { langCode }, LIVE] },
-      orderBy: [{ hierarchyLevel: 'asc' }, { path: 'asc' }],
-    });
+    return wholeList('zones', 'zones', (take) =>
+      this.prisma.zone.findMany({
+        where: { AND: [scope.zoneWhere(), { langCode }, LIVE] },
+        orderBy: [{ hierarchyLevel: 'asc' }, { path: 'asc' }],
+        take,
+      }),
+    );
   }
 
-  /** Of the caller's zones, those no zone lies below. */
+  /** Of the caller's zones, those no zone lies below (a part of `hierarchy`, so bounded as it is). */
   async leafs(userId: string, langCode: string): Promise<ZoneRow[]> {
     const zones = await this.hierarchy(userId, langCode);
     const parents = await this.prisma.zone.findMany({
@@ -216,15 +223,23 @@ export class ZoneService {
     return this.prisma.zoneUser.findUniqueOrThrow({ where: { userId_zoneCode: { userId, zoneCode } } });
   }
 
-  /** The zones each user is mapped to, every language, in two queries for a page of users. */
-  async zonesOfUsers(userIds: readonly string[]): Promise<Map<string, ZoneRow[]>> {
+  /**
+   * The zones each user is mapped to, every language, in two queries for a
+   * page of users: those the caller covers (`scope`, its own zones and those
+   * below them), as every zone list it reads.
+   */
+  async zonesOfUsers(userIds: readonly string[], scope: ZoneScope): Promise<Map<string, ZoneRow[]>> {
     const mapped = await this.prisma.zoneUser.findMany({ where: { userId: { in: [...userIds] }, isActive: true, ...LIVE } });
-    const zones = await this.prisma.zone.findMany({
-      where: { code: { in: [...new Set(mapped.map((row) => row.zoneCode))] }, ...LIVE },
-      orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
-    });
+    const zones = (
+      await this.prisma.zone.findMany({
+        where: { code: { in: [...new Set(mapped.map((row) => row.zoneCode))] }, ...LIVE },
+        orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
+      })
+    ).filter((zone) => scope.covers(zone.path));
     const result = new Map<string, ZoneRow[]>(userIds.map((userId) => [userId, []]));
     for (const row of mapped) result.get(row.userId)?.push(...zones.filter((zone) => zone.code === row.zoneCode));
+    // The bound the schema declares (User.zones): an admin's zones in every language, far beyond any real mapping.
+    for (const [userId, rows] of result) if (rows.length > USER_ZONES_LIMIT) result.set(userId, rows.slice(0, USER_ZONES_LIMIT));
     return result;
   }
 

@@ -5,7 +5,8 @@ import { masterdataErrors } from '../errors.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import type { CodedRow } from './coded.js';
 import { keysetConnection } from './keyset.js';
-import { LIST_LIMIT } from '../paged.js';
+import { LIST_LIMIT, wholeList } from '../paged.js';
+import { within } from '../../../lib/graph/capped.js';
 import type { DocumentsService } from './service.js';
 
 export interface RuleKey {
@@ -63,7 +64,9 @@ export class ApplicantDocumentsService {
   async documentsOf(key: RuleKey, languages?: readonly string[] | null): Promise<ApplicantDocuments> {
     for (const language of languages ?? []) await this.documents.checkLanguage(language);
     const applicantTypeCode = await this.applicantType(key);
-    const valid = await this.prisma.applicantValidDocument.findMany({ where: { applicantTypeCode, isActive: true, ...LIVE }, take: LIST_LIMIT });
+    const valid = await wholeList('documents of an applicant type', 'applicantValidDocuments', (take) =>
+      this.prisma.applicantValidDocument.findMany({ where: { applicantTypeCode, isActive: true, ...LIVE }, take }),
+    );
     const inLanguages = languages?.length ? { langCode: { in: [...languages] } } : {};
     const [categories, types] = await Promise.all([
       this.prisma.documentCategory.findMany({
@@ -82,7 +85,13 @@ export class ApplicantDocumentsService {
       })
       .filter((entry) => entry.documentTypes.length > 0);
     if (!documentCategories.length) throw masterdataErrors.applicantDocumentsNotFound(`no documents for applicant type ${applicantTypeCode}`);
-    return { applicantTypeCode, documentCategories };
+    // One entry per category and language: LIST_LIMIT at most, as each entry's types (a part of `valid`).
+    return {
+      applicantTypeCode,
+      documentCategories: within(LIST_LIMIT, documentCategories, () =>
+        masterdataErrors.listTooLong('document categories', LIST_LIMIT, 'applicantValidDocuments'),
+      ),
+    };
   }
 
   async check(key: ApplicantDocumentKey): Promise<string> {

@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { PageArgs } from '../../../lib/graph/connection.js';
 import { LIVE, created, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { LIST_LIMIT } from '../paged.js';
+import { wholeList } from '../paged.js';
 import { requireLanguage } from '../keys.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import type { FilterValuesRequest, SearchRequest } from '../search.js';
@@ -75,7 +75,7 @@ export class DocumentsService {
 
   async categoryList(langCode?: string | null): Promise<CodedRow[]> {
     if (langCode) await this.checkLanguage(langCode);
-    return this.categories.all({ langCode }, LIST_LIMIT);
+    return wholeList('document categories', 'documentCategories', (take) => this.categories.all({ langCode }, take));
   }
 
   async category(code: string, langCode: string): Promise<CodedRow> {
@@ -83,24 +83,24 @@ export class DocumentsService {
     return this.categories.one(code, langCode);
   }
 
-  /** The codes of the types mapped (and active) to a category. */
+  /** The codes of the types mapped (and active) to a category, all of them (at most LIST_LIMIT: refused beyond). */
   private async validTypeCodes(categoryCode: string): Promise<string[]> {
-    const mapped = await this.prisma.validDocument.findMany({
-      where: { docCategoryCode: categoryCode, isActive: true, ...LIVE },
-      select: { docTypeCode: true },
-      take: LIST_LIMIT,
-    });
+    const mapped = await wholeList('document types mapped to a category', 'documentTypes', (take) =>
+      this.prisma.validDocument.findMany({ where: { docCategoryCode: categoryCode, isActive: true, ...LIVE }, select: { docTypeCode: true }, take }),
+    );
     return mapped.map((row) => row.docTypeCode);
   }
 
-  /** The types valid for a category in a language (MOSIP answers KER-MSD-118 when there are none). */
+  /** The types valid for a category in a language, whole (at most LIST_LIMIT: refused beyond; MOSIP answers KER-MSD-118 when there are none). */
   async validTypes(categoryCode: string, langCode: string): Promise<CodedRow[]> {
     await this.checkLanguage(langCode);
-    return this.types.all({ langCode, codes: await this.validTypeCodes(categoryCode) }, LIST_LIMIT);
+    const codes = await this.validTypeCodes(categoryCode);
+    return wholeList('document types', 'documentTypes', (take) => this.types.all({ langCode, codes }, take));
   }
 
+  /** Every document type, whole (at most LIST_LIMIT: refused beyond). */
   typeList(): Promise<CodedRow[]> {
-    return this.types.all({}, LIST_LIMIT);
+    return wholeList('document types', 'documentTypes', (take) => this.types.all({}, take));
   }
 
   async listTypes(page: PageArgs, filter: (CodedFilter & { categoryCode?: string | null }) | null | undefined, order?: CodedOrder | null) {

@@ -4,9 +4,12 @@ import type { Clock } from '../../../lib/time.js';
 import { created, LIVE } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { cursorAt, pairKey, parsePair } from '../keys.js';
-import { LIST_LIMIT } from '../paged.js';
+import { wholeList } from '../paged.js';
 
 export type { LocationRow };
+
+/** How many levels a location's hierarchy answer climbs at most (a country's levels are a handful; a cycle stops here). */
+export const LOCATION_DEPTH = 16;
 
 export interface LocationInput {
   code: string;
@@ -62,14 +65,17 @@ export class LocationService {
     if (!found) throw masterdataErrors.locationNotFound(code);
   }
 
+  /** The locations of a language, whole (at most LIST_LIMIT: refused beyond). */
   byLanguage(langCode: string): Promise<LocationRow[]> {
-    return this.prisma.location.findMany({ where: { langCode, ...LIVE }, orderBy: [{ hierarchyLevel: 'asc' }, { code: 'asc' }], take: LIST_LIMIT });
+    return wholeList('locations', 'locations', (take) =>
+      this.prisma.location.findMany({ where: { langCode, ...LIVE }, orderBy: [{ hierarchyLevel: 'asc' }, { code: 'asc' }], take }),
+    );
   }
 
-  /** The location and its ancestors up to the country, nearest first. */
+  /** The location and its ancestors up to the country, nearest first (at most LOCATION_DEPTH of them). */
   async hierarchy(code: string, langCode: string): Promise<LocationRow[]> {
     const chain: LocationRow[] = [];
-    for (let next: string | null = code; next && chain.length < 16;) {
+    for (let next: string | null = code; next && chain.length < LOCATION_DEPTH;) {
       const row: LocationRow | null = await this.prisma.location.findFirst({ where: { code: next, langCode, ...LIVE } });
       if (!row) break;
       chain.push(row);
@@ -79,9 +85,12 @@ export class LocationService {
     return chain;
   }
 
+  /** A location's children in a language, whole (at most LIST_LIMIT: refused beyond). */
   async children(code: string, langCode: string): Promise<LocationRow[]> {
     await this.mustExist(code);
-    return this.prisma.location.findMany({ where: { parentCode: code, langCode, ...LIVE }, orderBy: { code: 'asc' }, take: LIST_LIMIT });
+    return wholeList('locations', 'locations', (take) =>
+      this.prisma.location.findMany({ where: { parentCode: code, langCode, ...LIVE }, orderBy: { code: 'asc' }, take }),
+    );
   }
 
   list(page: PageArgs, filter?: LocationFilter | null): Promise<Connection<LocationRow>> {

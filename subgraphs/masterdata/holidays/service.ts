@@ -6,7 +6,7 @@ import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { cursorAt, pairKey, parsePair } from '../keys.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
-import { LIST_LIMIT, paged, type Paged, type PagedArgs } from '../paged.js';
+import { paged, wholeList, type Paged, type PagedArgs } from '../paged.js';
 import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchPage, type SearchRequest } from '../search.js';
 import type { LocationService } from './locations-service.js';
 
@@ -170,12 +170,18 @@ export class HolidayService {
     return key;
   }
 
+  /** Every holiday, whole (at most LIST_LIMIT: refused beyond). */
   all(): Promise<HolidayRow[]> {
-    return this.prisma.holiday.findMany({ where: LIVE, orderBy: [{ holidayDate: 'asc' }, { id: 'asc' }, { langCode: 'asc' }], take: LIST_LIMIT });
+    return wholeList('holidays', 'holidays', (take) =>
+      this.prisma.holiday.findMany({ where: LIVE, orderBy: [{ holidayDate: 'asc' }, { id: 'asc' }, { langCode: 'asc' }], take }),
+    );
   }
 
+  /** A holiday in each of its languages (one row per language; at most LIST_LIMIT, refused beyond). */
   async byId(id: number, langCode?: string | null): Promise<HolidayRow[]> {
-    const rows = await this.prisma.holiday.findMany({ where: { id, ...(langCode ? { langCode } : {}), ...LIVE }, orderBy: { langCode: 'asc' } });
+    const rows = await wholeList('holiday rows', 'holidays', (take) =>
+      this.prisma.holiday.findMany({ where: { id, ...(langCode ? { langCode } : {}), ...LIVE }, orderBy: { langCode: 'asc' }, take }),
+    );
     if (!rows.length) throw masterdataErrors.holidayNotFound();
     return rows;
   }

@@ -4,6 +4,7 @@ import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import type { LicenseService } from '../../license/service.js';
 import { partnerErrors } from '../errors.js';
+import { NAME_SEARCH_LIMIT, wholeList } from '../rows.js';
 import type { PartnerSettings } from '../settings.js';
 import { mispName, mispNameKey } from './names.js';
 import type { MispChanges, MispFilter, MispRow, MispsStorage } from './storage.js';
@@ -157,13 +158,20 @@ export class MispService {
     return this.license.newestOf(id);
   }
 
+  /** Every MISP, by name (GET /misps): at most WHOLE_LIST_LIMIT, refused beyond. */
   all(): Promise<MispRow[]> {
-    return this.storage.all();
+    return wholeList('MISPs', 'misps', (take) => this.storage.all(take));
   }
 
-  /** MISPs whose name contains the text (GET /misps/name/{name}), compared as names are kept. */
+  /** MISPs whose name contains the text (GET /misps/name/{name}), compared as names are kept: at most NAME_SEARCH_LIMIT, refused beyond (a longer text narrows it). */
   byName(name: string): Promise<MispRow[]> {
-    return this.storage.nameContaining(mispName(name));
+    const text = mispName(name);
+    return wholeList(
+      'MISPs whose name contains the text',
+      'misps(filter: {nameContains})',
+      (take) => this.storage.nameContaining(text, take),
+      NAME_SEARCH_LIMIT,
+    );
   }
 
   list(page: PageArgs, filter?: MispFilter | null): Promise<Connection<MispRow>> {

@@ -59,10 +59,10 @@ export function mispsStorage(prisma: PrismaClient) {
     update: (id: string, changes: MispChanges, { by, at }: Stamp): Promise<MispRow | null> =>
       unlessTaken(prisma.misp.update({ where: { id }, data: { ...changes, updatedBy: by, updatedAt: at } })),
 
-    all: (): Promise<MispRow[]> => prisma.misp.findMany({ orderBy: byName, take: 1000 }),
+    all: (take: number): Promise<MispRow[]> => prisma.misp.findMany({ orderBy: byName, take }),
 
-    nameContaining: (text: string): Promise<MispRow[]> =>
-      prisma.misp.findMany({ where: { organizationName: containing(text, 'name') }, orderBy: byName, take: 100 }),
+    nameContaining: (text: string, take: number): Promise<MispRow[]> =>
+      prisma.misp.findMany({ where: { organizationName: containing(text, 'name') }, orderBy: byName, take }),
 
     page(page: PageArgs, filter?: MispFilter | null): Promise<Connection<MispRow>> {
       const where: Prisma.MispWhereInput = {

@@ -5,6 +5,7 @@ import type { Clock } from '../../../lib/time.js';
 import type { PartnerCertificates } from '../../keys/partner-certificates.js';
 import type { KeysService } from '../../keys/service.js';
 import { partnerErrors } from '../errors.js';
+import { wholeList } from '../rows.js';
 import type { PolicyGroupService } from '../policies/groups-service.js';
 import type { ApiKeyRow, ApiKeyService } from './api-keys.js';
 import type { PartnerScopes } from './reach.js';
@@ -148,7 +149,7 @@ export class PartnerService {
   /** The partners of the manager's groups (GET /pmpartners): PMS_PMP_004 when none. */
   async managedPartners(caller: Caller): Promise<PartnerRow[]> {
     const scope = await this.deps.scopes.managerScope(caller);
-    const rows = await this.deps.storage.partnersInGroups(scope.groupIds);
+    const rows = await wholeList('partners', 'partners', (take) => this.deps.storage.partnersInGroups(scope.groupIds, take));
     if (!rows.length) throw partnerErrors.noPartnersInGroup();
     return rows;
   }

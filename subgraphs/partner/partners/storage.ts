@@ -130,8 +130,8 @@ export function partnersStorage(prisma: PrismaClient | Prisma.TransactionClient)
       prisma.partner.update({ where: { id }, data: { status, updatedBy: by, updatedAt: at } }),
 
     /** The partners of the groups, oldest first. */
-    partnersInGroups: (groupIds: readonly string[]): Promise<PartnerRow[]> =>
-      prisma.partner.findMany({ where: { policyGroupId: { in: [...groupIds] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    partnersInGroups: (groupIds: readonly string[], take: number): Promise<PartnerRow[]> =>
+      prisma.partner.findMany({ where: { policyGroupId: { in: [...groupIds] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take }),
 
     partnersPage: (scope: Scope, page: PageArgs, filter?: PartnerFilter | null): Promise<Connection<PartnerRow>> =>
       newestPage<Prisma.PartnerWhereInput, PartnerRow>(prisma.partner, { AND: [visiblePartners(scope), given(filter)] }, page),

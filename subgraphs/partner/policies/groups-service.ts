@@ -2,6 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import { partnerErrors } from '../errors.js';
+import { wholeList } from '../rows.js';
+import { within } from '../../../lib/graph/capped.js';
+
+/** The most managers a policy group's list answers (PolicyGroup.managers): a group is run by a handful. */
+export const MAX_GROUP_MANAGERS = 100;
 import { reachesAllGroups, type Scope } from './scope.js';
 import type { PoliciesStorage, PolicyGroupFilter, PolicyGroupRow } from './storage.js';
 
@@ -110,8 +115,9 @@ export class PolicyGroupService {
     return group;
   }
 
+  /** Every group of the scope, by name (GET /policies/group/all): at most WHOLE_LIST_LIMIT, refused beyond. */
   all(scope: Scope): Promise<PolicyGroupRow[]> {
-    return this.storage.groupsOf(scope);
+    return wholeList('policy groups', 'policyGroups', (take) => this.storage.groupsOf(scope, take));
   }
 
   list(scope: Scope, page: PageArgs, filter?: PolicyGroupFilter | null): Promise<Connection<PolicyGroupRow>> {
@@ -126,6 +132,11 @@ export class PolicyGroupService {
   }
 
   /** The managers' user ids of several groups, in one query. */
+  /** One group's managers as PolicyGroup.managers answers them: MAX_GROUP_MANAGERS at most, refused beyond (null with an error for that group alone). */
+  listedManagers(userIds: string[]): string[] {
+    return within(MAX_GROUP_MANAGERS, userIds, () => partnerErrors.listTooLong('managers of the policy group', MAX_GROUP_MANAGERS));
+  }
+
   async managersOf(groupIds: readonly string[]): Promise<Map<string, string[]>> {
     const managers = new Map<string, string[]>(groupIds.map((id) => [id, []]));
     for (const row of await this.storage.managersOf(groupIds)) managers.get(row.policyGroupId)?.push(row.userId);

@@ -59,7 +59,7 @@ export function policiesResolvers(deps: PlatformDeps): Resolvers {
     },
     PolicyGroup: {
       __resolveReference: (ref, context) => groupOf(context)(ref.id),
-      managers: async (group, _, context) => ((await managersOf(context)(group.id)) ?? []).map((userId) => ({ userId })),
+      managers: async (group, _, context) => policyGroups.listedManagers((await managersOf(context)(group.id)) ?? []).map((userId) => ({ userId })),
       policies: async (group, args, context) =>
         nestedConnection(context, 'partner.groupPolicies', args, group.id, policies.policiesOfGroups(await scope(context), args.filter)),
       createdBy,

@@ -4,6 +4,7 @@ import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { NestedList } from '../../../lib/graph/nested.js';
 import type { Clock } from '../../../lib/time.js';
 import { partnerErrors } from '../errors.js';
+import { wholeList } from '../rows.js';
 import { checkContent, type PolicyContentInput } from './content.js';
 import { DEFAULT_GROUP } from './groups-service.js';
 import { inScope, managesNone, type Caller, type Scope } from './scope.js';
@@ -118,7 +119,7 @@ export class PolicyService {
   /** The policies of the caller's groups, by name (PMS_POL_001 for a manager of none). */
   ofCaller(caller: Caller): Promise<PolicyRow[]> {
     if (managesNone(caller.scope)) throw partnerErrors.policyManagerUnknown();
-    return this.storage.policiesOf(caller.scope);
+    return wholeList('policies', 'policies', (take) => this.storage.policiesOf(caller.scope, take));
   }
 
   list(scope: Scope, page: PageArgs, filter?: PolicyFilter | null): Promise<Connection<PolicyRow>> {

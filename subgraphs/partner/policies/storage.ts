@@ -92,7 +92,8 @@ export function policiesStorage(prisma: PrismaClient) {
     removeManager: async (policyGroupId: string, userId: string): Promise<boolean> =>
       (await prisma.policyGroupManager.deleteMany({ where: { policyGroupId, userId } })).count > 0,
 
-    groupsOf: (scope: Scope): Promise<PolicyGroupRow[]> => prisma.policyGroup.findMany({ where: { id: groupsIn(scope) }, orderBy: { name: 'asc' } }),
+    groupsOf: (scope: Scope, take: number): Promise<PolicyGroupRow[]> =>
+      prisma.policyGroup.findMany({ where: { id: groupsIn(scope) }, orderBy: { name: 'asc' }, take }),
 
     groupsPage(scope: Scope, page: PageArgs, filter?: PolicyGroupFilter | null): Promise<Connection<PolicyGroupRow>> {
       const where: Prisma.PolicyGroupWhereInput = {
@@ -143,7 +144,8 @@ export function policiesStorage(prisma: PrismaClient) {
     setPolicyActive: (id: string, isActive: boolean, { by, at }: Stamp): Promise<PolicyRow> =>
       prisma.policy.update({ where: { id }, data: { isActive, updatedBy: by, updatedAt: at } }),
 
-    policiesOf: (scope: Scope): Promise<PolicyRow[]> => prisma.policy.findMany({ where: { policyGroupId: groupsIn(scope) }, orderBy: byName }),
+    policiesOf: (scope: Scope, take: number): Promise<PolicyRow[]> =>
+      prisma.policy.findMany({ where: { policyGroupId: groupsIn(scope) }, orderBy: byName, take }),
 
     policiesPage(scope: Scope, page: PageArgs, filter?: PolicyFilter | null): Promise<Connection<PolicyRow>> {
       const where = policyWhere(scope, filter);

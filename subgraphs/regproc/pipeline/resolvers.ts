@@ -37,7 +37,9 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
     },
     Registration: {
       manualVerifications: async (row, _, context) =>
-        (await loader(context, 'regproc.manualVerifications', (rids: readonly string[]) => services().manualVerification.matchesByRids(rids))(row.rid)) ?? [],
+        services().manualVerification.listed(
+          (await loader(context, 'regproc.manualVerifications', (rids: readonly string[]) => services().manualVerification.matchesByRids(rids))(row.rid)) ?? [],
+        ),
     },
     ManualVerification: {
       matchedRegId: (row) => row.matchedRid,

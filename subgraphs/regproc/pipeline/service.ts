@@ -18,6 +18,9 @@ export interface PipelineSettings {
 /** Another run moved the registration first: this one's writes roll back. */
 class Overtaken extends Error {}
 
+/** The most stuck registrations one resume of a stage takes on (ResumedRegistrations.resumed): the rest wait for the next. */
+export const RESUME_LIMIT = 1000;
+
 /** A resume that cannot apply: the registration is not stuck (or waits for an adjudicator). */
 export const notStuck = (rid: string, why: string) => new PlatformError('RPR-RGS-015', `Invalid request value, input data incorrect: ${rid} ${why}`);
 
@@ -249,7 +252,7 @@ export class PipelineService {
    * budget, and its transactions name the admin (WORKFLOW_RESUME). A
    * registration waiting for an adjudicator is not stuck.
    */
-  async resume(admin: string, target: { rid: string } | { stage: string }, limit = 1000): Promise<string[]> {
+  async resume(admin: string, target: { rid: string } | { stage: string }, limit = RESUME_LIMIT): Promise<string[]> {
     const idleBefore = this.idleBefore();
     const rids = 'rid' in target ? [target.rid] : await this.store.stuckRids({ idleBefore, stage: target.stage }, limit);
     const resumed: string[] = [];

@@ -1,3 +1,4 @@
+import { capped } from '../../../lib/graph/capped.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { NestedList } from '../../../lib/graph/nested.js';
 import type { Clock } from '../../../lib/time.js';
@@ -6,6 +7,9 @@ import { regprocErrors, RPR } from '../errors.js';
 import type { RegistrationStatus } from './inputs.js';
 import type { RegistrationQuery, RegistrationRow, RegistrationStore, TransactionRow } from './storage.js';
 import { splitRefId, syncRegistrations, type SyncDeps, type SyncRequest, type SyncResult } from './sync-registrations.js';
+
+/** The most transactions GET registrationtransaction/search answers for one RID (a registration's stages, retries included, write far fewer). */
+export const MAX_TRANSACTIONS_LISTED = 1000;
 
 /** Who asks: its id (as centre mappings name it) and roles. */
 export type Caller = Pick<Principal, 'subject' | 'roles'>;
@@ -87,10 +91,15 @@ export class RegistrationService {
    * comments are stored in the language of the stage that wrote them; the
    * language only has to be well formed. RPR-RTS-001 when there is none
    * (a synced RID has none until its packet arrives) or the RID is out of reach.
+   * At most MAX_TRANSACTIONS_LISTED, refused beyond (never cut short).
    */
   async transactions(caller: Caller, rid: string): Promise<TransactionRow[]> {
     if (!(await this.visible(caller, [rid])).has(rid)) throw regprocErrors.noTransaction(rid);
-    const rows = await this.store.transactionsOf([rid]);
+    const rows = await capped(
+      MAX_TRANSACTIONS_LISTED,
+      (take) => this.store.transactionsOf([rid], take),
+      () => regprocErrors.listTooLong('transactions of the registration', MAX_TRANSACTIONS_LISTED, 'registration.transactions'),
+    );
     if (!rows.length) throw regprocErrors.noTransaction(rid);
     return rows;
   }

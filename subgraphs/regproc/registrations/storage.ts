@@ -39,8 +39,8 @@ export interface RegistrationStore {
     replace: readonly SyncedRecord[],
   ): Promise<void>;
   list(query: RegistrationQuery, page: PageArgs): Promise<Connection<RegistrationRow>>;
-  /** the transactions of these RIDs, oldest first */
-  transactionsOf(rids: readonly string[]): Promise<TransactionRow[]>;
+  /** the transactions of these RIDs, oldest first (the first `take` when given) */
+  transactionsOf(rids: readonly string[], take?: number): Promise<TransactionRow[]>;
   /** the transactions of each registration of a page, oldest first, as a nested list */
   transactionsOfRegistrations(): NestedList<TransactionRow>;
 }
@@ -138,9 +138,13 @@ export class RegistrationStorage implements RegistrationStore {
     );
   }
 
-  transactionsOf(rids: readonly string[]): Promise<TransactionRow[]> {
+  transactionsOf(rids: readonly string[], take?: number): Promise<TransactionRow[]> {
     return rids.length
-      ? this.prisma.registrationTransaction.findMany({ where: { rid: { in: [...rids] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+      ? this.prisma.registrationTransaction.findMany({
+          where: { rid: { in: [...rids] } },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          ...(take === undefined ? {} : { take }),
+        })
       : Promise.resolve([]);
   }
 }

@@ -1,6 +1,8 @@
 import { PlatformError } from '../../../lib/errors.js';
+import { within } from '../../../lib/graph/capped.js';
 import type { Clock } from '../../../lib/time.js';
 import type { Principal } from '../../../lib/tokens.js';
+import { regprocErrors } from '../errors.js';
 import type { PipelineService } from '../pipeline/service.js';
 import type { VerificationRow, VerificationStorage } from './storage.js';
 
@@ -31,6 +33,13 @@ export interface DecisionInput {
 }
 
 const DECISIONS = new Set(['APPROVED', 'REJECTED']);
+
+/**
+ * The most possible duplicates a registration's lists answer (an assignment's gallery, Registration.manualVerifications):
+ * an attempt's de-duplication names at most 100 per ABIS, 16 ABIS at most; more is refused, never cut short.
+ */
+export const MAX_MATCHES_LISTED = 2000;
+const tooManyMatches = () => regprocErrors.listTooLong('possible duplicates of the registration', MAX_MATCHES_LISTED);
 
 /**
  * Manual adjudication (MOSIP's manual verification): possible duplicates
@@ -79,9 +88,13 @@ export class VerificationService {
       mvUsrId: user,
       statusCode: 'ASSIGNED',
       gallery: {
-        matchedRefs: matches
-          .filter((match) => match.assignedTo === user)
-          .map((match) => ({ matchedRegId: match.matchedRid, matchedRefType: match.matchedRefType, reasonCode: match.reasonCode })),
+        matchedRefs: within(
+          MAX_MATCHES_LISTED,
+          matches
+            .filter((match) => match.assignedTo === user)
+            .map((match) => ({ matchedRegId: match.matchedRid, matchedRefType: match.matchedRefType, reasonCode: match.reasonCode })),
+          tooManyMatches,
+        ),
       },
     };
   }
@@ -105,6 +118,11 @@ export class VerificationService {
     });
     if (!decided) throw new PlatformError(MVS.invalidStatus, 'Invalid status update: the registration is already decided');
     return input;
+  }
+
+  /** One registration's possible duplicates as its list answers them: MAX_MATCHES_LISTED at most, refused beyond. */
+  listed(matches: VerificationRow[]): VerificationRow[] {
+    return within(MAX_MATCHES_LISTED, matches, tooManyMatches);
   }
 
   /** The possible duplicates of several registrations, by RID (one query for a page). */

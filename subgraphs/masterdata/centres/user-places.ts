@@ -1,0 +1,99 @@
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { LIVE } from '../audit.js';
+import { ZoneScope, type ZoneService } from '../devices/zones.js';
+import { CentreReach, type Caller, type Reach } from './reach.js';
+
+/** `column IN (values)`, FALSE for no values. */
+const isIn = (column: Prisma.Sql, values: readonly string[]): Prisma.Sql =>
+  values.length ? Prisma.sql`${column} IN (${Prisma.join([...values])})` : Prisma.sql`FALSE`;
+
+/**
+ * Where users are placed, as master data knows it: the zones they are mapped
+ * to (ZoneUser) and the registration centre they work at. Other components
+ * ask it here, never in these tables (auth's users list filters and scopes
+ * its users by it). A user is placed in a zone when mapped to it or working
+ * at a live centre of it; a zone holds the users placed in it and in every
+ * zone below it.
+ */
+export class UserPlaces {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly zones: ZoneService,
+    private readonly reach: CentreReach,
+  ) {}
+
+  /**
+   * The users placed as asked: in a zone or below it (none for a zone that
+   * does not exist), at a centre, or both. `seenBy`: only where that caller
+   * sees (the zones it covers, the centres it reaches), as the fields that
+   * show a user's zones and centre to it; none elsewhere.
+   */
+  async placedUsers(filter: { zoneCode?: string | null; regCenterId?: string | null }, seenBy?: Caller): Promise<Set<string>> {
+    const reach = seenBy ? await this.reach.of(seenBy) : undefined;
+    const [inZone, atCentre] = await Promise.all([
+      filter.zoneCode ? this.usersOfZone(filter.zoneCode, reach) : Promise.resolve(undefined),
+      filter.regCenterId ? this.usersOfCentre(filter.regCenterId, reach) : Promise.resolve(undefined),
+    ]);
+    if (inZone && atCentre) return new Set([...inZone].filter((userId) => atCentre.has(userId)));
+    return inZone ?? atCentre ?? new Set();
+  }
+
+  /** The users placed in a zone or below it (none for an unknown zone), only in the zones of the reach given. */
+  private async usersOfZone(zoneCode: string, reach?: Reach): Promise<Set<string>> {
+    const path = await this.zones.pathOf(zoneCode);
+    if (path === undefined) return new Set();
+    const codes = await this.zones.coveredCodes(new ZoneScope('', [path]));
+    return this.placedIn(reach ? codes.filter((code) => reach.admin && reach.zoneCodes.has(code)) : codes, []);
+  }
+
+  /** The users mapped to a centre (its live mappings, as RegistrationCentre.users lists them); a centre outside the reach given: none. */
+  private async usersOfCentre(regCenterId: string, reach?: Reach): Promise<Set<string>> {
+    if (reach && !CentreReach.reachesCentre(reach, regCenterId)) return new Set();
+    const rows = await this.prisma.registrationCenterUser.findMany({ where: { regCenterId, ...LIVE }, select: { userId: true } });
+    return new Set(rows.map((row) => row.userId));
+  }
+
+  /**
+   * The users an admin administers: those placed in the zones it covers (its
+   * mapped zones and those below them), and the staff of the centres it
+   * reaches (CentreReach). None for a caller without an admin role.
+   */
+  async usersAdministeredBy(caller: Caller): Promise<Set<string>> {
+    const reach = await this.reach.of(caller);
+    return reach.admin ? this.placedIn([...reach.zoneCodes], [...reach.centreIds]) : new Set();
+  }
+
+  /** The users mapped to one of these zones, or working at one of these centres or at a centre of one of these zones: one statement. */
+  private async placedIn(zoneCodes: readonly string[], centreIds: readonly string[]): Promise<Set<string>> {
+    if (!zoneCodes.length && !centreIds.length) return new Set();
+    const rows = await this.prisma.$queryRaw<{ userId: string }[]>`
+      SELECT zu."userId" FROM "md_zone_user" zu
+        WHERE zu."isActive" AND NOT zu."isDeleted" AND ${isIn(Prisma.sql`zu."zoneCode"`, zoneCodes)}
+      UNION
+      SELECT cu."userId" FROM "md_reg_center_user" cu
+        WHERE NOT cu."isDeleted" AND (${isIn(Prisma.sql`cu."regCenterId"`, centreIds)} OR cu."regCenterId" IN (
+          SELECT c."id" FROM "md_registration_center" c WHERE NOT c."isDeleted" AND ${isIn(Prisma.sql`c."zoneCode"`, zoneCodes)}))`;
+    return new Set(rows.map((row) => row.userId));
+  }
+
+  /** The centre each user works at (its live mapping: one at a time, by MOSIP's rule), in one query for a page of users. */
+  async centresOfUsers(userIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.prisma.registrationCenterUser.findMany({
+      where: { userId: { in: [...userIds] }, ...LIVE },
+      select: { userId: true, regCenterId: true },
+      orderBy: [{ userId: 'asc' }, { regCenterId: 'asc' }],
+    });
+    const centres = new Map<string, string>();
+    for (const row of rows) if (!centres.has(row.userId)) centres.set(row.userId, row.regCenterId);
+    return centres;
+  }
+
+  /**
+   * The centre a user works at as a caller may see it: its staff see their
+   * own centre, admins the centres of their zones (as RegistrationCentre.users);
+   * null for another centre, as for a user who works at none.
+   */
+  static centreSeenBy(reach: Reach, regCenterId: string | null): string | null {
+    return regCenterId !== null && CentreReach.reachesCentre(reach, regCenterId) ? regCenterId : null;
+  }
+}
