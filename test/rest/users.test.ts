@@ -81,7 +81,7 @@ describe('users and clients administration (GraphQL, admin only)', () => {
     const token = (await passwordLogin('clerk1', 'new-clerk-password', 'admin')).data.loginWithPassword.passwordLogin.token;
     expect(
       (await t.graphql('mutation { lockUser(input: { userId: "clerk1" }) { user { isLocked } userErrors { field code message } } }', {}, admin)).data.lockUser
-        .user.user.isLocked,
+        .user.isLocked,
     ).toBe(true);
     expect((await validate(token)).json.errors[0].errorCode).toBe('KER-ATH-008');
     expect(code(await passwordLogin('clerk1', 'new-clerk-password', 'admin'))).toBe('KER-ATH-023');
