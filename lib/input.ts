@@ -13,6 +13,13 @@ export const identifier = (max = 256) =>
     .max(max)
     .refine((value) => !CONTROL.test(value), { message: 'must not contain control characters' });
 
+/**
+ * An instant the graph takes as its DateTime scalar (a Date) and REST as the
+ * wire's text: the rule sees text either way (ISO 8601 from a Date), so one
+ * schema checks both doors and services keep parsing one form.
+ */
+export const instantText = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value instanceof Date ? value.toISOString() : value), schema);
+
 /** Free text (messages, bodies, documents): line breaks allowed, NUL not. */
 export const text = (max: number) =>
   z

@@ -295,9 +295,16 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
       }
       const read = await readInput(route, req, res, parser, deps, async () => (await context.principal()).subject);
       version = read.version;
-      const result = await deps
-        .execute(route.operation, route.variables(read.input, req, read.files ?? []), context)
-        .finally(() => (read.stagedId ? deps.uploads.release(read.stagedId) : undefined));
+      let variables: unknown;
+      try {
+        variables = route.variables(read.input, req, read.files ?? []);
+      } catch (error) {
+        // A wire value the graph has no value for (`fromWire`): refused as the component refuses it.
+        if (read.stagedId) await deps.uploads.release(read.stagedId);
+        if (error instanceof PlatformError) return await reply(res, version, { response: null, errors: [{ errorCode: error.code, message: error.message }] });
+        throw error;
+      }
+      const result = await deps.execute(route.operation, variables, context).finally(() => (read.stagedId ? deps.uploads.release(read.stagedId) : undefined));
       if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
       const settled = settlePayloads(route, result.data ?? {});
       if ('refused' in settled) return await reply(res, version, { response: null, errors: [settled.refused] });

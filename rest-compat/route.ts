@@ -121,6 +121,20 @@ export interface RestRoute<Input = unknown, Data = unknown, Variables = unknown,
   httpAuthStatus?: boolean;
 }
 
+/**
+ * A value as the spec writes it on the wire (`Approved`, `De-Active`) as the
+ * graph's value for it; one the wire does not have is refused as the
+ * component refuses it (the handler answers the error), so REST answers what
+ * it answered when the graph took the wire's strings.
+ */
+export function fromWire<V>(value: string, values: Readonly<Record<string, V>>, refuse: () => Error): V {
+  if (!Object.hasOwn(values, value)) throw refuse();
+  return values[value] as V;
+}
+
+/** An instant as the wire writes it, for a DateTime variable: the component's own check first (its error when it is not one). */
+export const instantFromWire = (text: string, check: (text: string) => Date): Date => check(text);
+
 /** `/a/{b}` → `/a/:b` */
 export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 

@@ -10,6 +10,9 @@ function toDate(value: unknown): Date {
   throw new GraphQLError('DateTime: an ISO 8601 instant in UTC, e.g. 2026-01-31T12:00:00.000Z');
 }
 
+/** A DateTime argument as the text services parse: the input rules (lib/input.ts instantText) hand it over as ISO 8601 already. */
+export const instantArgument = (value: Date | string): string => (value instanceof Date ? value.toISOString() : value);
+
 /** Instants as ISO 8601 in UTC with milliseconds, both ways; one parser (lib/time.ts) for every timestamp. */
 export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',

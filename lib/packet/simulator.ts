@@ -90,6 +90,11 @@ export function graphqlRequest(query: string, variables: Record<string, unknown>
 }
 
 /** The data of a GraphQL answer; throws with the first error (its code and message) when there is one. */
+/** A mutation's payload (the portal graph's convention): its result under `field`, or why it was refused. */
+export type MutationPayload<Field extends string, Result> = { [K in Field]: Result | null } & {
+  userErrors: { field: string[] | null; code: string; message: string }[];
+};
+
 export async function graphqlData<T>(response: Response, what: string): Promise<T> {
   let answer: GraphqlAnswer<T>;
   try {

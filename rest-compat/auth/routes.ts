@@ -120,7 +120,9 @@ export const authRoutes: RestRoute[] = [
     result: (data, { res }) => {
       // MOSIP sends the result in a response header too.
       res.setHeader('X-Validated-User', data.validateToken.userId);
-      return data.validateToken;
+      const { userId, mobile, mail, langCode, userPassword, name, roles, token, rid } = data.validateToken;
+      // MOSIP's record, its keys in its order: the roles comma-separated.
+      return { userId, mobile, mail, langCode, userPassword, name, role: roles.join(','), token, rid };
     },
     codeFor: tokenCodeFor,
   }),

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { license } from '../../subgraphs/license/index.js';
 import { licenseInputs } from '../../subgraphs/license/inputs.js';
+import { licenseErrors } from '../../subgraphs/license/errors.js';
+import { checkedExpiry, LICENSE_STATUSES } from '../../subgraphs/license/service.js';
 import * as ops from '../../generated/graphql/license.operations.js';
-import { present, type RestRoute } from '../route.js';
+import { fromWire, instantFromWire, present, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 
 const { schemas } = licenseInputs;
+/** The wire's license statuses are the graph's LicenseStatus values. */
+const LICENSE_STATUS = Object.fromEntries(LICENSE_STATUSES.map((status) => [status, status]));
 const route = routeFactory({
   component: license,
   internalErrorCode: 'KER-LKM-500',
@@ -21,7 +25,7 @@ export const licenseRoutes: RestRoute[] = [
     idSuffix: 'generate',
     input: { from: 'envelope', schema: schemas.generateLicenseKey },
     operation: ops.GenerateLicenseKeyDocument,
-    variables: (input) => input,
+    variables: (input) => ({ MISPId: input.MISPId, licenseExpiryTime: instantFromWire(input.licenseExpiryTime, (text) => checkedExpiry(input.MISPId, text)) }),
     response: z.object({ licenseKey: z.string() }),
     result: (data) => ({ licenseKey: present(data.generateLicenseKey.licenseKey, 'licenseKey') }),
   }),
@@ -54,7 +58,10 @@ export const licenseRoutes: RestRoute[] = [
     idSuffix: 'status',
     input: { from: 'envelope', schema: schemas.updateLicenseStatus },
     operation: ops.UpdateLicenseStatusDocument,
-    variables: (input) => input,
+    variables: (input) => ({
+      licenseKey: input.licenseKey,
+      status: fromWire(input.status, LICENSE_STATUS, () => (input.licenseKey.trim() ? licenseErrors.badStatus(input.status) : licenseErrors.emptyKey())),
+    }),
     response: z.object({ status: z.string() }),
     result: (data) => ({ status: `License status updated to ${data.updateLicenseStatus.status}` }),
   }),

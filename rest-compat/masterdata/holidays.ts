@@ -2,6 +2,8 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/masterdata.operations.js';
 import { holidaysArea, holidaysSchemas as schemas } from '../../subgraphs/masterdata/holidays/index.js';
 import { auditShape, withAudit } from '../audit.js';
+import { masterdataErrors } from '../../subgraphs/masterdata/errors.js';
+import { dayOf } from '../../subgraphs/masterdata/holidays/service.js';
 import { pathParam, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 import { mapRows, MASTERDATA, pageShape } from './shared.js';
@@ -95,7 +97,7 @@ export const holidaysRoutes: RestRoute[] = [
     idSuffix: 'holiday.create',
     input: { from: 'envelope', schema: schemas.createHoliday },
     operation: ops.HolidaysCreateDocument,
-    variables: (input) => input,
+    variables: (input) => ({ ...input, holidayDate: dayOf(input.holidayDate, masterdataErrors.holidayInsert) }),
     response: holidayKey,
     result: (data) => data.createHoliday,
   }),
@@ -106,7 +108,11 @@ export const holidaysRoutes: RestRoute[] = [
     idSuffix: 'holiday.update',
     input: { from: 'envelope', schema: schemas.updateHoliday },
     operation: ops.HolidaysUpdateDocument,
-    variables: (input) => input,
+    variables: (input) => ({
+      ...input,
+      holidayDate: dayOf(input.holidayDate, masterdataErrors.holidayUpdate),
+      newHolidayDate: dayOf(input.newHolidayDate, masterdataErrors.holidayUpdate),
+    }),
     response: holidayKey,
     result: (data) => data.updateHoliday,
   }),
@@ -117,7 +123,7 @@ export const holidaysRoutes: RestRoute[] = [
     idSuffix: 'holiday.delete',
     input: { from: 'envelope', schema: schemas.deleteHoliday },
     operation: ops.HolidaysDeleteDocument,
-    variables: (input) => input,
+    variables: (input) => ({ ...input, holidayDate: dayOf(input.holidayDate, masterdataErrors.holidayDelete) }),
     response: holidayKey.omit({ langCode: true }),
     result: (data) => data.deleteHoliday,
   }),

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/masterdata.operations.js';
 import type { IdSchemaRecordFragment } from '../../generated/graphql/masterdata.operations.js';
 import { idschemaSchemas as schemas } from '../../subgraphs/masterdata/idschema/index.js';
-import { optionalTimestamp, type RestRoute, timestamp } from '../route.js';
+import { idSchemaErrors } from '../../subgraphs/masterdata/idschema/errors.js';
+import { effectiveFromOf } from '../../subgraphs/masterdata/idschema/service.js';
+import { instantFromWire, optionalTimestamp, type RestRoute, timestamp } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 import { mapRows, MASTERDATA, pageShape } from './shared.js';
 
@@ -47,7 +49,7 @@ export const idschemaRoutes: RestRoute[] = [
     idSuffix: 'create',
     input: { from: 'envelope', schema: schemas.createIdSchema },
     operation: ops.IdSchemaCreateDocument,
-    variables: (input) => input,
+    variables: (input) => ({ ...input, effectiveFrom: instantFromWire(input.effectiveFrom, (text) => effectiveFromOf(text, idSchemaErrors.insert)) }),
     response: record,
     result: (data) => toRecord(data.createIdSchema),
   }),
@@ -58,7 +60,11 @@ export const idschemaRoutes: RestRoute[] = [
     idSuffix: 'update',
     input: { from: 'envelope', schema: schemas.createIdSchema },
     operation: ops.IdSchemaUpdateDocument,
-    variables: (input, req) => ({ ...input, id: queryId(req) }),
+    variables: (input, req) => ({
+      ...input,
+      effectiveFrom: instantFromWire(input.effectiveFrom, (text) => effectiveFromOf(text, idSchemaErrors.update)),
+      id: queryId(req),
+    }),
     response: record,
     result: (data) => toRecord(data.updateIdSchema),
   }),
@@ -80,7 +86,7 @@ export const idschemaRoutes: RestRoute[] = [
     idSuffix: 'publish',
     input: { from: 'envelope', schema: schemas.publishIdSchema },
     operation: ops.IdSchemaPublishDocument,
-    variables: (input) => input,
+    variables: (input) => ({ ...input, effectiveFrom: instantFromWire(input.effectiveFrom, (text) => effectiveFromOf(text, idSchemaErrors.update)) }),
     response: record,
     result: (data) => toRecord(data.publishIdSchema),
   }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
 import { mispsSchemas as schemas } from '../../subgraphs/partner/misps/inputs.js';
-import { found, pathParam, present, type RestRoute, timestamp } from '../route.js';
+import type { MispStatus } from '../../generated/graphql/partner.js';
+import { found, fromWire, pathParam, present, type RestRoute, timestamp } from '../route.js';
 import { partnerErrors } from '../../subgraphs/partner/errors.js';
 import { route } from './shared.js';
 
@@ -33,6 +34,8 @@ const updateBody = z.preprocess(
   schemas.updateMisp.omit({ mispId: true }),
 );
 const statusBody = z.object({ mispStatus: z.string().max(16) });
+/** The wire's MISP statuses are the graph's MispStatus values. */
+const MISP_STATUS: Record<MispStatus, MispStatus> = { Active: 'Active', Approved: 'Approved', Rejected: 'Rejected' };
 
 export const mispsRoutes: RestRoute[] = [
   route({
@@ -53,7 +56,10 @@ export const mispsRoutes: RestRoute[] = [
     idSuffix: 'misp.status',
     input: { from: 'envelope', schema: statusBody },
     operation: ops.MispsDecideDocument,
-    variables: (input, req) => ({ mispId: mispId(req), mispStatus: input.mispStatus }),
+    variables: (input, req) => ({
+      mispId: mispId(req),
+      mispStatus: fromWire(input.mispStatus, MISP_STATUS, () => partnerErrors.invalid('mispStatus', 'Approved or Rejected')),
+    }),
     response: z.object({
       mispID: z.string(),
       mispStatus: z.string(),
@@ -120,7 +126,10 @@ export const mispsRoutes: RestRoute[] = [
     idSuffix: 'misp.status.update',
     input: { from: 'envelope', schema: statusBody },
     operation: ops.MispsSetActiveDocument,
-    variables: (input, req) => ({ mispId: mispId(req), mispStatus: input.mispStatus }),
+    variables: (input, req) => ({
+      mispId: mispId(req),
+      isActive: fromWire(input.mispStatus, { Active: true, 'De-Active': false }, () => partnerErrors.invalid('mispStatus', 'Active or De-Active')),
+    }),
     response: z.object({ mispID: z.string(), mispStatus: z.string(), message: z.string() }),
     result: (data) => {
       const status = data.setMispActive.isActive ? 'Active' : 'De-Active';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
-import { partnersSchemas as schemas } from '../../subgraphs/partner/partners/inputs.js';
+import { PARTNER_STATUS, partnersSchemas as schemas, partnerWire, REQUEST_STATUS } from '../../subgraphs/partner/partners/inputs.js';
 import { optionalTimestamp, pathParam, timestamp, type RestRoute } from '../route.js';
 import { route } from './shared.js';
 
 const message = z.object({ message: z.string() });
-const statusRequest = schemas.updatePartnerStatus.pick({ status: true });
+const statusRequest = z.object({ status: partnerWire.status });
 
 /** MOSIP's partner record of the partner manager's list. */
 const partnerRecord = z.object({
@@ -112,9 +112,9 @@ export const partnersRoutes: RestRoute[] = [
     path: '/pmpartners/PartnerAPIKeyRequests/{APIKeyReqID}',
     summary: 'Approve or reject an API key request; on approval the key, shown this once',
     idSuffix: 'partners.apikey.approval',
-    input: { from: 'envelope', schema: schemas.decideApiKeyRequest.pick({ status: true }) },
+    input: { from: 'envelope', schema: z.object({ status: partnerWire.decision }) },
     operation: ops.PartnersDecideApiKeyRequestDocument,
-    variables: (input, req) => ({ ...input, apiKeyReqId: pathParam(req, 'APIKeyReqID') }),
+    variables: (input, req) => ({ status: REQUEST_STATUS[input.status], apiKeyReqId: pathParam(req, 'APIKeyReqID') }),
     response: z.object({ message: z.string(), partnerAPIKey: z.string().nullable() }),
     result: (data) => data.decideApiKeyRequest,
   }),
@@ -125,7 +125,7 @@ export const partnersRoutes: RestRoute[] = [
     idSuffix: 'partners.status.update',
     input: { from: 'envelope', schema: statusRequest },
     operation: ops.PartnersUpdateStatusDocument,
-    variables: (input, req) => ({ ...input, partnerId: pathParam(req, 'partnerID') }),
+    variables: (input, req) => ({ status: PARTNER_STATUS[input.status], partnerId: pathParam(req, 'partnerID') }),
     response: message,
     result: (data) => data.updatePartnerStatus,
   }),
@@ -136,7 +136,11 @@ export const partnersRoutes: RestRoute[] = [
     idSuffix: 'partners.apikeystatus.update',
     input: { from: 'envelope', schema: statusRequest },
     operation: ops.PartnersUpdateApiKeyStatusDocument,
-    variables: (input, req) => ({ ...input, partnerId: pathParam(req, 'partnerID'), partnerApiKey: pathParam(req, 'PartnerAPIKey') }),
+    variables: (input, req) => ({
+      status: PARTNER_STATUS[input.status],
+      partnerId: pathParam(req, 'partnerID'),
+      partnerApiKey: pathParam(req, 'PartnerAPIKey'),
+    }),
     response: message,
     result: (data) => data.updatePartnerApiKeyStatus,
   }),

@@ -56,7 +56,7 @@ export interface TokenIdentity {
   langCode: string | null;
   userPassword: null;
   name: string | null;
-  role: string;
+  roles: string[];
   token: string;
   rid: string | null;
 }
@@ -162,7 +162,7 @@ export class AuthService {
       langCode: profile.langCode ?? null,
       userPassword: null,
       name: profile.name ?? null,
-      role: principal.roles.join(','),
+      roles: [...principal.roles],
       token: principal.token,
       rid: profile.rid ?? null,
     };

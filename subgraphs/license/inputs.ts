@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
-import { identifier } from '../../lib/input.js';
+import { identifier, instantText } from '../../lib/input.js';
 
 const text = identifier();
 const keyQuery = z.object({ licenseKey: text, MISPId: text });
@@ -17,7 +17,7 @@ export const licenseCodeFor = (field: string): string => FIELD_CODES.find(([test
 /** The arguments of the license key manager's root fields, for GraphQL and REST alike. */
 export const licenseInputs = fieldInputs(
   {
-    generateLicenseKey: z.object({ MISPId: text, licenseExpiryTime: text }),
+    generateLicenseKey: z.object({ MISPId: text, licenseExpiryTime: instantText(text) }),
     mapLicensePermissions: keyQuery.extend({ permissions: z.array(z.string().max(128)).min(1).max(64) }),
     licensePermissions: keyQuery,
     updateLicenseStatus: z.object({ licenseKey: text, status: text }),

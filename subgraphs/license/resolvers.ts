@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../lib/context.js';
 import { loader } from '../../lib/graph/loader.js';
 import { nestedConnection } from '../../lib/graph/nested.js';
+import { instantArgument } from '../../lib/graph/scalars.js';
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import type { Resolvers } from '../../generated/graphql/license.js';
 import type { LicenseService } from './service.js';
@@ -16,7 +17,7 @@ export function licenseResolvers(service: LicenseService): Resolvers {
       licensePermissionValues: () => service.permissionValues(),
     },
     Mutation: {
-      generateLicenseKey: async (_, args, context) => service.generate(await context.principal(), args.MISPId, args.licenseExpiryTime),
+      generateLicenseKey: async (_, args, context) => service.generate(await context.principal(), args.MISPId, instantArgument(args.licenseExpiryTime)),
       mapLicensePermissions: (_, args) => service.mapPermissions(args.licenseKey, args.MISPId, args.permissions),
       updateLicenseStatus: (_, args) => service.updateStatus(args.licenseKey, args.status),
     },

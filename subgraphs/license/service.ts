@@ -15,6 +15,14 @@ const HMAC_PURPOSE = 'license/key-hmac';
 /** A key as the graph shows it: the row, and the key itself only when just generated. */
 export type LicenseView = LicenseRow & { licenseKey: string | null };
 
+/** A new key's first checks, in their order (and REST's, before it sends one): a MISP id, then an expiry that is an instant. */
+export function checkedExpiry(mispId: string, licenseExpiryTime: string): Date {
+  if (!mispId?.trim()) throw licenseErrors.emptyMisp();
+  const expiresAt = parseInstant(licenseExpiryTime ?? '');
+  if (!expiresAt) throw licenseErrors.badExpiry();
+  return expiresAt;
+}
+
 /**
  * License keys for MISPs. A key is shown once, at generation; the database
  * keeps only its HMAC. Expiry is checked whenever a key is used. A suspended
@@ -45,9 +53,7 @@ export class LicenseService {
   }
 
   async generate(caller: Pick<Principal, 'subject'>, mispId: string, licenseExpiryTime: string): Promise<LicenseView> {
-    if (!mispId?.trim()) throw licenseErrors.emptyMisp();
-    const expiresAt = parseInstant(licenseExpiryTime ?? '');
-    if (!expiresAt) throw licenseErrors.badExpiry();
+    const expiresAt = checkedExpiry(mispId, licenseExpiryTime);
     if (expiresAt <= this.clock.now()) throw licenseErrors.expiryInPast();
     const licenseKey = randomAlphanumeric(this.settings.keyLength);
     const row = await this.storage.create({

@@ -1,4 +1,4 @@
-import { DateTimeScalar } from '../../lib/graph/scalars.js';
+import { DateScalar, DateTimeScalar } from '../../lib/graph/scalars.js';
 import { defineComponent } from '../component.js';
 import { assembleAreas } from '../areas.js';
 import type { MasterdataArea } from './area.js';
@@ -36,5 +36,6 @@ export const masterdata = defineComponent({
     // The other components' sample rows (the admin as manager of partner management's default group).
     await deps.events.publish('sampleCountry.loaded', { by: SAMPLE_BY, at });
   },
-  resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, User: { __resolveReference: (ref: { userId: string }) => ref } }),
+  resolvers: (deps) =>
+    assembled.resolvers(deps, { DateTime: DateTimeScalar, Date: DateScalar, User: { __resolveReference: (ref: { userId: string }) => ref } }),
 });

@@ -182,7 +182,7 @@ async function main(): Promise<void> {
       },
       {
         name: 'validateToken over GraphQL',
-        spec: { url: platformUrl, method: 'POST', path: '/graphql', body: { query: '{ validateToken { userId role } }' }, headers: { cookie: adminCookie } },
+        spec: { url: platformUrl, method: 'POST', path: '/graphql', body: { query: '{ validateToken { userId roles } }' }, headers: { cookie: adminCookie } },
         baselineOf: 'baseline: RS256 verification only',
       },
       {

@@ -20,9 +20,9 @@ describe('the authentication manager through GraphQL', () => {
     const login = await t.graphql(LOGIN, { userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' });
     expect(login.errors).toBeUndefined();
     const token = login.data.loginWithPassword.passwordLogin.token;
-    const valid = await t.graphql('{ validateToken { userId role } }', {}, bearer(token));
+    const valid = await t.graphql('{ validateToken { userId roles } }', {}, bearer(token));
     expect(valid.data.validateToken.userId).toBe('admin');
-    expect(valid.data.validateToken.role).toContain('GLOBAL_ADMIN');
+    expect(valid.data.validateToken.roles).toContain('GLOBAL_ADMIN');
     // the cookie works on GraphQL as on REST
     expect((await t.graphql('{ validateToken { userId } }', {}, cookieHeader(token))).data.validateToken.userId).toBe('admin');
     expect(

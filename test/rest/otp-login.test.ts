@@ -168,7 +168,7 @@ describe('OTP login errors', () => {
       { otp },
     );
     expect(login.data.loginWithOtp.otpLogin.userId).toBe('mailonly');
-    const identity = await t.graphql('{ validateToken { userId role } }', {}, bearer(login.data.loginWithOtp.otpLogin.token));
-    expect(identity.data.validateToken).toEqual({ userId: 'mailonly', role: 'RESIDENT' });
+    const identity = await t.graphql('{ validateToken { userId roles } }', {}, bearer(login.data.loginWithOtp.otpLogin.token));
+    expect(identity.data.validateToken).toEqual({ userId: 'mailonly', roles: ['RESIDENT'] });
   });
 });

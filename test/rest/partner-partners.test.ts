@@ -351,7 +351,7 @@ describe("partners: nobody reaches another's records", () => {
       codeOf(
         await gql(
           as.managerY,
-          'mutation { updatePartnerStatus(input: { partnerId: "PA", status: "De-Active" }) { partnerMessage { message } userErrors { field code message } } }',
+          'mutation { updatePartnerStatus(input: { partnerId: "PA", status: DE_ACTIVE }) { partnerMessage { message } userErrors { field code message } } }',
         ),
       ),
     ).toBe('PMS_PMP_006');

@@ -95,17 +95,17 @@ describe('the sample country’s admin in partner management', () => {
       const graph = (query: string) => t.graphql(query, {}, auth).then(codeOf);
       expect(
         await graph(
-          'mutation { updatePartnerStatus(input: { partnerId: "NO-SUCH-PARTNER", status: "De-Active" }) { partnerMessage { message } userErrors { field code message } } }',
+          'mutation { updatePartnerStatus(input: { partnerId: "NO-SUCH-PARTNER", status: DE_ACTIVE }) { partnerMessage { message } userErrors { field code message } } }',
         ),
       ).toBe('PMS_PMP_005');
       expect(
         await graph(
-          'mutation { updatePartnerApiKeyStatus(input: { partnerId: "SAMPLE-P", partnerApiKey: "NoSuchKey0123456789", status: "De-Active" }) { partnerMessage { message } userErrors { field code message } } }',
+          'mutation { updatePartnerApiKeyStatus(input: { partnerId: "SAMPLE-P", partnerApiKey: "NoSuchKey0123456789", status: DE_ACTIVE }) { partnerMessage { message } userErrors { field code message } } }',
         ),
       ).toBe('PMS_PMP_007');
       expect(
         await graph(
-          'mutation { decideApiKeyRequest(input: { apiKeyReqId: "no-such-request", status: "Approved" }) { apiKeyDecision { message } userErrors { field code message } } }',
+          'mutation { decideApiKeyRequest(input: { apiKeyReqId: "no-such-request", status: APPROVED }) { apiKeyDecision { message } userErrors { field code message } } }',
         ),
       ).toBe('PMS_PMP_011');
     });

@@ -146,7 +146,7 @@ describe('VID status changes by caller', () => {
     const idaBearer = bearer(tokenOf(ida));
     const revokes = Array.from({ length: 5 }, () => vidCall(ida, 'PATCH', `/${vid}`, { vidStatus: 'REVOKED' }));
     const graphRevoke = t.graphql(
-      'mutation($v: String!) { a: updateVidStatus(input: { vid: $v, vidStatus: "REVOKED" }) { vidStatusChange { vidStatus } userErrors { field code message } } b: updateVidStatus(input: { vid: $v, vidStatus: "DEACTIVATED" }) { vidStatusChange { vidStatus } userErrors { field code message } } }',
+      'mutation($v: String!) { a: updateVidStatus(input: { vid: $v, vidStatus: REVOKED }) { vidStatusChange { vidStatus } userErrors { field code message } } b: updateVidStatus(input: { vid: $v, vidStatus: DEACTIVATED }) { vidStatusChange { vidStatus } userErrors { field code message } } }',
       { v: vid },
       idaBearer,
     );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { envelopeOf, firstError, GRAPHQL_PATH, graphqlData, graphqlRequest } from '../../lib/packet/simulator.js';
+import { envelopeOf, firstError, GRAPHQL_PATH, graphqlData, graphqlRequest, type MutationPayload } from '../../lib/packet/simulator.js';
 import { uploadRequest } from './keys.js';
 
 /**
@@ -10,16 +10,21 @@ import { uploadRequest } from './keys.js';
  */
 export async function createAbisClient(base: string, cookie: string): Promise<{ clientId: string; secretKey: string }> {
   const clientId = `mock-abis-${randomBytes(4).toString('hex')}`;
-  const { createClient } = await graphqlData<{ createClient: { secretKey: string } }>(
+  const { createClient } = await graphqlData<{ createClient: MutationPayload<'clientCredentials', { secretKey: string }> }>(
     await fetch(`${base}${GRAPHQL_PATH}`, {
-      ...graphqlRequest('mutation($input: ClientInput!) { createClient(input: $input) { secretKey } }', {
-        input: { clientId, roles: ['ABIS'], appIds: ['registrationprocessor'] },
-      }),
+      ...graphqlRequest(
+        'mutation($input: ClientInput!) { createClient(input: $input) { clientCredentials { secretKey } userErrors { field code message } } }',
+        {
+          input: { clientId, roles: ['ABIS'], appIds: ['registrationprocessor'] },
+        },
+      ),
       headers: { 'content-type': 'application/json', cookie },
     }),
     'creating the ABIS client',
   );
-  return { clientId, secretKey: createClient.secretKey };
+  const refusal = createClient.userErrors[0];
+  if (refusal) throw new Error(`creating the ABIS client: ${refusal.code}: ${refusal.message}`);
+  return { clientId, secretKey: createClient.clientCredentials!.secretKey };
 }
 
 export async function uploadAbisCertificate(base: string, cookie: string, certificatePem: string): Promise<void> {

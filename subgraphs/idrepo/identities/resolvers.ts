@@ -26,7 +26,7 @@ export function identitiesResolvers(deps: PlatformDeps): Resolvers {
     Mutation: {
       createIdentity: async (_, args, context) => stored(await identities.create(await context.principal(), args)),
       updateIdentity: async (_, args, context) =>
-        stored(await identities.update(await context.principal(), { ...args, status: args.status as 'ACTIVATED' | null })),
+        stored(await identities.update(await context.principal(), { ...args, status: args.status })),
     },
     IdentityRecord: {
       status: (record) => record.status as 'ACTIVATED',

@@ -19,7 +19,7 @@ export function vidsResolvers(deps: PlatformDeps): Resolvers {
     Mutation: {
       createVid: async (_, args, context) => vids.create(await context.principal(), args),
       updateVidStatus: async (_, args, context) => {
-        const change = await vids.updateStatus(await context.principal(), args.vid, args.vidStatus as VidStatus);
+        const change = await vids.updateStatus(await context.principal(), args.vid, args.vidStatus);
         return { ...change, vidStatus: change.vidStatus as VidStatus };
       },
       regenerateVid: async (_, args, context) => vids.regenerate(await context.principal(), args.vid),

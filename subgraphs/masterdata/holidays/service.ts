@@ -83,6 +83,12 @@ function dateOf(text: string, error: (why: string) => Error): Date {
   return date;
 }
 
+/** A day as REST sends it, checked as the holiday writes check it (their error when it is not yyyy-MM-dd): the graph's Date. */
+export function dayOf(text: string, error: (why: string) => Error): string {
+  dateOf(text, error);
+  return text;
+}
+
 /** A holiday list's dates, from and to included: yyyy-MM-dd, real days (KER-MSD-019 otherwise). */
 export function holidayDates(filter?: Pick<HolidayFilter, 'from' | 'to'> | null): { from?: Date; to?: Date } {
   return {

@@ -1,5 +1,5 @@
 import { loader } from '../../../lib/graph/loader.js';
-import { JsonScalar } from '../../../lib/graph/scalars.js';
+import { instantArgument, JsonScalar } from '../../../lib/graph/scalars.js';
 import { access } from '../../../lib/roles.js';
 import { MASTERDATA_READERS } from '../access.js';
 import { defineArea } from '../area.js';
@@ -45,10 +45,11 @@ export const idschemaArea = defineArea({
         idSchemas: (_, args) => service.list(args, args.filter),
       },
       Mutation: {
-        createIdSchema: async (_, args, context) => service.create(await by(context), args),
-        updateIdSchema: async (_, { id, ...input }, context) => service.update(await by(context), id, input),
+        createIdSchema: async (_, args, context) => service.create(await by(context), { ...args, effectiveFrom: instantArgument(args.effectiveFrom) }),
+        updateIdSchema: async (_, { id, ...input }, context) =>
+          service.update(await by(context), id, { ...input, effectiveFrom: instantArgument(input.effectiveFrom) }),
         deleteIdSchema: async (_, args, context) => service.delete(await by(context), args.id),
-        publishIdSchema: async (_, args, context) => service.publish(await by(context), args.id, args.effectiveFrom),
+        publishIdSchema: async (_, args, context) => service.publish(await by(context), args.id, instantArgument(args.effectiveFrom)),
       },
       IdSchema: {
         __resolveReference: (ref, context) => byId(context)(ref.id),

@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { instantText } from '../../../lib/input.js';
 import { connectionPage, pagedListInput } from '../paged.js';
 
 const text = z.string().trim().min(1).max(1024);
-const draft = z.object({ title: text, description: text, effectiveFrom: z.string().max(64), schemaVersion: z.number().nonnegative(), schema: z.unknown() });
+const draft = z.object({
+  title: text,
+  description: text,
+  effectiveFrom: instantText(z.string().max(64)),
+  schemaVersion: z.number().nonnegative(),
+  schema: z.unknown(),
+});
 const id = z.string().min(1).max(64);
 
 /** The arguments of the ID schema's root fields, for GraphQL and REST alike. */
@@ -10,7 +17,7 @@ export const idschemaSchemas = {
   createIdSchema: draft,
   updateIdSchema: draft.extend({ id }),
   deleteIdSchema: z.object({ id }),
-  publishIdSchema: z.object({ id, effectiveFrom: z.string().max(64) }),
+  publishIdSchema: z.object({ id, effectiveFrom: instantText(z.string().max(64)) }),
   idSchemaPage: pagedListInput,
   latestIdSchema: z.object({ schemaVersion: z.coerce.number().nonnegative().nullish() }),
   idSchemas: z.object({ ...connectionPage, filter: z.object({ status: z.enum(['DRAFT', 'PUBLISHED']).nullish() }).nullish() }),

@@ -33,6 +33,13 @@ const SORTABLE: Record<string, string> = {
 /** The fields of a stored row (checked when written). */
 export const fieldsOf = (row: IdSchemaRow): SchemaField[] => row.schema as SchemaField[];
 
+/** A schema's effectiveFrom, checked first by every write (and by REST before it sends one): `error` when it is not an instant. */
+export function effectiveFromOf(text: string, error: (why: string) => Error): Date {
+  const effectiveFrom = parseInstant(text);
+  if (!effectiveFrom) throw error("effectiveFrom must be an ISO 8601 timestamp (yyyy-MM-dd'T'HH:mm:ss.SSS'Z')");
+  return effectiveFrom;
+}
+
 /**
  * The ID schema, as MOSIP keeps it: drafts are written and rewritten, then
  * published once, which gives them the next idVersion. The published schema
@@ -46,8 +53,7 @@ export class IdSchemaService {
   ) {}
 
   private parse(input: IdSchemaInput, error: (why: string) => Error) {
-    const effectiveFrom = parseInstant(input.effectiveFrom);
-    if (!effectiveFrom) throw error("effectiveFrom must be an ISO 8601 timestamp (yyyy-MM-dd'T'HH:mm:ss.SSS'Z')");
+    const effectiveFrom = effectiveFromOf(input.effectiveFrom, error);
     const fields = schemaFields.safeParse(input.schema);
     if (!fields.success) {
       const issue = fields.error.issues[0]!;
@@ -94,8 +100,7 @@ export class IdSchemaService {
    * Serializable, so two publishes never take the same version.
    */
   async publish(by: string, id: string, effectiveFrom: string): Promise<IdSchemaRow> {
-    const from = parseInstant(effectiveFrom);
-    if (!from) throw idSchemaErrors.update("effectiveFrom must be an ISO 8601 timestamp (yyyy-MM-dd'T'HH:mm:ss.SSS'Z')");
+    const from = effectiveFromOf(effectiveFrom, idSchemaErrors.update);
     const now = this.clock.now();
     for (let attempt = 0; ; attempt++) {
       try {

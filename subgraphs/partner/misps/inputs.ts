@@ -17,7 +17,7 @@ const status = identifier(16);
 export const mispsSchemas = {
   createMisp: z.object({ organizationName: name, contactNumber: phone.nullish(), emailId: email, address }),
   decideMisp: z.object({ mispId: id, mispStatus: status }),
-  setMispActive: z.object({ mispId: id, mispStatus: status }),
+  setMispActive: z.object({ mispId: id, isActive: z.boolean() }),
   updateMisp: z.object({ mispId: id, organizationName: name.nullish(), contactNumber: phone.nullish(), emailId: email.nullish(), address: address.nullish() }),
   validateMispLicense: z.object({ mispId: id, mispLicenseKey: identifier(256) }),
   regenerateMispLicense: z.object({ mispId: id }),

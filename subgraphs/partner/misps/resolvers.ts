@@ -23,7 +23,7 @@ export function mispsResolvers(deps: PlatformDeps): Resolvers {
     Mutation: {
       createMisp: async (_, args, context) => service.create(await by(context), args),
       decideMisp: async (_, args, context) => service.decide(await by(context), args.mispId, args.mispStatus),
-      setMispActive: async (_, args, context) => service.setActive(await by(context), args.mispId, args.mispStatus),
+      setMispActive: async (_, args, context) => service.setActive(await by(context), args.mispId, args.isActive ? 'Active' : 'De-Active'),
       updateMisp: async (_, { mispId, ...input }, context) => service.update(await by(context), mispId, input),
       validateMispLicense: async (_, args) => {
         await service.validateLicense(args.mispId, args.mispLicenseKey);

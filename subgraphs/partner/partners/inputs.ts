@@ -10,7 +10,13 @@ const word = (max: number) => identifier(max).trim().min(1);
 const prose = (max: number) => text(max).trim();
 /** A string first, so that an absent value reads as missing (PMS_COR_001), not as a wrong option. */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.string().pipe(z.enum(values));
-const partnerStatus = oneOf(PARTNER_STATUSES);
+/** The stored (and REST wire) statuses of partners and API keys, as the graph's PartnerStatus. */
+export const PARTNER_STATUS = { Active: 'ACTIVE', 'De-Active': 'DE_ACTIVE' } as const satisfies Record<(typeof PARTNER_STATUSES)[number], string>;
+/** The stored statuses of API key requests (REST's decisions among them), as the graph's ApiKeyRequestStatus. */
+export const REQUEST_STATUS = { 'in-progress': 'IN_PROGRESS', Approved: 'APPROVED', Rejected: 'REJECTED' } as const;
+/** The REST bodies that carry these statuses as the spec writes them (Active, De-Active; Approved, Rejected). */
+export const partnerWire = { status: oneOf(PARTNER_STATUSES), decision: oneOf(DECISIONS) };
+const partnerStatus = oneOf(['ACTIVE', 'DE_ACTIVE']);
 const page = { first: z.number().int().nullish(), after: identifier(512).nullish() };
 
 /** The arguments of the partner root fields, for GraphQL and REST alike. */
@@ -28,7 +34,7 @@ export const partnersSchemas = {
   updatePartnerStatus: z.object({ partnerId: id, status: partnerStatus }),
   requestPartnerApiKey: z.object({ partnerId: id, policyName: word(128), useCaseDescription: prose(512).nullish() }),
   apiKeyRequestState: z.object({ partnerId: id, apiKeyReqId: id }),
-  decideApiKeyRequest: z.object({ apiKeyReqId: id, status: oneOf(DECISIONS) }),
+  decideApiKeyRequest: z.object({ apiKeyReqId: id, status: oneOf(['APPROVED', 'REJECTED']) }),
   updatePartnerApiKeyStatus: z.object({ partnerId: id, partnerApiKey: word(128), status: partnerStatus }),
   changePartnerApiKeyPolicy: z.object({ partnerId: id, partnerApiKey: word(128), oldPolicyID: id, newPolicyID: id }),
   partners: z.object({ ...page, filter: z.object({ status: z.string().nullish(), policyGroupId: identifier(64).nullish() }).nullish() }),

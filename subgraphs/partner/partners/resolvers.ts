@@ -3,10 +3,11 @@ import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { nestedConnection } from '../../../lib/graph/nested.js';
+import { PARTNER_STATUS as STORED_PARTNER_STATUS, REQUEST_STATUS as STORED_REQUEST_STATUS } from './inputs.js';
 import type { Scope } from './scope.js';
 
-const PARTNER_STATUS: Record<string, PartnerStatus> = { Active: 'ACTIVE', 'De-Active': 'DE_ACTIVE' };
-const REQUEST_STATUS: Record<string, ApiKeyRequestStatus> = { 'in-progress': 'IN_PROGRESS', Approved: 'APPROVED', Rejected: 'REJECTED' };
+const PARTNER_STATUS: Record<string, PartnerStatus> = STORED_PARTNER_STATUS;
+const REQUEST_STATUS: Record<string, ApiKeyRequestStatus> = STORED_REQUEST_STATUS;
 /** The stored value of a graph enum value. */
 const stored = <T extends string>(map: Record<string, T>, value: T | null | undefined) => (value ? Object.keys(map).find((key) => map[key] === value) : null);
 const userRef = (userId: string | null) => (userId ? { userId } : null);
@@ -52,10 +53,12 @@ export function partnersResolvers(deps: PlatformDeps): Resolvers {
       registerPartner: async (_, args, context) => partners.register(await caller(context), args),
       uploadPartnerCertificate: async (_, args, context) =>
         partners.uploadCertificate(await caller(context), args.partnerId, args.certificateData, args.partnerDomain),
-      updatePartnerStatus: async (_, args, context) => partners.updatePartnerStatus(await caller(context), args.partnerId, args.status),
+      updatePartnerStatus: async (_, args, context) =>
+        partners.updatePartnerStatus(await caller(context), args.partnerId, stored(PARTNER_STATUS, args.status)!),
       requestPartnerApiKey: async (_, args, context) => apiKeys.requestApiKey(await caller(context), args.partnerId, args.policyName, args.useCaseDescription),
-      decideApiKeyRequest: async (_, args, context) => apiKeys.decide(await caller(context), args.apiKeyReqId, args.status),
-      updatePartnerApiKeyStatus: async (_, args, context) => apiKeys.updateApiKeyStatus(await caller(context), args.partnerId, args.partnerApiKey, args.status),
+      decideApiKeyRequest: async (_, args, context) => apiKeys.decide(await caller(context), args.apiKeyReqId, stored(REQUEST_STATUS, args.status)!),
+      updatePartnerApiKeyStatus: async (_, args, context) =>
+        apiKeys.updateApiKeyStatus(await caller(context), args.partnerId, args.partnerApiKey, stored(PARTNER_STATUS, args.status)!),
       changePartnerApiKeyPolicy: async (_, args, context) =>
         apiKeys.changeKeyPolicy(await caller(context), args.partnerId, args.partnerApiKey, args.oldPolicyID, args.newPolicyID),
     },

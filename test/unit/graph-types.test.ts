@@ -1,0 +1,57 @@
+// Honest argument types over the composed supergraph: statuses are the enums the outputs use, days and
+// instants are Date and DateTime, roles a list (the REST paths keep their wire strings: rest-compat maps them).
+import { readFileSync } from 'node:fs';
+import { buildSchema, getNamedType, isEnumType, isInputObjectType, isListType, getNullableType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { SUPERGRAPH_FILE } from '../../gateway/compose.js';
+
+/** Every argument of a root field and every input field: its coordinate, name and type. */
+function inputs(schema: GraphQLSchema): { at: string; name: string; type: GraphQLInputType }[] {
+  const found: { at: string; name: string; type: GraphQLInputType }[] = [];
+  for (const root of [schema.getQueryType(), schema.getMutationType()])
+    for (const field of Object.values(root?.getFields() ?? {}))
+      for (const arg of field.args) found.push({ at: `${root!.name}.${field.name}(${arg.name})`, name: arg.name, type: arg.type });
+  for (const type of Object.values(schema.getTypeMap()))
+    if (isInputObjectType(type) && !type.name.startsWith('__') && !type.name.includes('__'))
+      for (const field of Object.values(type.getFields())) found.push({ at: `${type.name}.${field.name}`, name: field.name, type: field.type });
+  return found;
+}
+
+const supergraph = () => buildSchema(readFileSync(SUPERGRAPH_FILE, 'utf8'), { assumeValidSDL: true });
+
+describe('argument types', () => {
+  const all = inputs(supergraph());
+
+  it('takes every status as an enum of the values the outputs use (or a Boolean for on and off), never a String', () => {
+    const statuses = all.filter(({ name }) => /status$/i.test(name));
+    expect(statuses.length).toBeGreaterThanOrEqual(8);
+    expect(statuses.filter(({ type }) => !isEnumType(getNamedType(type)) && getNamedType(type).name !== 'Boolean').map(({ at }) => at)).toEqual([]);
+    const byCoordinate = Object.fromEntries(all.map(({ at, type }) => [at, String(type)]));
+    expect(byCoordinate).toMatchObject({
+      'DecideMispInput.mispStatus': 'MispStatus!',
+      'SetMispActiveInput.isActive': 'Boolean!',
+      'UpdatePartnerStatusInput.status': 'PartnerStatus!',
+      'UpdatePartnerApiKeyStatusInput.status': 'PartnerStatus!',
+      'DecideApiKeyRequestInput.status': 'ApiKeyRequestStatus!',
+      'UpdateLicenseStatusInput.status': 'LicenseStatus!',
+      'UpdateVidStatusInput.vidStatus': 'VidStatus!',
+      'UpdateIdentityInput.status': 'IdentityStatus',
+    });
+  });
+
+  it('takes days as Date and instants a portal sends as DateTime', () => {
+    const days = all.filter(({ name }) => /Date$/.test(name));
+    expect(days.length).toBeGreaterThanOrEqual(4);
+    expect(days.filter(({ type }) => getNamedType(type).name !== 'Date').map(({ at }) => at)).toEqual([]);
+    const instants = all.filter(({ name }) => name === 'effectiveFrom' || name === 'licenseExpiryTime');
+    expect(instants.length).toBe(4);
+    expect(instants.filter(({ type }) => getNamedType(type).name !== 'DateTime').map(({ at }) => at)).toEqual([]);
+    expect(String(all.find(({ at }) => at === 'HolidayFilter.from')?.type)).toBe('Date');
+  });
+
+  it("answers a token's roles as a list", () => {
+    const identity = supergraph().getType('TokenIdentity');
+    const roles = identity && 'getFields' in identity ? identity.getFields().roles : undefined;
+    expect(roles && isListType(getNullableType(roles.type))).toBe(true);
+  });
+});
