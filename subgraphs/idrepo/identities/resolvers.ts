@@ -25,8 +25,7 @@ export function identitiesResolvers(deps: PlatformDeps): Resolvers {
     },
     Mutation: {
       createIdentity: async (_, args, context) => stored(await identities.create(await context.principal(), args)),
-      updateIdentity: async (_, args, context) =>
-        stored(await identities.update(await context.principal(), { ...args, status: args.status })),
+      updateIdentity: async (_, args, context) => stored(await identities.update(await context.principal(), { ...args, status: args.status })),
     },
     IdentityRecord: {
       status: (record) => record.status as 'ACTIVATED',
