@@ -60,7 +60,7 @@ describe('revocation across instances', () => {
         'changed roles',
         (_t, userId) =>
           a.graphql(
-            'mutation($u: String!) { updateUser(input: { userId: $u, input: {roles: [INDIVIDUAL]} }) { user { userId } userErrors { field code message } } }',
+            'mutation($u: String!) { updateUser(input: { userId: $u, changes: {roles: [INDIVIDUAL]} }) { user { userId } userErrors { field code message } } }',
             { u: userId },
             admin,
           ),

@@ -47,7 +47,7 @@ const cases: Case[] = [
       t.request('POST', '/v1/licensekeymanager/license/generate', { body: envelopeOf({ MISPId: 'misp\u0007', licenseExpiryTime: inDays(3) }), headers: admin }),
     graphql: () =>
       viaGraphql(
-        'mutation($m: String!, $e: String!) { generateLicenseKey(input: { MISPId: $m, licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
+        'mutation($m: String!, $e: DateTime!) { generateLicenseKey(input: { MISPId: $m, licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
         {
           m: 'misp\u0007',
           e: inDays(3),
@@ -169,7 +169,7 @@ describe('one set of input rules for GraphQL and REST', () => {
     });
     expect(rest.json.errors).toBeNull();
     const graphql = await t.graphql(
-      'mutation($e: String!) { generateLicenseKey(input: { MISPId: "misp-good-2", licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
+      'mutation($e: DateTime!) { generateLicenseKey(input: { MISPId: "misp-good-2", licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
       { e: inDays(3) },
       admin,
     );

@@ -56,11 +56,11 @@ describe('license key manager', () => {
       keys.add(
         (
           await t.graphql(
-            'mutation($e: String!) { generateLicenseKey(input: { MISPId: "misp-many", licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
+            'mutation($e: DateTime!) { generateLicenseKey(input: { MISPId: "misp-many", licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
             { e: inDays(1) },
             admin,
           )
-        ).data.generateLicenseKey.licenseKey,
+        ).data.generateLicenseKey.licenseKey.licenseKey,
       );
     expect(keys.size).toBe(100);
   });

@@ -260,7 +260,7 @@ describe("MISP license keys are the MISP admins'", () => {
         () =>
           viaGraphql(
             who,
-            'mutation($m: String!, $e: String!) { generateLicenseKey(input: { MISPId: $m, licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
+            'mutation($m: String!, $e: DateTime!) { generateLicenseKey(input: { MISPId: $m, licenseExpiryTime: $e }) { licenseKey { licenseKey } userErrors { field code message } } }',
             {
               m: life.mispId,
               e: expiry,

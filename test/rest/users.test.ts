@@ -51,7 +51,7 @@ describe('users and clients administration (GraphQL, admin only)', () => {
   it('changes roles, revoking the tokens issued with the old ones', async () => {
     const before = (await passwordLogin('clerk1', 'clerk-password-1', 'registrationclient')).data.loginWithPassword.passwordLogin.token;
     const updated = await t.graphql(
-      'mutation { updateUser(input: { userId: "clerk1", input: {roles: [REGISTRATION_ADMIN], appIds: ["registrationclient", "admin"]} }) { user { roles appIds } userErrors { field code message } } }',
+      'mutation { updateUser(input: { userId: "clerk1", changes: {roles: [REGISTRATION_ADMIN], appIds: ["registrationclient", "admin"]} }) { user { roles appIds } userErrors { field code message } } }',
       {},
       admin,
     );
@@ -111,7 +111,7 @@ describe('users and clients administration (GraphQL, admin only)', () => {
     expect((await clientLogin(secretKey)).json.errors[0].errorCode).toBe('500');
     expect((await clientLogin(rotated.data.rotateClientSecret.clientCredentials.secretKey)).json.response.status).toBe('Success');
     await t.graphql(
-      'mutation { updateClient(input: { clientId: "regproc-client", input: {isActive: false} }) { client { isActive } userErrors { field code message } } }',
+      'mutation { updateClient(input: { clientId: "regproc-client", changes: {isActive: false} }) { client { isActive } userErrors { field code message } } }',
       {},
       admin,
     );

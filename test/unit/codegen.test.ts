@@ -17,7 +17,7 @@ describe('generated GraphQL types (npm run codegen)', () => {
     await expect(
       generate(
         'license',
-        'mutation GenerateLicenseKey($MISPId: String!, $licenseExpiryTime: String!) { generateLicenseKey(input: { MISPId: $MISPId, licenseExpiryTime: $licenseExpiryTime }) { licenseKey { licenceKey } userErrors { field code message } } }',
+        'mutation GenerateLicenseKey($MISPId: String!, $licenseExpiryTime: DateTime!) { generateLicenseKey(input: { MISPId: $MISPId, licenseExpiryTime: $licenseExpiryTime }) { licenseKey { licenceKey } userErrors { field code message } } }',
       ),
     ).rejects.toThrow(/licenceKey/);
   });
