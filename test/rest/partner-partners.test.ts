@@ -335,7 +335,7 @@ describe("partners: nobody reaches another's records", () => {
       codeOf(
         await gql(
           as.partnerB,
-          `mutation { decideApiKeyRequest(input: { apiKeyReqId: "${apiRequestId}", status: "Approved" }) { apiKeyDecision { partnerAPIKey } userErrors { field code message } } }`,
+          `mutation { decideApiKeyRequest(input: { apiKeyReqId: "${apiRequestId}", status: APPROVED }) { apiKeyDecision { partnerAPIKey } userErrors { field code message } } }`,
         ),
       ),
     ).toBe('KER-ATH-403');
@@ -343,7 +343,7 @@ describe("partners: nobody reaches another's records", () => {
       codeOf(
         await gql(
           as.managerY,
-          `mutation { decideApiKeyRequest(input: { apiKeyReqId: "${apiRequestId}", status: "Approved" }) { apiKeyDecision { partnerAPIKey } userErrors { field code message } } }`,
+          `mutation { decideApiKeyRequest(input: { apiKeyReqId: "${apiRequestId}", status: APPROVED }) { apiKeyDecision { partnerAPIKey } userErrors { field code message } } }`,
         ),
       ),
     ).toBe('PMS_PMP_012');
