@@ -229,21 +229,21 @@ function errorItems(route: RestRoute, errors: NonNullable<Awaited<ReturnType<Ope
 }
 
 /**
- * The result a route reads, each mutation payload replaced by its result; or
- * the payload's first user error, which is what the REST path answered
- * before mutations had payloads (the first invalid field), byte for byte.
+ * The result a route reads, each mutation payload replaced by its result. A
+ * payload's first user error is thrown as the answer: what the REST path
+ * answered before mutations had payloads (the first invalid field), byte for byte.
  */
-function settlePayloads(route: RestRoute, data: Record<string, unknown>): { data: Record<string, unknown> } | { refused: ErrorItem } {
-  if (!route.operation.payloads.length) return { data };
+function settlePayloads(route: RestRoute, data: Record<string, unknown>): Record<string, unknown> {
+  if (!route.operation.payloads.length) return data;
   const settled = { ...data };
   for (const key of route.operation.payloads) {
     const payload = data[key] as { result?: unknown; userErrors: { code: string; message: string }[] } | null | undefined;
     if (!payload) continue;
     const [refusal] = payload.userErrors;
-    if (refusal) return { refused: { errorCode: refusal.code, message: refusal.message } };
+    if (refusal) throw new PlatformError(refusal.code, refusal.message);
     settled[key] = payload.result;
   }
-  return { data: settled };
+  return settled;
 }
 
 /** The Express handler of one route: envelope in, named operation, envelope out. */
@@ -295,31 +295,19 @@ export function routeHandler(route: RestRoute, deps: HandlerDeps): RequestHandle
       }
       const read = await readInput(route, req, res, parser, deps, async () => (await context.principal()).subject);
       version = read.version;
-      let variables: unknown;
-      try {
-        variables = route.variables(read.input, req, read.files ?? []);
-      } catch (error) {
-        // A wire value the graph has no value for (`fromWire`): refused as the component refuses it.
-        if (read.stagedId) await deps.uploads.release(read.stagedId);
-        if (error instanceof PlatformError) return await reply(res, version, { response: null, errors: [{ errorCode: error.code, message: error.message }] });
-        throw error;
-      }
-      const result = await deps.execute(route.operation, variables, context).finally(() => (read.stagedId ? deps.uploads.release(read.stagedId) : undefined));
+      // A PlatformError from here on is the answer: a wire value the graph has no value for (`fromWire`),
+      // a payload's user error, a record the graph answers null for (`found`).
+      const result = await Promise.resolve()
+        .then(() => deps.execute(route.operation, route.variables(read.input, req, read.files ?? []), context))
+        .finally(() => (read.stagedId ? deps.uploads.release(read.stagedId) : undefined));
       if (result.errors?.length) return await reply(res, version, { response: null, errors: errorItems(route, result.errors) });
-      const settled = settlePayloads(route, result.data ?? {});
-      if ('refused' in settled) return await reply(res, version, { response: null, errors: [settled.refused] });
-      let answer: unknown;
-      try {
-        answer = route.result(settled.data, { res });
-      } catch (error) {
-        // A record the graph answers null for (`found`): the error the operation would have raised.
-        if (error instanceof PlatformError) return await reply(res, version, { response: null, errors: [{ errorCode: error.code, message: error.message }] });
-        throw error;
-      }
+      const answer = route.result(settlePayloads(route, result.data ?? {}), { res });
       if (route.rawSuccess) return void res.status(200).type(route.rawSuccess.contentType).send(answer);
       await reply(res, version, { response: answer });
     } catch (error) {
       if (error instanceof EdgeError) return void (await reply(res, version, { response: null, errors: [error.item] }));
+      if (error instanceof PlatformError)
+        return void (await reply(res, version, { response: null, errors: [{ errorCode: error.code, message: error.message }] }));
       req.log?.error({ err: error }, 'REST handler failed');
       if (!res.headersSent)
         res.status(200).json(
