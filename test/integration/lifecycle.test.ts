@@ -57,7 +57,8 @@ describe('npm start as a process', () => {
   let platform: Awaited<ReturnType<typeof startPlatform>>;
 
   beforeAll(async () => {
-    platform = await startPlatform({ STOMP_URL });
+    // A long grace: on a loaded machine the drain must wait for the logins, not cut them at the default 10 s.
+    platform = await startPlatform({ STOMP_URL, PLATFORM_SHUTDOWN_GRACE_MS: '60000' });
   }, 120_000);
 
   afterAll(async () => {
@@ -109,7 +110,7 @@ describe('npm start as a process', () => {
     // The rest of each body arrives after the drain has begun: eight scrypt checks at once.
     inFlight.finish();
     expect(await platform.child.exited).toBe(0);
-    await inFlight.expectAnswered();
+    await inFlight.expectAnswered(platform.child.output());
     expect(platform.child.output()).toContain('"msg":"stopped"');
     expect(platform.child.output()).not.toContain('forced exit');
   });
@@ -125,14 +126,19 @@ async function loginsInFlight(port: number, count: number) {
     Array.from({ length: count }, async () => {
       const socket = net.connect(port, '127.0.0.1');
       let answer = '';
+      let failure = '';
       socket.on('data', (chunk) => {
         answer += chunk.toString();
+      });
+      // A reset is a failed answer, reported by the assertion (with the server's log), not an uncaught error.
+      socket.on('error', (error) => {
+        failure = String(error);
       });
       await new Promise((resolve) => socket.once('connect', resolve));
       socket.write(
         `POST /v1/authmanager/authenticate/internal/useridPwd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
       );
-      return { socket, answer: () => answer, closed: new Promise((resolve) => socket.once('close', resolve)) };
+      return { socket, answer: () => answer, failure: () => failure, closed: new Promise((resolve) => socket.once('close', resolve)) };
     }),
   );
   // A round trip on another connection after the writes: the server's event loop has polled since
@@ -143,10 +149,10 @@ async function loginsInFlight(port: number, count: number) {
     finish: () => {
       for (const request of requests) request.socket.write(body.slice(20));
     },
-    expectAnswered: async () => {
+    expectAnswered: async (serverLog: string) => {
       for (const request of requests) {
         await request.closed;
-        expect(request.answer()).toMatch(/^HTTP\/1.1 200/);
+        expect(request.answer(), `${request.failure()}\n${serverLog}`).toMatch(/^HTTP\/1.1 200/);
         expect(request.answer()).toContain('Connection: close');
         expect(request.answer()).toContain('"status":"success"');
       }
@@ -168,7 +174,7 @@ describe.each(['pglite', 'postgresql'])('npm start in its own process group on %
       platform.child.signalGroup('SIGTERM');
       inFlight.finish();
       expect(await platform.child.exited).toBe(0);
-      await inFlight.expectAnswered();
+      await inFlight.expectAnswered(platform.child.output());
       expect(platform.child.output()).toContain('"msg":"stopped"');
       expect(platform.child.output()).toContain('already shutting down: signal ignored');
       expect(platform.child.output()).not.toContain('forced exit');
