@@ -290,7 +290,7 @@ export function duplicatePlan(count: number, share: number): Map<number, number>
   return plan;
 }
 
-const REGISTRATION_STAGE = 'query($rid: String) { registration(registrationId: $rid) { stage status } }';
+const REGISTRATION_STAGE = 'query($rid: ID) { registration(registrationId: $rid) { stage status } }';
 
 /** Runs `work` over `items` with at most `concurrency` at a time. */
 async function pool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {

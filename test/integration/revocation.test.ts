@@ -38,7 +38,7 @@ describe('revocation across instances', () => {
 
   async function userToken(userId: string): Promise<string> {
     await a.graphql(
-      'mutation($u: String!) { createUser(input: {userId: $u, password: "Password-for-tests-1", roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
+      'mutation($u: ID!) { createUser(input: {userId: $u, password: "Password-for-tests-1", roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
       { u: userId },
       admin,
     );
@@ -60,7 +60,7 @@ describe('revocation across instances', () => {
         'changed roles',
         (_t, userId) =>
           a.graphql(
-            'mutation($u: String!) { updateUser(input: { userId: $u, changes: {roles: [INDIVIDUAL]} }) { user { userId } userErrors { field code message } } }',
+            'mutation($u: ID!) { updateUser(input: { userId: $u, changes: {roles: [INDIVIDUAL]} }) { user { userId } userErrors { field code message } } }',
             { u: userId },
             admin,
           ),
@@ -69,7 +69,7 @@ describe('revocation across instances', () => {
         'password reset',
         (_t, userId) =>
           a.graphql(
-            'mutation($u: String!) { resetPassword(input: { userId: $u, password: "Another-password-2" }) { user { userId } userErrors { field code message } } }',
+            'mutation($u: ID!) { resetPassword(input: { userId: $u, password: "Another-password-2" }) { user { userId } userErrors { field code message } } }',
             { u: userId },
             admin,
           ),
@@ -77,7 +77,7 @@ describe('revocation across instances', () => {
       [
         'lock',
         (_t, userId) =>
-          a.graphql('mutation($u: String!) { lockUser(input: { userId: $u }) { user { userId } userErrors { field code message } } }', { u: userId }, admin),
+          a.graphql('mutation($u: ID!) { lockUser(input: { userId: $u }) { user { userId } userErrors { field code message } } }', { u: userId }, admin),
       ],
       [
         'revokeSession',
@@ -109,7 +109,7 @@ describe('revocation across instances', () => {
     const client = await a.clientToken(['ID_AUTHENTICATION']);
     expect((await validateOn(b, client.token)).response.userId).toBe(client.clientId);
     await a.graphql(
-      'mutation($c: String!) { rotateClientSecret(input: { clientId: $c }) { clientCredentials { clientId } userErrors { field code message } } }',
+      'mutation($c: ID!) { rotateClientSecret(input: { clientId: $c }) { clientCredentials { clientId } userErrors { field code message } } }',
       { c: client.clientId },
       admin,
     );

@@ -116,7 +116,7 @@ describe('an identity nested 5,000 deep', () => {
     const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     const identity = JSON.stringify(identityOf(newUin())).replace(/}$/, `,"nested":${nested}}`);
     const query =
-      'mutation($rid: String!, $identity: JSON!) { createIdentity(input: { registrationId: $rid, identity: $identity }) { identityStored { status } userErrors { field code message } } }';
+      'mutation($rid: ID!, $identity: JSON!) { createIdentity(input: { registrationId: $rid, identity: $identity }) { identityStored { status } userErrors { field code message } } }';
     const raw = `{"query":${JSON.stringify(query)},"variables":{"rid":"${newRid()}","identity":${identity}}}`;
     const before = await t.snapshot();
     const { json } = await t.request('POST', '/graphql', { raw, headers: { ...processor, 'content-type': 'application/json' } });

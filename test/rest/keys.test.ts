@@ -359,7 +359,7 @@ describe('sync data keys', () => {
       /Machine not found/,
     );
     const verify =
-      'mutation($m: String!, $k: String!) { verifyMachinePublicKey(input: { machineName: $m, publicKey: $k }) { machineKey { machineName keyIndex verified } userErrors { field code message } } }';
+      'mutation($m: ID!, $k: String!) { verifyMachinePublicKey(input: { machineName: $m, publicKey: $k }) { machineKey { machineName keyIndex verified } userErrors { field code message } } }';
     const admin = bearer(await t.adminToken());
     const before = await t.snapshot();
     const unknown = await t.graphql(verify, { m: 'machine-other', k: publicKey }, admin);

@@ -17,7 +17,7 @@ describe('filters on user text', () => {
   it('users and clients: a part of an id with % or _ matches that text only, never every row', async () => {
     for (const userId of ['like_a1', 'likeXa1', 'like.b1']) {
       const created = await t.graphql(
-        'mutation($u: String!) { createUser(input: {userId: $u, roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
+        'mutation($u: ID!) { createUser(input: {userId: $u, roles: [RESIDENT], appIds: ["resident"]}) { user { userId } userErrors { field code message } } }',
         { u: userId },
         admin,
       );
@@ -25,7 +25,7 @@ describe('filters on user text', () => {
     }
     for (const clientId of ['client_a1', 'clientXa1']) {
       const created = await t.graphql(
-        'mutation($c: String!) { createClient(input: {clientId: $c, roles: [RESIDENT]}) { clientCredentials { clientId } userErrors { field code message } } }',
+        'mutation($c: ID!) { createClient(input: {clientId: $c, roles: [RESIDENT]}) { clientCredentials { clientId } userErrors { field code message } } }',
         { c: clientId },
         admin,
       );

@@ -79,7 +79,7 @@ const machine = (overrides: Record<string, unknown> = {}) => ({
 
 async function createUser(userId: string, roles: string[]) {
   const created = await t.graphql(
-    'mutation($id: String!, $roles: [Role!]) { createUser(input: {userId: $id, password: "user-password-1", roles: $roles, appIds: ["admin", "resident", "registrationclient"]}) { user { userId } userErrors { field code message } } }',
+    'mutation($id: ID!, $roles: [Role!]) { createUser(input: {userId: $id, password: "user-password-1", roles: $roles, appIds: ["admin", "resident", "registrationclient"]}) { user { userId } userErrors { field code message } } }',
     { id: userId, roles },
     bearer(await t.adminToken()),
   );

@@ -94,7 +94,7 @@ describe('validatePartnerMisp', () => {
       partnerName: 'Life Bank',
     });
     const graph = await t.graphql(
-      'query($p: String!, $k: String!, $l: String!) { validatePartnerMisp(partnerId: $p, partnerApiKey: $k, mispLicenseKey: $l) { policyId partnerName } }',
+      'query($p: ID!, $k: String!, $l: String!) { validatePartnerMisp(partnerId: $p, partnerApiKey: $k, mispLicenseKey: $l) { policyId partnerName } }',
       { p: life.partnerId, k: life.apiKey, l: life.licenseKey },
       bearer(ida.cookie!.replace('Authorization=Platform-Token', '')),
     );

@@ -260,7 +260,7 @@ describe('GraphQL', () => {
     expect(nodes.some((node: any) => node.transactions.totalCount === 1)).toBe(true);
 
     const one = await t.graphql(
-      'query($id: String) { registration(registrationId: $id) { registrationId supervisorStatus optionalValues } }',
+      'query($id: ID) { registration(registrationId: $id) { registrationId supervisorStatus optionalValues } }',
       { id },
       who.admin,
     );

@@ -108,14 +108,14 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     const email = residentEmail();
     const { uin } = await identityWith({ email });
     const sent = await t.graphql(
-      'mutation($u: String!) { sendOtp(input: { userId: $u, otpChannel: ["email"], useridtype: "UIN", appId: "resident" }) { otpSent { status } userErrors { field code message } } }',
+      'mutation($u: ID!) { sendOtp(input: { userId: $u, otpChannel: ["email"], useridtype: "UIN", appId: "resident" }) { otpSent { status } userErrors { field code message } } }',
       {
         u: uin,
       },
     );
     expect(sent.errors).toBeUndefined();
     const login = await t.graphql(
-      'mutation($u: String!, $o: String!) { loginWithOtp(input: { userId: $u, otp: $o, appId: "resident" }) { otpLogin { token userId } userErrors { field code message } } }',
+      'mutation($u: ID!, $o: String!) { loginWithOtp(input: { userId: $u, otp: $o, appId: "resident" }) { otpLogin { token userId } userErrors { field code message } } }',
       {
         u: uin,
         o: otpIn((await lastMessage(t, email)).body),

@@ -87,7 +87,7 @@ const life = { mispId: '', licenseKey: '', keyA: '', keyB: '', pemB: '' };
 const validatePath = (partnerId: string, apiKey: string, licenseKey = life.licenseKey) =>
   `/pmpartners/validatePartnerMisp/partnerId/${partnerId}/partnerApiKey/${apiKey}/mispLicenseKey/${licenseKey}`;
 const VALIDATE =
-  'query($p: String!, $k: String!, $l: String!) { validatePartnerMisp(partnerId: $p, partnerApiKey: $k, mispLicenseKey: $l) { policyId partnerId } }';
+  'query($p: ID!, $k: String!, $l: String!) { validatePartnerMisp(partnerId: $p, partnerApiKey: $k, mispLicenseKey: $l) { policyId partnerId } }';
 
 beforeAll(async () => {
   admin = cookieHeader(await t.adminToken());

@@ -243,7 +243,7 @@ describe('an officer of centre 10001', () => {
     await expectRejected(t, () => map(cookie('officer1'), attacker.publicKey), 'KER-ATH-403');
     await graphRejected(
       token('officer1'),
-      'mutation($machineName: String!, $publicKey: String!) { uploadMachinePublicKey(input: { machineName: $machineName, publicKey: $publicKey }) { machineKey { keyIndex } userErrors { field code message } } }',
+      'mutation($machineName: ID!, $publicKey: String!) { uploadMachinePublicKey(input: { machineName: $machineName, publicKey: $publicKey }) { machineKey { keyIndex } userErrors { field code message } } }',
       tpmKeyRequest('machine-10002', attacker.publicKey),
       'KER-ATH-403',
     );

@@ -34,8 +34,8 @@ async function mapMachineKey(machineName: string, publicKey: KeyObject): Promise
 
 async function createUser(userId: string, roles: string[], password = 'user-password-1') {
   const created = await t.graphql(
-    'mutation($id: String!, $roles: [Role!], $p: String!) { createUser(input: {userId: $id, name: $id, mail: "u@example.org", password: $p, roles: $roles, appIds: ["registrationclient", "resident"]}) { user { userId } userErrors { field code message } } }',
-    { id: userId, roles, p: password },
+    'mutation($id: ID!, $name: String!, $roles: [Role!], $p: String!) { createUser(input: {userId: $id, name: $name, mail: "u@example.org", password: $p, roles: $roles, appIds: ["registrationclient", "resident"]}) { user { userId } userErrors { field code message } } }',
+    { id: userId, name: userId, roles, p: password },
     bearer(await t.adminToken()),
   );
   expect(created.errors).toBeUndefined();
@@ -383,7 +383,7 @@ describe('each caller in its own scope', () => {
     await expectRejected(t, () => upload(mine, 'machine-of-tomorrow', attacker.publicKey), 'KER-ATH-403');
     const before = await t.snapshot();
     const graph = await t.graphql(
-      'mutation($m: String!, $k: String!) { uploadMachinePublicKey(input: { machineName: $m, publicKey: $k }) { machineKey { keyIndex } userErrors { field code message } } }',
+      'mutation($m: ID!, $k: String!) { uploadMachinePublicKey(input: { machineName: $m, publicKey: $k }) { machineKey { keyIndex } userErrors { field code message } } }',
       { m: 'other-centre-machine', k: tpmKeyRequest('x', attacker.publicKey).publicKey },
       mine,
     );

@@ -13,8 +13,8 @@ export const TEST_USER_PASSWORD = 'user-password-1';
 /** Creates a user with these roles (as the admin) and logs it in for `appId`. */
 export async function userLogin(t: TestPlatform, userId: string, roles: string[], appId = 'partnermanagement'): Promise<Login> {
   const created = await t.graphql(
-    'mutation($id: String!, $roles: [Role!], $p: String!, $app: String!) { createUser(input: {userId: $id, name: $id, mail: "u@example.org", password: $p, roles: $roles, appIds: [$app]}) { user { userId } userErrors { field code message } } }',
-    { id: userId, roles, p: TEST_USER_PASSWORD, app: appId },
+    'mutation($id: ID!, $name: String!, $roles: [Role!], $p: String!, $app: String!) { createUser(input: {userId: $id, name: $name, mail: "u@example.org", password: $p, roles: $roles, appIds: [$app]}) { user { userId } userErrors { field code message } } }',
+    { id: userId, name: userId, roles, p: TEST_USER_PASSWORD, app: appId },
     bearer(await t.adminToken()),
   );
   expect(created.errors).toBeUndefined();

@@ -1,7 +1,18 @@
 // Honest argument types over the composed supergraph: statuses are the enums the outputs use, days and
-// instants are Date and DateTime, roles a list (the REST paths keep their wire strings: rest-compat maps them).
+// instants are Date and DateTime, entity keys ID, roles a list (the REST paths keep their wire strings: rest-compat maps them).
 import { readFileSync } from 'node:fs';
-import { buildSchema, getNamedType, isEnumType, isInputObjectType, isListType, getNullableType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isObjectType,
+  getNullableType,
+  Kind,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { SUPERGRAPH_FILE } from '../../gateway/compose.js';
 
@@ -53,5 +64,40 @@ describe('argument types', () => {
     const identity = supergraph().getType('TokenIdentity');
     const roles = identity && 'getFields' in identity ? identity.getFields().roles : undefined;
     expect(roles && isListType(getNullableType(roles.type))).toBe(true);
+  });
+
+  it('identifies each entity that has one key by an ID, and takes such keys as ID wherever they are passed', () => {
+    const schema = supergraph();
+    // Every graph's @join__type key of each entity: the single-field ones.
+    const singleKeys = Object.values(schema.getTypeMap()).flatMap((type) => {
+      if (!isObjectType(type)) return [];
+      const keys = (type.astNode?.directives ?? [])
+        .filter((directive) => directive.name.value === 'join__type')
+        .flatMap((directive) => directive.arguments?.filter((arg) => arg.name.value === 'key') ?? [])
+        .map((arg) => (arg.value.kind === Kind.STRING ? arg.value.value.trim() : ''));
+      return [...new Set(keys)].filter((key) => key && !key.includes(' ')).map((key) => ({ type, key }));
+    });
+    expect(singleKeys.length).toBeGreaterThanOrEqual(20);
+    expect(
+      singleKeys.map(({ type, key }) => `${type.name}.${key}: ${String(type.getFields()[key]?.type)}`).filter((field) => !field.endsWith(': ID!')),
+    ).toEqual([]);
+    expect(singleKeys.map(({ type, key }) => `${type.name}.${key}`)).toEqual(
+      expect.arrayContaining([
+        'User.userId',
+        'Client.clientId',
+        'Registration.registrationId',
+        'Partner.id',
+        'Policy.id',
+        'ApiKey.id',
+        'ApiKeyRequest.id',
+        'Misp.id',
+      ]),
+    );
+    // Arguments and input fields that carry one of those keys (a filter on part of a key takes text).
+    const keyNames = ['userId', 'clientId', 'registrationId', 'partnerId', 'policyId', 'policyGroupId', 'apiKeyReqId', 'machineName'];
+    const passed = all.filter(({ name }) => keyNames.includes(name));
+    expect(passed.length).toBeGreaterThanOrEqual(40);
+    const notId = passed.filter(({ type }) => getNamedType(type).name !== 'ID').map(({ at }) => at);
+    expect(notId).toEqual(['ClientFilter.clientId', 'UserFilter.userId']);
   });
 });
