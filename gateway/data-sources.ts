@@ -42,7 +42,8 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
   async process(options: GraphQLDataSourceProcessOptions<RequestContext>): Promise<GatewayGraphQLResponse> {
     const { request } = options;
     const parsed = this.prepare(request.query ?? '');
-    if ('errors' in parsed) return { errors: parsed.errors.map((e) => e.toJSON()) };
+    // The gateway's plan carries the caller's literals: a value the subgraph's scalar refuses (a malformed DateTime) fails here.
+    if ('errors' in parsed) return { errors: parsed.errors.map((error) => requestError(error, 'GRAPHQL_VALIDATION_FAILED')) };
     const result = await execute({
       schema: this.schema,
       document: parsed.document,
@@ -51,6 +52,9 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
       contextValue: options.context,
     });
     if (!result.errors?.length) return { data: result.data };
+    // No data at all: the request itself was refused before any resolver ran (a variable its type refuses, such as a
+    // malformed DateTime): the caller's mistake, answered as Apollo Server answers it.
+    if (!('data' in result)) return { errors: result.errors.map((error) => requestError(error, 'BAD_USER_INPUT')) };
     return { data: result.data, errors: result.errors.map((error) => this.visible(error, options.context as RequestContext)) };
   }
 
@@ -60,6 +64,12 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     return { ...maskedError().toJSON(), path: error.path };
   }
 }
+
+/** A request error as the caller sees it: its message (it describes the caller's query, never the server) and GraphQL's code for it. */
+const requestError = (error: GraphQLError, code: 'BAD_USER_INPUT' | 'GRAPHQL_VALIDATION_FAILED') => ({
+  ...error.toJSON(),
+  extensions: { ...error.extensions, code },
+});
 
 /** A fetcher with a finite socket pool, so a slow subgraph cannot exhaust the process. */
 const fetcher = fetchHappen.defaults({ maxSockets: 64, retry: false });

@@ -3,8 +3,9 @@ import * as ops from '../../generated/graphql/idrepo.operations.js';
 import { identifier } from '../../lib/input.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { locksSchemas, requestTime } from '../../subgraphs/idrepo/locks/inputs.js';
+import { requestTimeOf } from '../../subgraphs/idrepo/locks/service.js';
 import type { EnvelopeFormat } from '../envelope.js';
-import { pathParam, type RestRoute } from '../route.js';
+import { instantFromWire, pathParam, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 import { IDREPO } from './shared.js';
 
@@ -83,8 +84,9 @@ export const locksRoutes: RestRoute[] = [
     envelope: authTypeEnvelope,
     input: { from: 'body', schema: updateBody },
     operation: ops.LocksUpdateAuthTypeStatusDocument,
+    // The body's rule has refused a requestTime that is not ISO 8601 (IDA-MLC-009): the service's parser gives the graph its DateTime.
     variables: ({ request, requestTime, consentObtained, individualId, individualIdType }) => ({
-      requestTime,
+      requestTime: instantFromWire(requestTime, requestTimeOf),
       consentObtained,
       individualId,
       individualIdType,

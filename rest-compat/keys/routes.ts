@@ -1,11 +1,13 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
+import { parseArguments } from '../../lib/graph/inputs.js';
 import { identifier } from '../../lib/input.js';
 import { keys } from '../../subgraphs/keys/index.js';
 import { keysInputs, subjectFields } from '../../subgraphs/keys/inputs.js';
+import { checkedCryptoTime, keyTime } from '../../subgraphs/keys/service.js';
 import * as ops from '../../generated/graphql/keys.operations.js';
 import type { PayloadResults } from '../operations.js';
-import { pathParam, present, type RestRoute } from '../route.js';
+import { instantFromWire, pathParam, present, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 
 const { schemas } = keysInputs;
@@ -35,7 +37,14 @@ const subjectOf = ({ commonName, country, state, location, organization, organiz
 const crypto = schemas.encrypt.extend({ prependThumbprint: z.boolean().nullish() });
 type Crypto = z.infer<typeof crypto>;
 
-const cryptoVariables = ({ applicationId, referenceId, data, aad, salt, timeStamp }: Crypto) => ({ applicationId, referenceId, data, aad, salt, timeStamp });
+/**
+ * The graph takes timeStamp as a DateTime: wire text the crypto manager refuses is refused here with its code
+ * (after the empty applicationId or data it reports first); an empty one means now, as when absent.
+ */
+const cryptoVariables = (input: Crypto) => {
+  const { applicationId, referenceId, data, aad, salt, timeStamp } = input;
+  return { applicationId, referenceId, data, aad, salt, timeStamp: timeStamp ? instantFromWire(timeStamp, (text) => checkedCryptoTime(input, text)) : null };
+};
 
 /** encrypt and decrypt: one request shape, one answer shape, one set of codes. */
 const cryptoRoute = <Data>(
@@ -151,7 +160,12 @@ export const keysRoutes: RestRoute[] = [
     idSuffix: 'syncdata.publickey',
     input: { from: 'query', schema: schemas.syncPublicKey.omit({ applicationId: true }) },
     operation: ops.SyncPublicKeyDocument,
-    variables: (input, req) => ({ applicationId: pathParam(req, 'applicationId'), referenceId: input.referenceId, timeStamp: input.timeStamp }),
+    variables: (input, req) => {
+      // The path's application id first, with the code the graph would answer, then the wire's timeStamp as the key manager checks it.
+      const args = { applicationId: pathParam(req, 'applicationId'), referenceId: input.referenceId };
+      parseArguments(keysInputs, 'syncPublicKey', { ...args, timeStamp: input.timeStamp });
+      return { ...args, timeStamp: instantFromWire(input.timeStamp, keyTime) };
+    },
     response: z.object({ publicKey: z.string(), issuedAt: z.string(), expiryAt: z.string(), profile: z.string() }),
     result: (data) => data.syncPublicKey,
     // the key manager answers it, under sync data's path

@@ -5,7 +5,8 @@ import type { CentresCentreRecordFragment, CentresMachineRecordFragment, Centres
 import { centreInput, machineInput, weekDay } from '../../subgraphs/masterdata/centres/inputs.js';
 import { WEEK_DAYS } from '../../subgraphs/masterdata/centres/service.js';
 import { auditShape, createdFields, createdShape, withAudit } from '../audit.js';
-import { found, optionalTimestamp, pathParam, type RestRoute } from '../route.js';
+import { found, instantFromWire, optionalTimestamp, pathParam, type RestRoute } from '../route.js';
+import { machineValidity } from '../../subgraphs/masterdata/centres/machines.js';
 import { masterdataErrors } from '../../subgraphs/masterdata/errors.js';
 import { routeFactory } from '../route-factory.js';
 import { MASTERDATA } from './shared.js';
@@ -94,6 +95,11 @@ const machineRecord = z.object({
 const toMachine = ({ validityDateTime, ...row }: CentresMachineRecordFragment): z.input<typeof machineRecord> =>
   withAudit(row, { validityDateTime: optionalTimestamp(validityDateTime) });
 const machines = z.object({ machines: z.array(machineRecord) });
+/** The request's validity as the DateTime the operation takes: the service's own check first (KER-MSD-043), as MOSIP parses it with the request. */
+const machineVariables = (input: z.infer<typeof machineInput>) => ({
+  // An empty validity is none, as the service reads it.
+  input: { ...input, validityDateTime: input.validityDateTime ? instantFromWire(input.validityDateTime, machineValidity) : null },
+});
 
 // --- centre users ---
 
@@ -179,7 +185,7 @@ export const centresRoutes: RestRoute[] = [
     idSuffix: 'machine.create',
     input: { from: 'envelope', schema: machineInput },
     operation: ops.CentresCreateMachineDocument,
-    variables: (input) => ({ input }),
+    variables: machineVariables,
     response: machineRecord,
     result: (data) => toMachine(data.createMachine),
   }),
@@ -190,7 +196,7 @@ export const centresRoutes: RestRoute[] = [
     idSuffix: 'machine.update',
     input: { from: 'envelope', schema: machineInput },
     operation: ops.CentresUpdateMachineDocument,
-    variables: (input) => ({ input }),
+    variables: machineVariables,
     response: machineRecord,
     result: (data) => toMachine(data.updateMachine),
   }),

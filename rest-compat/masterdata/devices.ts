@@ -5,7 +5,8 @@ import type { DevicesRecordFragment, DevicesSpecificationRecordFragment, Devices
 import { deviceInput, deviceSpecificationInput, deviceTypeInput, devicesSchemas, zoneInput } from '../../subgraphs/masterdata/devices/inputs.js';
 import { filterValuesInput, searchInput } from '../../subgraphs/masterdata/search-inputs.js';
 import { auditShape, createdFields, createdShape, withAudit } from '../audit.js';
-import { optionalTimestamp, pathParam, type RestRoute } from '../route.js';
+import { instantFromWire, optionalTimestamp, pathParam, type RestRoute } from '../route.js';
+import { deviceValidity } from '../../subgraphs/masterdata/devices/service.js';
 import { routeFactory } from '../route-factory.js';
 import { mapRows, MASTERDATA, searchPageShape } from './shared.js';
 
@@ -32,6 +33,10 @@ const deviceRecord = z.object({
 const toDevice = ({ validityDateTime, ...row }: DevicesRecordFragment): z.input<typeof deviceRecord> =>
   withAudit(row, { validityDateTime: optionalTimestamp(validityDateTime) });
 const devices = z.object({ devices: z.array(deviceRecord) });
+/** The request's validity (an instant the input rules checked: KER-MSD-999 otherwise) as the DateTime the operation takes. */
+const deviceVariables = (input: z.infer<typeof deviceInput>) => ({
+  input: { ...input, validityDateTime: instantFromWire(input.validityDateTime, deviceValidity) },
+});
 const idOnly = z.object({ id: z.string() });
 
 // --- device types and specifications (MOSIP's wire name minDriverversion; the spec's minDriverVersion is accepted too) ---
@@ -85,7 +90,7 @@ export const devicesRoutes: RestRoute[] = [
     idSuffix: 'device.create',
     input: { from: 'envelope', schema: deviceInput },
     operation: ops.DevicesCreateDeviceDocument,
-    variables: (input) => ({ input }),
+    variables: deviceVariables,
     response: deviceRecord,
     result: (data) => toDevice(data.createDevice),
   }),
@@ -96,7 +101,7 @@ export const devicesRoutes: RestRoute[] = [
     idSuffix: 'device.update',
     input: { from: 'envelope', schema: deviceInput },
     operation: ops.DevicesUpdateDeviceDocument,
-    variables: (input) => ({ input }),
+    variables: deviceVariables,
     response: deviceRecord,
     result: (data) => toDevice(data.updateDevice),
   }),

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/regproc.operations.js';
+import { fieldInputs, parseArguments } from '../../lib/graph/inputs.js';
 import { identifier } from '../../lib/input.js';
 import { regproc } from '../../subgraphs/regproc/index.js';
-import { RPR } from '../../subgraphs/regproc/errors.js';
+import { regprocCodeFor, RPR } from '../../subgraphs/regproc/errors.js';
 import { registrationsSchemas } from '../../subgraphs/regproc/registrations/inputs.js';
-import { pathParam, timestamp, type RestRoute } from '../route.js';
+import { syncTimestampOf } from '../../subgraphs/regproc/registrations/sync-registrations.js';
+import { instantFromWire, pathParam, timestamp, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 import { perRecordEnvelope } from './envelope.js';
 
@@ -32,6 +34,33 @@ const syncInput = z.object({
     timestamp: identifier(64).optional(),
   }),
 });
+
+/** The sync's field rules, as the registrations area declares them (regprocCodeFor: RPR-RGS-015). */
+const syncInputs = fieldInputs({ syncRegistrations: registrationsSchemas.syncRegistrations }, regprocCodeFor);
+
+interface SyncArgs {
+  centerMachineRefId: string | null;
+  timestamp: string | null;
+  data: string;
+}
+
+/**
+ * The timestamp header as the graph's DateTime, which takes what the service
+ * parses. One it cannot parse is refused as the graph refused it: a bad field
+ * first (the field rules' first refusal), then the service's own check
+ * (RPR-RGS-015). A missing header stays null: the field's rule refuses it.
+ */
+const syncTimestamp = (args: SyncArgs): Date | null =>
+  args.timestamp === null
+    ? null
+    : instantFromWire(args.timestamp, (text) => {
+        try {
+          return syncTimestampOf(text);
+        } catch (error) {
+          parseArguments(syncInputs, 'syncRegistrations', { ...args });
+          throw error;
+        }
+      });
 
 const syncItem = z.object({ registrationId: z.string(), status: z.string() });
 const syncFailure = z.object({ registrationId: z.string().nullable(), status: z.string(), errorCode: z.string(), message: z.string() });
@@ -61,11 +90,10 @@ export const registrationsRoutes: RestRoute[] = [
     input: { from: 'raw', schema: syncInput, contentType: 'application/json' },
     operation: ops.RegprocSyncRegistrationsDocument,
     // Missing headers reach the field's rules as null: RPR-RGS-015 there, as on GraphQL.
-    variables: ({ body, headers }) => ({
-      centerMachineRefId: headers['center-machine-refid'] ?? null,
-      timestamp: headers.timestamp ?? null,
-      data: bodyString(body),
-    }),
+    variables: ({ body, headers }) => {
+      const args: SyncArgs = { centerMachineRefId: headers['center-machine-refid'] ?? null, timestamp: headers.timestamp ?? null, data: bodyString(body) };
+      return { ...args, timestamp: syncTimestamp(args) };
+    },
     response: z.object({ response: z.array(syncItem), errors: z.array(syncFailure) }),
     result: (data) => data.syncRegistrations,
   }),

@@ -2,8 +2,11 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/syncdata.operations.js';
 import type { SyncClientSettingsQuery } from '../../generated/graphql/syncdata.operations.js';
+import { parseArguments } from '../../lib/graph/inputs.js';
 import { syncdata } from '../../subgraphs/syncdata/index.js';
-import { pathParam, timestamp, type RestRoute } from '../route.js';
+import { syncdataInputs } from '../../subgraphs/syncdata/inputs.js';
+import { lastUpdatedOf } from '../../subgraphs/syncdata/service.js';
+import { instantFromWire, pathParam, timestamp, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 
 const route = routeFactory({ component: syncdata, internalErrorCode: 'KER-SNC-500', idPrefix: 'platform.kernel.syncdata.', pathPrefix: '/v1/syncdata' });
@@ -31,7 +34,13 @@ const clientSettingsRoute = (path: string, regCenterId: (req: Request) => string
     idSuffix: 'clientsettings',
     input: { from: 'query', schema: clientSettingsQuery },
     operation: ops.SyncClientSettingsDocument,
-    variables: (input, req) => ({ ...input, regCenterId: regCenterId(req) }),
+    variables: (input, req) => {
+      // The path's centre first, with the code the graph would answer (KER-SNC-999), then the wire's lastupdated as sync data
+      // checks it (KER-SNC-100); empty means a full sync, as when absent.
+      const args = { keyIndex: input.keyIndex, regCenterId: regCenterId(req) };
+      parseArguments(syncdataInputs, 'clientSettings', { ...args, lastUpdated: input.lastUpdated });
+      return { ...args, lastUpdated: input.lastUpdated ? instantFromWire(input.lastUpdated, lastUpdatedOf) : null };
+    },
     response: clientSettings,
     result: toClientSettings,
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
-import { identifier } from '../../lib/input.js';
+import { identifier, instantText } from '../../lib/input.js';
 
 const text = identifier();
 const optional = text.nullish();
@@ -16,7 +16,7 @@ const crypto = z.object({
   data: z.string(),
   aad: z.string().max(4096).nullish(),
   salt: z.string().max(1024).nullish(),
-  timeStamp: z.string().max(64).nullish(),
+  timeStamp: instantText(z.string().max(64)).nullish(),
 });
 const machine = z.object({ machineName: text, publicKey: z.string().max(8192) });
 /** Machine keys are keyed by names of up to 256 UTF-16 units (768 bytes of UTF-8): cursors (base64url) of up to 1,024 characters. */
@@ -46,7 +46,7 @@ function keysCodeFor(field: string, missing: boolean, rootField: string): string
 export const keysInputs = fieldInputs(
   {
     certificate: z.object(pair),
-    syncPublicKey: z.object({ ...pair, timeStamp: z.string().max(64) }),
+    syncPublicKey: z.object({ ...pair, timeStamp: instantText(z.string().max(64)) }),
     generateMasterKey: z.object({ ...pair, objectType: text, force: z.boolean(), subject: graphSubject.nullish() }),
     generateCsr: z.object({ ...pair, subject: graphSubject }),
     uploadCertificate: upload,

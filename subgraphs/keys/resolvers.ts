@@ -1,11 +1,17 @@
 import type { Resolvers } from '../../generated/graphql/keys.js';
 import type { RequestContext } from '../../lib/context.js';
 import { loader } from '../../lib/graph/loader.js';
-import { DateTimeScalar } from '../../lib/graph/scalars.js';
+import { DateTimeScalar, instantArgument } from '../../lib/graph/scalars.js';
 import { certificateView, type CertificateView, type KeyInventory } from './inventory.js';
 import { isPartnerCertificate, type KeyCaller, type PartnerCertificateAccess } from './partner-access.js';
 import type { PartnerCertificates } from './partner-certificates.js';
 import type { KeysService } from './service.js';
+
+/** encrypt's and decrypt's input as the crypto manager takes it: the DateTime timeStamp as ISO 8601 text, absent staying absent. */
+const cryptoArguments = <T extends { timeStamp?: Date | string | null }>({ timeStamp, ...rest }: T) => ({
+  ...rest,
+  timeStamp: timeStamp ? instantArgument(timeStamp) : timeStamp,
+});
 
 /**
  * The caller of an endpoint the spec flags open: nobody when the deployment
@@ -49,7 +55,8 @@ export function keysResolvers(
       key: async (_, args, context) => (await keyRef(context)(args.id)) ?? null,
       machineKeys: (_, args) => inventory.machineKeys(args),
       certificate: async (_, args, context) => service.certificate(await context.principal(), args.applicationId, args.referenceId),
-      syncPublicKey: async (_, args, context) => service.syncPublicKey(await context.principal(), args.applicationId, args.referenceId, args.timeStamp),
+      syncPublicKey: async (_, args, context) =>
+        service.syncPublicKey(await context.principal(), args.applicationId, args.referenceId, instantArgument(args.timeStamp)),
     },
     Mutation: {
       generateMasterKey: (_, args) => service.generateMasterKey(args.objectType, args.applicationId, args.referenceId, args.force, args.subject),
@@ -57,8 +64,8 @@ export function keysResolvers(
       uploadCertificate: (_, args) => service.uploadCertificate(args.applicationId, args.referenceId, args.certificateData),
       uploadOtherDomainCertificate: async (_, args, context) =>
         service.uploadOtherDomainCertificate(await openCaller(context, specOpen), args.applicationId, args.referenceId, args.certificateData),
-      encrypt: async (_, args, context) => service.encrypt(await context.principal(), args),
-      decrypt: async (_, args, context) => service.decrypt(await context.principal(), args),
+      encrypt: async (_, args, context) => service.encrypt(await context.principal(), cryptoArguments(args)),
+      decrypt: async (_, args, context) => service.decrypt(await context.principal(), cryptoArguments(args)),
       sign: (_, args) => service.sign(args.data),
       validateSignature: (_, args) => service.validateSignature(args.signature, args.data),
       uploadMachinePublicKey: async (_, args, context) => service.uploadMachinePublicKey(await context.principal(), args.machineName, args.publicKey),

@@ -36,6 +36,23 @@ export interface KeyPair {
   referenceId: string;
 }
 
+/** A timestamp the key manager and crypto manager take: an ISO 8601 instant (KER-CRY-007 otherwise); REST runs it on the wire's text too. */
+export function keyTime(timeStamp: string): Date {
+  const at = parseInstant(timeStamp);
+  if (!at) throw keyErrors.badTimestamp();
+  return at;
+}
+
+/** The crypto manager's first checks, in their order: an application id, data, then a timestamp that is an instant; none (or empty) means now. */
+function cryptoTime(input: CryptoInput): Date | undefined {
+  if (!input.applicationId?.trim()) throw keyErrors.emptyInput('applicationId');
+  if (!input.data) throw keyErrors.emptyInput('data');
+  return input.timeStamp ? keyTime(input.timeStamp) : undefined;
+}
+
+/** The same checks on a timestamp given (not empty): REST runs them on the wire's text before the graph takes it as a DateTime. */
+export const checkedCryptoTime = (input: CryptoInput, timeStamp: string): Date => cryptoTime({ ...input, timeStamp }) ?? keyTime(timeStamp);
+
 /** The caller of an operation that depends on who asks: its roles (crypto) and name (audit). */
 export type Caller = Pick<Principal, 'subject' | 'roles'>;
 
@@ -135,14 +152,8 @@ export class KeysService {
   }
 
   private cryptoParameters(input: CryptoInput) {
-    if (!input.applicationId?.trim()) throw keyErrors.emptyInput('applicationId');
-    if (!input.data) throw keyErrors.emptyInput('data');
-    // No timestamp means now: the key in force, which the store may answer from its short cache.
-    let at: Date | undefined;
-    if (input.timeStamp) {
-      at = parseInstant(input.timeStamp);
-      if (!at) throw keyErrors.badTimestamp();
-    }
+    // An application id and data, or KER-CRY-004; no timestamp means now: the key in force, which the store may answer from its short cache.
+    const at = cryptoTime(input);
     const decode = (name: string, value?: string | null) => {
       if (!value) return undefined;
       try {
@@ -152,7 +163,7 @@ export class KeysService {
       }
     };
     return {
-      applicationId: input.applicationId.trim(),
+      applicationId: input.applicationId!.trim(),
       referenceId: input.referenceId?.trim() ?? '',
       at,
       aad: decode('aad', input.aad),
@@ -308,8 +319,7 @@ export class KeysService {
 
   /** Sync data: the public key of an application (or reference) in force at a time. */
   async syncPublicKey(caller: Principal, applicationId: string, referenceId: string | null | undefined, timeStamp: string) {
-    const at = parseInstant(timeStamp);
-    if (!at) throw keyErrors.badTimestamp();
+    const at = keyTime(timeStamp);
     const { referenceId: ref } = this.store.checkReference(applicationId, referenceId);
     await this.partnerAccess.mustRead(caller, applicationId, ref);
     const entry =

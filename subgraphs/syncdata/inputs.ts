@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
+import { instantText } from '../../lib/input.js';
 
 /** A centre id as master data keeps it. */
 const centreId = z.string().regex(/^[A-Za-z0-9_-]{1,10}$/, 'must be 1 to 10 letters or digits');
@@ -11,7 +12,7 @@ export const syncdataInputs = fieldInputs(
     clientSettings: z.object({
       // the hex SHA-256 thumbprint of the machine's key (MOSIP also accepts other key index forms: up to 128 characters)
       keyIndex: z.string().trim().min(1).max(128),
-      lastUpdated: z.string().max(64).nullish(),
+      lastUpdated: instantText(z.string().max(64)).nullish(),
       regCenterId: centreId.nullish(),
     }),
   },

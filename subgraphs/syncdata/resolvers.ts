@@ -1,4 +1,4 @@
-import { DateTimeScalar } from '../../lib/graph/scalars.js';
+import { DateTimeScalar, instantArgument } from '../../lib/graph/scalars.js';
 import type { Resolvers } from '../../generated/graphql/syncdata.js';
 import type { SyncDataService } from './service.js';
 
@@ -9,7 +9,13 @@ export function syncdataResolvers(service: SyncDataService): Resolvers {
       syncConfigs: () => service.configs(),
       syncRoles: () => service.roles(),
       syncUserDetails: async (_, args, context) => service.userDetails(await context.principal(), args.regCenterId),
-      clientSettings: async (_, args, context) => service.clientSettings(await context.principal(), args.keyIndex, args.lastUpdated, args.regCenterId),
+      clientSettings: async (_, args, context) =>
+        service.clientSettings(
+          await context.principal(),
+          args.keyIndex,
+          args.lastUpdated ? instantArgument(args.lastUpdated) : args.lastUpdated,
+          args.regCenterId,
+        ),
     },
   };
 }

@@ -94,6 +94,13 @@ export const SAMPLE_STAFF = [
 
 const entries = (map: ConfigMap): ConfigEntry[] => Object.entries(map).map(([key, value]) => ({ key, value }));
 
+/** A given lastUpdated as an instant (KER-SNC-100 otherwise); REST runs it on the wire's text before the graph takes it as a DateTime. */
+export function lastUpdatedOf(lastUpdated: string): Date {
+  const since = parseInstant(lastUpdated);
+  if (!since) throw syncdataErrors.badLastUpdated();
+  return since;
+}
+
 /**
  * Sync data for registration clients: the configuration files, the roles,
  * a centre's users (with password hashes for offline login), and the
@@ -159,8 +166,7 @@ export class SyncDataService {
   /** `lastupdated`: an instant in the past, or none (a full sync). */
   private since(lastUpdated: string | null | undefined, now: Date): Date | undefined {
     if (!lastUpdated) return undefined;
-    const since = parseInstant(lastUpdated);
-    if (!since) throw syncdataErrors.badLastUpdated();
+    const since = lastUpdatedOf(lastUpdated);
     if (since > now) throw syncdataErrors.futureLastUpdated();
     return since;
   }

@@ -6,7 +6,7 @@ import { idrepoCalls, newRid } from '../support/identities.js';
 import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { residentEmail, residentLogin, sendResidentOtp } from '../support/residents.js';
 import type { Login } from '../support/users.js';
-import { refusalCode } from '../support/refusals.js';
+import { refusalCode, refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;
 useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform) => {
@@ -308,7 +308,7 @@ describe('authentication-type locks: refusals', () => {
 });
 
 describe('authentication-type locks: GraphQL', () => {
-  const mutation = `mutation($time: String, $consent: Boolean, $id: String, $type: String, $types: [AuthTypeStatusInput!]) {
+  const mutation = `mutation($time: DateTime, $consent: Boolean, $id: String, $type: String, $types: [AuthTypeStatusInput!]) {
     updateAuthTypeStatus(input: { requestTime: $time, consentObtained: $consent, individualId: $id, individualIdType: $type, authTypes: $types }) { authTypeStatuses { authType authSubType isLocked } userErrors { field code message } }
   }`;
 
@@ -351,6 +351,58 @@ describe('authentication-type locks: GraphQL', () => {
     // ID authentication reads the state of any identity by number.
     const byIda = await t.graphql('query($id: String) { authTypeStatus(individualId: $id, individualIdType: "UIN") { authType isLocked } }', { id: uin }, ida);
     expect(byIda.data.authTypeStatus).toHaveLength(2);
+  });
+
+  it('takes requestTime as a DateTime through GraphQL, while REST answers the wire text with IDA-MLC-009 and IDA-MLC-001 as before', async () => {
+    const { uin, login } = await resident();
+    const headers = bearer(login.token);
+    const vars = (time: unknown) => ({ time, consent: true, id: uin, type: 'UIN', types: [{ authType: 'demo', isLocked: true }] });
+    const now = t.clock.now().getTime();
+    // An ISO instant is taken, with an offset and without a fraction too; absent (null) stays unchecked.
+    const offset = new Date(now + 5.5 * HOUR).toISOString().replace(/\.\d{3}Z$/, '+05:30');
+    for (const time of [new Date(now).toISOString(), offset, null]) {
+      const answer = await t.graphql(mutation, vars(time), headers);
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data.updateAuthTypeStatus).toEqual({ authTypeStatuses: [{ authType: 'demo', authSubType: null, isLocked: true }], userErrors: [] });
+    }
+    // The window is the service's, as before.
+    const stale = await t.graphql(mutation, vars(new Date(now - 25 * HOUR).toISOString()), headers);
+    expect(refusalOf(stale)).toEqual({ code: 'IDA-MLC-001', message: 'Request to be received at the platform within 24 hours' });
+    // What is no instant GraphQL refuses itself, before the service runs, changing nothing.
+    const before = await lockRows();
+    for (const time of ['yesterday', '', '2026-02-30T00:00:00.000Z']) {
+      const refused = await t.graphql(mutation, vars(time), headers);
+      expect(refused.data ?? null).toBeNull();
+      expect(refusalOf(refused)).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/DateTime/) });
+    }
+    const literal = await t.graphql(
+      `mutation { updateAuthTypeStatus(input: { requestTime: "soon", consentObtained: true, individualId: "${uin}", individualIdType: "UIN", authTypes: [{ authType: "otp", isLocked: true }] }) { userErrors { code } } }`,
+      {},
+      headers,
+    );
+    // A literal that is no instant is refused too (the gateway's code for it is not this test's concern).
+    expect(literal.data ?? null).toBeNull();
+    expect(literal.errors).toHaveLength(1);
+    expect(await lockRows()).toEqual(before);
+
+    // REST: the wire's text, checked as before, same codes and messages.
+    const as = (over: Record<string, unknown>) => () => update(login.cookie, bodyOf(uin, [{ authType: 'demo', isLocked: false }], over));
+    for (const requestTime of ['yesterday', '2026-02-30T00:00:00.000Z']) {
+      const item = await expectRefused(as({ requestTime }), 'IDA-MLC-009');
+      expect(item.errorMessage).toBe("requestTime is invalid: an ISO 8601 date and time (yyyy-MM-dd'T'HH:mm:ss.SSSXXX)");
+    }
+    // A malformed request time is reported before what the service checks (no consent), as before.
+    await expectRefused(as({ requestTime: 'yesterday', consentObtained: false }), 'IDA-MLC-009', /requestTime/);
+    await expectRefused(
+      as({ requestTime: new Date(now - 25 * HOUR).toISOString() }),
+      'IDA-MLC-001',
+      /^Request to be received at the platform within 24 hours$/,
+    );
+    // A stale request time is reported before a missing consent, as the service checks it first.
+    await expectRefused(as({ requestTime: new Date(now - 25 * HOUR).toISOString(), consentObtained: false }), 'IDA-MLC-001');
+    // An offset without a fraction, and a time without a zone (UTC), still go through.
+    expectAccepted((await as({ requestTime: offset })()).json, UPDATE_ID);
+    expectAccepted((await as({ requestTime: new Date(now).toISOString().slice(0, 19) })()).json, UPDATE_ID);
   });
 
   it('documents the variant envelope in the OpenAPI document', async () => {

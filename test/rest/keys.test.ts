@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase64Any } from '../../lib/crypto/envelope.js';
+import { keyErrors } from '../../subgraphs/keys/errors.js';
 import { expectRejected } from '../support/assertions.js';
 import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { refusalOf, refusalCode } from '../support/refusals.js';
@@ -45,6 +46,11 @@ const certificate = async (applicationId: string, referenceId?: string) =>
   (await call('GET', `/v1/keymanager/getCertificate?applicationId=${applicationId}${referenceId ? `&referenceId=${referenceId}` : ''}`)).json;
 const encrypt = async (request: Record<string, unknown>) => (await call('POST', '/v1/cryptomanager/encrypt', request)).json;
 const decrypt = async (request: Record<string, unknown>) => (await call('POST', '/v1/cryptomanager/decrypt', request)).json;
+/** A message exactly, as an expectRejected pattern. */
+const exactly = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+const BAD_TIMESTAMP = exactly(keyErrors.badTimestamp().message);
+const ENCRYPT_AT =
+  'mutation($ts: DateTime) { encrypt(input: { applicationId: "REGISTRATION", data: "at a time", timeStamp: $ts }) { cryptoResult { data } userErrors { field code message } } }';
 const SUBJECT = {
   commonName: 'regproc.example.org',
   country: 'MA',
@@ -293,6 +299,53 @@ describe('crypto manager', () => {
     );
     expect(refusalOf(bad)!.code).toBe('KER-CRY-003');
   });
+
+  it('takes timeStamp as a DateTime through GraphQL, while REST answers malformed wire text with KER-CRY-007 as before', async () => {
+    await certificate('REGISTRATION'); // the key in force, generated where none is yet
+    const headers = bearer(await t.adminToken());
+    const now = new Date().toISOString();
+    const sealed = await t.graphql(ENCRYPT_AT, { ts: now }, headers);
+    expect(sealed.errors).toBeUndefined();
+    expect(sealed.data.encrypt.userErrors).toEqual([]);
+    const opened = await t.graphql(
+      'mutation($d: String!, $ts: DateTime) { decrypt(input: { applicationId: "REGISTRATION", data: $d, timeStamp: $ts }) { cryptoResult { data } userErrors { field code message } } }',
+      { d: sealed.data.encrypt.cryptoResult.data, ts: now },
+      headers,
+    );
+    expect(opened.data.decrypt.cryptoResult.data).toBe('at a time');
+    // Absent (null) stays absent: the key in force now.
+    expect((await t.graphql(ENCRYPT_AT, { ts: null }, headers)).data.encrypt.cryptoResult.data).toEqual(expect.any(String));
+    // What is no instant GraphQL refuses itself, before the crypto manager runs.
+    for (const ts of ['yesterday', '', '2026-02-30T00:00:00.000Z']) {
+      const refused = await t.graphql(ENCRYPT_AT, { ts }, headers);
+      expect(refused.data ?? null).toBeNull();
+      expect(refusalOf(refused)).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/DateTime/) });
+    }
+    const literal = await t.graphql(
+      'mutation { decrypt(input: { applicationId: "REGISTRATION", data: "AAAA", timeStamp: "soon" }) { cryptoResult { data } userErrors { field code message } } }',
+      {},
+      headers,
+    );
+    // An inline literal is refused too (the subgraph's validation; the gateway's supergraph lets any literal through to it).
+    expect(literal.data?.decrypt ?? null).toBeNull();
+    expect(literal.errors).toHaveLength(1);
+
+    // REST: the wire's text, checked as the crypto manager checks it, same code and message as before.
+    for (const path of ['/v1/cryptomanager/encrypt', '/v1/cryptomanager/decrypt']) {
+      await expectRejected(t, () => call('POST', path, { applicationId: 'REGISTRATION', data: 'x', timeStamp: 'yesterday' }), 'KER-CRY-007', BAD_TIMESTAMP);
+      await expectRejected(t, () => call('POST', path, { applicationId: 'REGISTRATION', data: 'x', timeStamp: '2026-02-30T00:00:00.000Z' }), 'KER-CRY-007');
+      // An empty application id or data is still reported first.
+      await expectRejected(t, () => call('POST', path, { applicationId: ' ', data: 'x', timeStamp: 'yesterday' }), 'KER-CRY-004', /^applicationId /);
+      await expectRejected(t, () => call('POST', path, { applicationId: 'REGISTRATION', data: '', timeStamp: 'yesterday' }), 'KER-CRY-004', /^data /);
+      await expectRejected(t, () => call('POST', path, { applicationId: 'REGISTRATION', data: 'x', timeStamp: 'y'.repeat(65) }), 'KER-CRY-007');
+    }
+    // An empty wire timeStamp means now, as an absent one; an instant with an offset is that instant.
+    for (const timeStamp of ['', new Date().toISOString().replace('Z', '+00:00')]) {
+      const wire = await encrypt({ applicationId: 'REGISTRATION', data: 'on the wire', timeStamp });
+      expect(wire.errors).toBeNull();
+      expect((await decrypt({ applicationId: 'REGISTRATION', data: wire.response.data, timeStamp })).response.data).toBe('on the wire');
+    }
+  });
 });
 
 describe('signature service', () => {
@@ -337,6 +390,20 @@ describe('sync data keys', () => {
     await expectRejected(t, () => call('GET', '/v1/syncdata/publickey/REGISTRATION'), 'KER-KMS-005');
     await expectRejected(t, () => call('GET', '/v1/syncdata/publickey/REGISTRATION?timeStamp=soon'), 'KER-CRY-007');
     await expectRejected(t, () => call('GET', `/v1/syncdata/publickey/NOPE?timeStamp=${new Date().toISOString()}`), 'KER-KMS-002');
+    // Through GraphQL timeStamp is a DateTime: the same key; what is no instant GraphQL refuses itself.
+    const headers = bearer(await t.adminToken());
+    const SYNC_KEY = 'query($ts: DateTime!) { syncPublicKey(applicationId: "REGISTRATION", timeStamp: $ts) { publicKey profile } }';
+    expect((await t.graphql(SYNC_KEY, { ts: new Date().toISOString() }, headers)).data.syncPublicKey).toEqual({
+      publicKey: key.json.response.publicKey,
+      profile: 'default',
+    });
+    for (const ts of ['soon', '']) expect(refusalOf(await t.graphql(SYNC_KEY, { ts }, headers))).toMatchObject({ code: 'BAD_USER_INPUT' });
+    // REST keeps its codes and their order: an empty timeStamp is malformed, the path's application id is checked before it.
+    await expectRejected(t, () => call('GET', '/v1/syncdata/publickey/REGISTRATION?timeStamp=soon'), 'KER-CRY-007', BAD_TIMESTAMP);
+    await expectRejected(t, () => call('GET', '/v1/syncdata/publickey/REGISTRATION?timeStamp='), 'KER-CRY-007', BAD_TIMESTAMP);
+    await expectRejected(t, () => call('GET', '/v1/syncdata/publickey/IDA%00?timeStamp=soon'), 'KER-KMS-005', /^applicationId is invalid/);
+    await expectRejected(t, () => call('GET', `/v1/syncdata/publickey/${'A'.repeat(257)}?timeStamp=soon`), 'KER-KMS-005', /^applicationId is invalid/);
+    await expectRejected(t, () => call('GET', '/v1/syncdata/publickey/NOPE?timeStamp=soon'), 'KER-CRY-007');
 
     openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'machine.key');
     const der = execFileSync('openssl', ['pkey', '-in', 'machine.key', '-pubout', '-outform', 'DER'], { cwd: dir });

@@ -239,6 +239,23 @@ describe('machines', () => {
     await expectRejected(t, () => send('GET', '/machines/NOPE/eng'), 'KER-MSD-030');
   });
 
+  it('takes a machine validity as a DateTime through GraphQL; REST refuses a malformed one with KER-MSD-043 before anything else', async () => {
+    const mutation = 'mutation($input: MachineInput!) { createMachine(input: $input) { machine { id validityDateTime } userErrors { field code message } } }';
+    const created = await t.graphql(mutation, { input: machine({ id: 'DT-1', name: 'dt-1', validityDateTime: '2031-06-30T08:00:00.000Z' }) }, auth);
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createMachine).toEqual({ machine: { id: 'DT-1', validityDateTime: '2031-06-30T08:00:00.000Z' }, userErrors: [] });
+    const before = await t.snapshot();
+    const refused = await t.graphql(mutation, { input: machine({ id: 'DT-2', name: 'dt-2', validityDateTime: 'tomorrow' }) }, auth);
+    expect(refused.errors?.[0]?.message).toMatch(/DateTime/);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await t.snapshot()).toEqual(before);
+    // As MOSIP parses the date with the request: a malformed validity is answered before an unknown machine.
+    await expectRejected(t, () => send('PUT', '/machines', machine({ id: 'NOPE', validityDateTime: 'tomorrow' })), 'KER-MSD-043');
+    // An empty validity is none.
+    const none = await send('POST', '/machines', machine({ id: 'DT-3', name: 'dt-3', validityDateTime: '' }));
+    expect(none.json.response).toMatchObject({ id: 'DT-3', validityDateTime: null });
+  });
+
   it('lets exactly one of two racing machines take a name', async () => {
     const results = await Promise.all(['R-1', 'R-2'].map((id) => send('POST', '/machines', machine({ id, name: 'racer' }))));
     expect(results.filter((r) => r.json.errors === null)).toHaveLength(1);

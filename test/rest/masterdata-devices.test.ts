@@ -519,6 +519,29 @@ describe('devices', () => {
     expect((await send('PUT', '/devices/decommission/SAL-1')).json.response).toEqual({ id: 'SAL-1' });
   });
 
+  it('takes a device validity as a DateTime through GraphQL (REST keeps KER-MSD-999 for a malformed one)', async () => {
+    const mutation = 'mutation($input: DeviceInput!) { createDevice(input: $input) { device { id validityDateTime } userErrors { field code message } } }';
+    const headers = bearer(await t.adminToken());
+    const created = await gql(mutation, { input: device({ id: 'DT-1', validityDateTime: '2031-06-30T08:00:00.000Z' }) }, headers);
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createDevice).toEqual({ device: { id: 'DT-1', validityDateTime: '2031-06-30T08:00:00.000Z' }, userErrors: [] });
+    const before = await t.snapshot();
+    const refused = await gql(mutation, { input: device({ id: 'DT-2', validityDateTime: 'soon' }) }, headers);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    // Written in the query itself, the same value is refused as the query's mistake, not the server's.
+    const inline = await gql(
+      'mutation { createDevice(input: { id: "DT-2", name: "n", serialNum: "s", deviceSpecId: "SPEC-FRS", macAddress: "m", langCode: "eng", isActive: true, validityDateTime: "soon", zoneCode: "RSK" }) { device { id } } }',
+      {},
+      headers,
+    );
+    expect(inline.errors?.[0]).toMatchObject({ message: expect.stringMatching(/DateTime/), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(refused.errors?.[0]?.message).toMatch(/DateTime/);
+    expect(await t.snapshot()).toEqual(before);
+    // The wire's own form (no zone: UTC) still reaches the same instant.
+    const wire = await send('POST', '/devices', device({ id: 'DT-3', validityDateTime: '2031-06-30T08:00:00' }));
+    expect(wire.json.response.validityDateTime).toBe('2031-06-30T08:00:00.000Z');
+  });
+
   it('refuses bad devices with the spec’s codes and changes nothing', async () => {
     await send('POST', '/devices', device({ id: 'BAD-1' }));
     await expectRejected(t, () => send('POST', '/devices', device({ id: 'BAD-1' })), 'KER-MSD-069');

@@ -3,7 +3,7 @@
 import { randomUUID, X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase64Url, encryptRegistration, type RecipientKey } from '../../lib/crypto/envelope.js';
-import { expectRejected } from '../support/assertions.js';
+import { expectError, expectRejected } from '../support/assertions.js';
 import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { userLogin } from '../support/users.js';
 import { registrationClient } from '../support/regproc.js';
@@ -175,6 +175,62 @@ describe('POST registrationstatus/sync', () => {
   });
 });
 
+describe('the timestamp header', () => {
+  const SYNC_MUTATION =
+    'mutation($ref: String, $ts: DateTime, $data: String) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } } userErrors { field code message } } }';
+  const BAD_TIMESTAMP = 'Invalid request value, input data incorrect: timestamp must be an ISO 8601 date and time';
+
+  it('is a DateTime through GraphQL: an ISO instant is taken, what is no instant GraphQL refuses, absent is RPR-RGS-015', async () => {
+    const run = (ts: unknown, id = rid()) => t.graphql(SYNC_MUTATION, { ref: '10001_10001', ts, data: JSON.parse(syncBody([record(id)])) }, who.officer1);
+    const offset = new Date(Date.now() + 5.5 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+05:30');
+    for (const ts of [new Date().toISOString(), offset]) {
+      const id = rid();
+      const answer = await run(ts, id);
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data.syncRegistrations).toEqual({ registrationSyncResult: { response: [{ registrationId: id, status: 'SUCCESS' }] }, userErrors: [] });
+    }
+    const before = await t.snapshot();
+    for (const ts of ['yesterday', '', '2026-02-30T00:00:00.000Z']) {
+      const refused = await run(ts);
+      expect(refused.data ?? null).toBeNull();
+      expect(refusalOf(refused)).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/DateTime/) });
+    }
+    const literal = await t.graphql(
+      'mutation { syncRegistrations(input: { centerMachineRefId: "10001_10001", timestamp: "soon", data: "AAAA" }) { userErrors { code } } }',
+      {},
+      who.officer1,
+    );
+    // A literal that is no instant is refused too (the gateway's code for it is not this test's concern).
+    expect(literal.data ?? null).toBeNull();
+    expect(literal.errors).toHaveLength(1);
+    const absent = await run(null);
+    expect(absent.data.syncRegistrations.userErrors).toEqual([{ field: ['input', 'timestamp'], code: 'RPR-RGS-015', message: 'timestamp is required' }]);
+    expect(await t.snapshot()).toEqual(before);
+  });
+
+  it('REST answers a malformed or missing header with RPR-RGS-015 as before, after the faults reported before it', async () => {
+    for (const timestamp of ['yesterday', '2026-02-30T00:00:00.000Z', '1700000000000']) {
+      await expectRejected(t, () => sync(syncBody([record(rid())]), { ...who.officer1, timestamp }), 'RPR-RGS-015', new RegExp(`^${BAD_TIMESTAMP}$`));
+    }
+    // A bad Center-Machine-RefId or an empty body is still reported first, with its own message.
+    await expectRejected(
+      t,
+      () => sync(syncBody([record(rid())]), { ...who.officer1, timestamp: 'yesterday' }, 'garbage'),
+      'RPR-RGS-015',
+      /^centerMachineRefId /,
+    );
+    await expectRejected(t, () => sync('""', { ...who.officer1, timestamp: 'yesterday' }), 'RPR-RGS-015', /^data /);
+    // A missing header is the field's own refusal.
+    const { json } = await t.request('POST', SYNC, { raw: syncBody([record(rid())]), headers: { 'Center-Machine-RefId': '10001_10001', ...who.officer1 } });
+    expectError(json, 'RPR-RGS-015', /^timestamp is required$/);
+    // What the service parsed before still goes through: an offset without a fraction, a time without a zone (UTC).
+    for (const timestamp of [new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'), new Date().toISOString().slice(0, 19)]) {
+      const id = rid();
+      expect(await ok(sync(syncBody([record(id)]), { ...who.officer1, timestamp }))).toEqual([{ registrationId: id, status: 'SUCCESS' }]);
+    }
+  });
+});
+
 describe('status and transactions', () => {
   it('answers UPLOAD_PENDING for a synced RID, RPR-RGS-031 items for unknown ones and for another centre', async () => {
     const id = rid();
@@ -230,7 +286,7 @@ describe('GraphQL', () => {
   it('syncs, searches and lists registrations with their transactions (batched), for the roles that may', async () => {
     const id = rid();
     const synced = await t.graphql(
-      'mutation($ref: String, $ts: String, $data: String) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } errors { errorCode } } userErrors { field code message } } }',
+      'mutation($ref: String, $ts: DateTime, $data: String) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } errors { errorCode } } userErrors { field code message } } }',
       { ref: '10001_10001', ts: new Date().toISOString(), data: JSON.parse(syncBody([record(id), record('123')])) },
       who.officer1,
     );
@@ -259,11 +315,7 @@ describe('GraphQL', () => {
     expect(nodes[0]).toMatchObject({ registrationId: id, status: 'UPLOAD_PENDING', stage: null, centreId: '10001', machineId: '10001', packetSize: 1234 });
     expect(nodes.some((node: any) => node.transactions.totalCount === 1)).toBe(true);
 
-    const one = await t.graphql(
-      'query($id: ID) { registration(registrationId: $id) { registrationId supervisorStatus optionalValues } }',
-      { id },
-      who.admin,
-    );
+    const one = await t.graphql('query($id: ID) { registration(registrationId: $id) { registrationId supervisorStatus optionalValues } }', { id }, who.admin);
     expect(one.data.registration).toEqual({ registrationId: id, supervisorStatus: 'APPROVED', optionalValues: [{ key: 'CENTERNAME', value: 'Center A' }] });
     const refused = await t.graphql('{ registrations { totalCount } }', {}, who.officer1);
     expect(refusalOf(refused)!.code).toBe('KER-ATH-403');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '../../lib/roles.js';
 import { GLOBAL_KEYS, loadSyncConfiguration, REGISTRATION_KEYS } from '../../subgraphs/syncdata/config-files.js';
+import { syncdataErrors } from '../../subgraphs/syncdata/errors.js';
 import { expectRejected } from '../support/assertions.js';
 import { decryptForMachine, machineKeys, tpmKeyRequest } from '../support/machine.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
@@ -254,6 +255,41 @@ describe('client settings', () => {
     await expectRejected(t, () => get(`/v1/syncdata/clientsettings?keyindex=${keyIndex}`), 'KER-SNC-155', /inactive/);
     await ok(put('/v1/masterdata/machines', machine({ id: '10001', isActive: true })));
     expect((await get(`/v1/syncdata/clientsettings?keyindex=${keyIndex}`)).json.errors).toBeNull();
+  });
+
+  it('takes lastUpdated as a DateTime through GraphQL, while REST answers malformed wire text with KER-SNC-100 as before', async () => {
+    const headers = bearer(await t.adminToken());
+    const SETTINGS =
+      'query($k: String!, $since: DateTime) { clientSettings(keyIndex: $k, lastUpdated: $since) { lastSyncTime dataToSync { entityName entityType data } } }';
+    const since = '2000-01-01T00:00:00.000Z';
+    const graph = await t.graphql(SETTINGS, { k: keyIndex, since }, headers);
+    expect(graph.errors).toBeUndefined();
+    const wire = await settingsOf(`keyindex=${keyIndex}&lastupdated=${encodeURIComponent(since)}`);
+    const names = (entities: { entityName: string }[]) => entities.map((entity) => entity.entityName);
+    expect(names(graph.data.clientSettings.dataToSync)).toEqual(names(wire.response.dataToSync));
+    expect(graph.data.clientSettings.lastSyncTime).toBe(wire.response.lastSyncTime);
+    // Absent (null) stays absent: every live row, as REST without lastupdated.
+    const full = await t.graphql(SETTINGS, { k: keyIndex, since: null }, headers);
+    expect(names(full.data.clientSettings.dataToSync)).toEqual(names((await settingsOf(`keyindex=${keyIndex}`)).response.dataToSync));
+    // A future instant is sync data's own refusal; what is no instant GraphQL refuses itself.
+    expect(refusalCode(await t.graphql(SETTINGS, { k: keyIndex, since: '2999-01-01T00:00:00.000Z' }, headers))).toBe('KER-SNC-135');
+    for (const bad of ['yesterday', '', '2026-02-30T00:00:00.000Z']) {
+      const refused = await t.graphql(SETTINGS, { k: keyIndex, since: bad }, headers);
+      expect(refused.data ?? null).toBeNull();
+      expect(refused.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/DateTime/) });
+    }
+
+    // REST: the wire's text, checked as sync data checks it, same code and message as before; empty means a full sync.
+    const badLastUpdated = syncdataErrors.badLastUpdated().message;
+    for (const query of [`keyindex=${keyIndex}&lastupdated=yesterday`, `keyindex=${'0'.repeat(64)}&lastupdated=2026-02-30T00:00:00.000Z`]) {
+      const { json } = await get(`/v1/syncdata/clientsettings?${query}`);
+      expect(json.errors).toEqual([{ errorCode: 'KER-SNC-100', message: badLastUpdated }]);
+    }
+    expect(names((await settingsOf(`keyindex=${keyIndex}&lastupdated=`)).response.dataToSync)).toEqual(names(full.data.clientSettings.dataToSync));
+    // Faults found before the timestamp keep coming first: no key index, a malformed centre in the path.
+    await expectRejected(t, () => get('/v1/syncdata/clientsettings?lastupdated=yesterday'), 'KER-SNC-999');
+    await expectRejected(t, () => get(`/v1/syncdata/clientsettings/${'x'.repeat(11)}?keyindex=${keyIndex}&lastupdated=yesterday`), 'KER-SNC-999');
+    await expectRejected(t, () => get(`/v1/syncdata/clientsettings/10002?keyindex=${keyIndex}&lastupdated=yesterday`), 'KER-SNC-100');
   });
 });
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { identifier } from '../../../lib/input.js';
+import { identifier, instantText } from '../../../lib/input.js';
 import { parseInstant } from '../../../lib/time.js';
 import { lockKey } from './service.js';
 
 /** A UIN or VID: digits as the number rules check them (IDA-MLC-002 or 009 from the service). */
 const individualId = identifier(64).pipe(z.string().trim().min(1));
 const individualIdType = identifier(16).nullish();
-/** As MOSIP's clients send it: ISO 8601 with milliseconds and a zone (`Z` or `+05:30`). */
+/** As MOSIP's clients send it: ISO 8601 with milliseconds and a zone (`Z` or `+05:30`); the REST body's rule (the graph takes a DateTime). */
 export const requestTime = identifier(64).refine((value) => parseInstant(value) !== undefined, {
   message: "an ISO 8601 date and time (yyyy-MM-dd'T'HH:mm:ss.SSSXXX)",
 });
@@ -33,7 +33,7 @@ export const authTypes = z
 /** The arguments of the lock root fields, for GraphQL and REST alike. */
 export const locksSchemas = {
   updateAuthTypeStatus: z.object({
-    requestTime: requestTime.nullish(),
+    requestTime: instantText(requestTime).nullish(),
     consentObtained: z.boolean(),
     individualId,
     individualIdType,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Resolvers } from '../../../generated/graphql/idrepo.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { instantArgument } from '../../../lib/graph/scalars.js';
 import type { locksSchemas } from './inputs.js';
 
 /** The arguments as the area's schemas have parsed them (the subgraph checks every call before it reaches a resolver). */
@@ -17,7 +18,11 @@ export function locksResolvers(deps: PlatformDeps): Resolvers {
       },
     },
     Mutation: {
-      updateAuthTypeStatus: async (_, args, context) => locks().update(await context.principal(), args as Parsed<'updateAuthTypeStatus'>),
+      updateAuthTypeStatus: async (_, args, context) => {
+        // requestTime, a DateTime, as the ISO text the service parses; absent stays absent
+        const { requestTime, ...rest } = args as Omit<Parsed<'updateAuthTypeStatus'>, 'requestTime'> & { requestTime?: Date | string | null };
+        return locks().update(await context.principal(), { ...rest, requestTime: requestTime && instantArgument(requestTime) });
+      },
     },
     Identity: {
       authTypeLocks: async (row, _, context) =>

@@ -86,6 +86,13 @@ export function lockSettings(config: Readonly<Record<string, string>>): LockSett
   };
 }
 
+/** A lock request's requestTime as an instant, checked first by an update (and by REST before it sends one): IDA-MLC-009 when it is not ISO 8601. */
+export function requestTimeOf(text: string): Date {
+  const at = parseInstant(text);
+  if (!at) throw lockErrors.invalid('requestTime', 'an ISO 8601 date and time');
+  return at;
+}
+
 const describeSeconds = (seconds: number) =>
   seconds % 3600 === 0 ? `${seconds / 3600} hours` : seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;
 
@@ -109,8 +116,7 @@ export class AuthTypeLockService {
   /** IDA-MLC-001 unless the request was made within the allowed window of the platform's clock. */
   private checkRequestTime(requestTime: string | null | undefined): void {
     if (requestTime === undefined || requestTime === null) return;
-    const at = parseInstant(requestTime);
-    if (!at) throw lockErrors.invalid('requestTime', 'an ISO 8601 date and time');
+    const at = requestTimeOf(requestTime);
     const ageMs = this.clock.now().getTime() - at.getTime();
     if (ageMs > this.settings.allowedAgeSeconds * 1000 || -ageMs > this.settings.allowedAheadSeconds * 1000)
       throw lockErrors.requestTime(describeSeconds(this.settings.allowedAgeSeconds));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier } from '../../../lib/input.js';
+import { identifier, instantText } from '../../../lib/input.js';
 import { connectionPage } from '../paged.js';
 import { WEEK_DAYS } from './service.js';
 
@@ -57,7 +57,7 @@ export const machineInput = z.object({
   machineSpecId: optional(36),
   regCenterId: optional(10),
   zoneCode: code(36),
-  validityDateTime: z.string().max(64).nullish(),
+  validityDateTime: instantText(z.string().max(64)).nullish(),
   isActive: z.boolean().nullish(),
 });
 

@@ -39,6 +39,13 @@ export interface MachineFilter {
   isActive?: boolean | null;
 }
 
+/** A machine's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone (KER-MSD-043 otherwise). */
+export function machineValidity(text: string): Date {
+  const validity = parseInstant(text);
+  if (!validity) throw masterdataErrors.badValidity();
+  return validity;
+}
+
 /** What KER-MSD-439 and the staff's refusal name. */
 const MACHINE = 'machine';
 
@@ -75,8 +82,7 @@ export class MachineService {
 
   /** The shared fields, once what they point to is checked. */
   private async fields(input: MachineInput) {
-    const validity = input.validityDateTime ? parseInstant(input.validityDateTime) : null;
-    if (validity === undefined) throw masterdataErrors.badValidity();
+    const validity = input.validityDateTime ? machineValidity(input.validityDateTime) : null;
     await this.references.language(input.langCode);
     if (!(await this.references.zoneExists(input.zoneCode))) throw masterdataErrors.machineZoneNotFound(input.zoneCode);
     if (input.regCenterId && !(await this.references.centreExists(input.regCenterId))) throw masterdataErrors.centreNotFound(input.regCenterId);

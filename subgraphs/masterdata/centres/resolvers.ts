@@ -7,9 +7,15 @@ import { pairKey } from '../keys.js';
 import type { Reach } from './reach.js';
 import { UserPlaces } from './user-places.js';
 import { orNull } from '../../../lib/graph/absent.js';
+import { instantArgument } from '../../../lib/graph/scalars.js';
 
 const by = async (context: RequestContext) => (await context.principal()).subject;
 const userRef = (userId: string | null) => (userId ? { userId } : null);
+/** A machine's input with its validity as the text the service takes. */
+const machineOf = <T extends { validityDateTime?: Date | string | null }>(input: T) => ({
+  ...input,
+  validityDateTime: input.validityDateTime ? instantArgument(input.validityDateTime) : input.validityDateTime,
+});
 
 type Services = Pick<PlatformServices, 'centres' | 'machines' | 'centreReach' | 'locations' | 'zones' | 'userPlaces'>;
 
@@ -47,8 +53,8 @@ export function centresResolvers({ centres, machines, centreReach, locations, zo
       createRegistrationCentre: async (_, args, context) => centres.create(await by(context), args.input),
       updateRegistrationCentre: async (_, args, context) => centres.update(await by(context), { ...args.input, id: args.input.id ?? '' }),
       deleteRegistrationCentre: async (_, args, context) => centres.delete(await by(context), args.id),
-      createMachine: async (_, args, context) => machines.create(await by(context), args.input),
-      updateMachine: async (_, args, context) => machines.update(await by(context), { ...args.input, id: args.input.id ?? '' }),
+      createMachine: async (_, args, context) => machines.create(await by(context), machineOf(args.input)),
+      updateMachine: async (_, args, context) => machines.update(await by(context), { ...machineOf(args.input), id: args.input.id ?? '' }),
       deleteMachine: async (_, args, context) => machines.delete(await by(context), args.id),
       mapUserToCentre: async (_, args, context) => centres.mapUser(await by(context), args.userId, args.regCenterId),
       unmapUserFromCentre: async (_, args, context) => centres.unmapUser(await by(context), args.userId, args.regCenterId),

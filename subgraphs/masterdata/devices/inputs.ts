@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { identifier } from '../../../lib/input.js';
+import { identifier, instantText } from '../../../lib/input.js';
 import { parseInstant } from '../../../lib/time.js';
 import { filterValuesInput, searchInput } from '../search-inputs.js';
 
@@ -29,7 +29,7 @@ export const deviceInput = z.object({
   ipAddress: ipAddress.nullish(),
   langCode,
   isActive: z.boolean(),
-  validityDateTime: instant,
+  validityDateTime: instantText(instant),
   zoneCode: code(36),
 });
 

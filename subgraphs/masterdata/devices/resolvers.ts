@@ -4,6 +4,7 @@ import type { PlatformServices } from '../../../lib/deps.js';
 import type { Resolvers } from '../../../generated/graphql/masterdata.js';
 import { pairKey } from '../keys.js';
 import { orNull } from '../../../lib/graph/absent.js';
+import { instantArgument } from '../../../lib/graph/scalars.js';
 import type { ZoneScope } from './zones.js';
 
 const callerOf = (context: RequestContext) => context.principal();
@@ -47,8 +48,10 @@ export function devicesResolvers({ devices, deviceCatalogue: catalogue, zones }:
       leafZones: async (_, args, context) => zones.leafs(await by(context), args.langCode),
     },
     Mutation: {
-      createDevice: async (_, args, context) => devices.create(await by(context), args.input),
-      updateDevice: async (_, args, context) => devices.update(await by(context), args.input),
+      createDevice: async (_, args, context) =>
+        devices.create(await by(context), { ...args.input, validityDateTime: instantArgument(args.input.validityDateTime) }),
+      updateDevice: async (_, args, context) =>
+        devices.update(await by(context), { ...args.input, validityDateTime: instantArgument(args.input.validityDateTime) }),
       decommissionDevice: async (_, args, context) => devices.decommission(await by(context), args.id),
       deleteDevice: async (_, args, context) => devices.delete(await by(context), args.id),
       createDeviceType: async (_, args, context) => catalogue.createType(await by(context), args.input),

@@ -88,6 +88,13 @@ const KEY = ['id', 'langCode'] as const;
 const DEVICE = 'device';
 
 /** What a device is apart from its name: the same in each of its languages. */
+/** A device's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone. */
+export function deviceValidity(text: string): Date {
+  const validity = parseInstant(text);
+  if (!validity) throw masterdataErrors.deviceInsert('validityDateTime must be an ISO 8601 instant');
+  return validity;
+}
+
 const sharedFields = (input: DeviceInput, validityDateTime: Date) => ({
   serialNum: input.serialNum,
   deviceSpecId: input.deviceSpecId,
@@ -119,7 +126,7 @@ export class DeviceService {
 
   async create(by: string, input: DeviceInput): Promise<DeviceRow> {
     await requireLanguage(this.prisma, input.langCode);
-    const validity = this.validity(input.validityDateTime);
+    const validity = deviceValidity(input.validityDateTime);
     (await this.zones.guardOf(by)).require(DEVICE, input.zoneCode);
     if (!(await this.catalogue.specificationExists(input.deviceSpecId))) {
       throw masterdataErrors.deviceInsert(`device specification ${input.deviceSpecId} not found`);
@@ -143,7 +150,7 @@ export class DeviceService {
     const row = await this.prisma.device.findFirst({ where: { ...key, ...LIVE } });
     if (!row) throw masterdataErrors.deviceNotFound(input.id);
     (await this.zones.guardOf(by)).require(DEVICE, row.zoneCode, input.zoneCode);
-    const validity = this.validity(input.validityDateTime);
+    const validity = deviceValidity(input.validityDateTime);
     if (!(await this.catalogue.specificationExists(input.deviceSpecId))) {
       throw masterdataErrors.deviceUpdate(`device specification ${input.deviceSpecId} not found`);
     }
@@ -172,12 +179,6 @@ export class DeviceService {
     if (rows.some((row) => row.regCenterId)) throw placed(id);
     await this.prisma.device.updateMany({ where: { id, ...LIVE }, data: deleted(by, this.clock.now()) });
     return id;
-  }
-
-  private validity(value: string): Date {
-    const validity = parseInstant(value);
-    if (!validity) throw masterdataErrors.deviceInsert('validityDateTime must be an ISO 8601 instant');
-    return validity;
   }
 
   /** One device of the caller's zones. */

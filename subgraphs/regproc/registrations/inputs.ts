@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, text } from '../../../lib/input.js';
+import { identifier, instantText, text } from '../../../lib/input.js';
 
 /** How many RIDs one status search or sync may name (a client syncs a day's registrations at most). */
 export const MAX_RIDS = 100;
@@ -71,7 +71,8 @@ export const syncEnvelopeSchema = z.object({
 export const registrationsSchemas = {
   syncRegistrations: z.object({
     centerMachineRefId: z.string().regex(/^[A-Za-z0-9.-]{1,36}_[A-Za-z0-9._-]{1,36}$/, '<centerId>_<machineId>'),
-    timestamp: identifier(64),
+    // The graph's DateTime, as text: REST's header too (the service parses it, RPR-RGS-015 when it cannot).
+    timestamp: instantText(identifier(64)),
     // base64url of the encrypted request: a sync of 100 records stays far below this
     data: z.string().min(1).max(4_000_000),
   }),

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Resolvers } from '../../../generated/graphql/regproc.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { instantArgument } from '../../../lib/graph/scalars.js';
 import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { registrationsSchemas } from './inputs.js';
 
@@ -26,7 +27,11 @@ export function registrationsResolvers(deps: PlatformDeps): Resolvers {
       },
     },
     Mutation: {
-      syncRegistrations: async (_, args, context) => registrations().syncRegistrations(await context.principal(), args as Parsed<'syncRegistrations'>),
+      syncRegistrations: async (_, args, context) => {
+        // timestamp, a DateTime, as the ISO text the service parses
+        const { timestamp, ...rest } = args as Omit<Parsed<'syncRegistrations'>, 'timestamp'> & { timestamp: Date | string };
+        return registrations().syncRegistrations(await context.principal(), { ...rest, timestamp: instantArgument(timestamp) });
+      },
     },
     Registration: {
       __resolveReference: (ref, context) =>

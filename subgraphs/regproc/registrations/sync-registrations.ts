@@ -55,6 +55,13 @@ export function splitRefId(refId: string): { centreId: string; machineId: string
   return { centreId: refId.slice(0, at), machineId: refId.slice(at + 1) };
 }
 
+/** The timestamp header as an instant, checked by the sync after the caller's centre (and by REST before it sends one): RPR-RGS-015 when it is not ISO 8601. */
+export function syncTimestampOf(text: string): Date {
+  const at = parseInstant(text);
+  if (!at) throw regprocErrors.invalid('timestamp must be an ISO 8601 date and time');
+  return at;
+}
+
 /** The sync envelope inside the data: RPR-RGS-001 when it cannot be opened, RPR-RGS-015 when it is not a sync request. */
 async function openEnvelope(deps: SyncDeps, request: SyncRequest): Promise<unknown[]> {
   let plain: Buffer;
@@ -125,7 +132,7 @@ const recordOf = (input: SyncRecordInput, parentRid: string | null): SyncedRecor
  */
 export async function syncRegistrations(deps: SyncDeps, request: SyncRequest, syncedBy: string, now: Date): Promise<SyncResult> {
   const { centreId, machineId } = splitRefId(request.centerMachineRefId);
-  if (!parseInstant(request.timestamp)) throw regprocErrors.invalid('timestamp must be an ISO 8601 date and time');
+  syncTimestampOf(request.timestamp);
   const placement = await deps.placement(centreId, machineId);
   if (placement !== 'ACTIVE') throw regprocErrors.invalid(`${PLACEMENT_REFUSALS[placement]} (${request.centerMachineRefId})`);
   const items = await openEnvelope(deps, request);
