@@ -7,7 +7,8 @@ import { keysInputs, subjectFields } from '../../subgraphs/keys/inputs.js';
 import { checkedCryptoTime, keyTime } from '../../subgraphs/keys/service.js';
 import * as ops from '../../generated/graphql/keys.operations.js';
 import type { PayloadResults } from '../operations.js';
-import { instantFromWire, pathParam, present, type RestRoute } from '../route.js';
+import type { RecordFragment } from '../../generated/graphql/keys.operations.js';
+import { instantFromWire, pathParam, present, timestamp, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 
 const { schemas } = keysInputs;
@@ -22,6 +23,14 @@ const text = identifier();
 
 const record = z.object({ certSignRequest: z.string().nullable(), certificate: z.string(), issuedAt: z.string(), expiryAt: z.string(), timestamp: z.string() });
 const uploaded = z.object({ status: z.string(), timestamp: z.string() });
+/** The graph's DateTimes as the wire writes them. */
+const recordOf = (record: RecordFragment) => ({
+  ...record,
+  issuedAt: timestamp(record.issuedAt),
+  expiryAt: timestamp(record.expiryAt),
+  timestamp: timestamp(record.timestamp),
+});
+const stamped = <T extends { timestamp: Date | string }>(answer: T) => ({ ...answer, timestamp: timestamp(answer.timestamp) });
 
 const csrRequest = z.object({ applicationId: text, referenceId: text.nullish(), ...subjectFields });
 type CsrRequest = z.infer<typeof csrRequest>;
@@ -75,7 +84,7 @@ export const keysRoutes: RestRoute[] = [
     operation: ops.GenerateCsrDocument,
     variables: (input) => ({ applicationId: input.applicationId, referenceId: input.referenceId, subject: subjectOf(input) }),
     response: record,
-    result: (data) => data.generateCsr,
+    result: (data) => recordOf(data.generateCsr),
   }),
   keymanager({
     method: 'post',
@@ -92,7 +101,7 @@ export const keysRoutes: RestRoute[] = [
       subject: subjectOf(input),
     }),
     response: record,
-    result: (data) => data.generateMasterKey,
+    result: (data) => recordOf(data.generateMasterKey),
   }),
   keymanager({
     method: 'get',
@@ -103,7 +112,7 @@ export const keysRoutes: RestRoute[] = [
     operation: ops.GetCertificateDocument,
     variables: (input) => input,
     response: record,
-    result: (data) => data.certificate,
+    result: (data) => recordOf(data.certificate),
   }),
   keymanager({
     method: 'post',
@@ -114,7 +123,7 @@ export const keysRoutes: RestRoute[] = [
     operation: ops.UploadCertificateDocument,
     variables: (input) => input,
     response: uploaded,
-    result: (data) => data.uploadCertificate,
+    result: (data) => stamped(data.uploadCertificate),
   }),
   keymanager({
     method: 'post',
@@ -125,7 +134,7 @@ export const keysRoutes: RestRoute[] = [
     operation: ops.UploadOtherDomainCertificateDocument,
     variables: (input) => input,
     response: uploaded,
-    result: (data) => data.uploadOtherDomainCertificate,
+    result: (data) => stamped(data.uploadOtherDomainCertificate),
   }),
   cryptoRoute('encrypt', 'Encrypt a string for an application key (VER_R2, base64url)', ops.EncryptDocument, (data) => data.encrypt),
   cryptoRoute('decrypt', 'Decrypt what encrypt produced', ops.DecryptDocument, (data) => data.decrypt),
@@ -138,7 +147,7 @@ export const keysRoutes: RestRoute[] = [
     operation: ops.SignDocument,
     variables: (input) => input,
     response: z.object({ signature: z.string(), timestamp: z.string() }),
-    result: (data) => data.sign,
+    result: (data) => stamped(data.sign),
     signResponse: true,
   }),
   signature({
@@ -167,7 +176,7 @@ export const keysRoutes: RestRoute[] = [
       return { ...args, timeStamp: instantFromWire(input.timeStamp, keyTime) };
     },
     response: z.object({ publicKey: z.string(), issuedAt: z.string(), expiryAt: z.string(), profile: z.string() }),
-    result: (data) => data.syncPublicKey,
+    result: ({ syncPublicKey: key }) => ({ ...key, issuedAt: timestamp(key.issuedAt), expiryAt: timestamp(key.expiryAt) }),
     // the key manager answers it, under sync data's path
     internalErrorCode: 'KER-KMS-500',
   }),

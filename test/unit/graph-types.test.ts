@@ -62,6 +62,20 @@ describe('argument types', () => {
     expect(String(all.find(({ at }) => at === 'HolidayFilter.from')?.type)).toBe('Date');
   });
 
+  it('answers instants as DateTime too: a String output named like an instant is a time of day', () => {
+    const schema = supergraph();
+    const textual = Object.values(schema.getTypeMap()).flatMap((type) =>
+      isObjectType(type) && !type.name.startsWith('__') && !type.name.includes('__')
+        ? Object.values(type.getFields())
+            .filter((field) => /(At|Time|Date|DateTime|[tT]imestamp|[tT]imeStamp)$/.test(field.name) && getNamedType(field.type).name === 'String')
+            .map((field) => `${type.name}.${field.name}`)
+        : [],
+    );
+    expect(textual.sort()).toEqual(
+      ['centerEndTime', 'centerStartTime', 'lunchEndTime', 'lunchStartTime', 'perKioskProcessTime'].map((field) => `RegistrationCentre.${field}`),
+    );
+  });
+
   it("answers a token's roles as a list", () => {
     const identity = supergraph().getType('TokenIdentity');
     const roles = identity && 'getFields' in identity ? identity.getFields().roles : undefined;
