@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { composeServices } from '@apollo/composition';
+import { withOwnersDescriptions } from '../lib/graph/shared-descriptions.js';
 import { componentSchemaDocument, SCHEMA_DIR, sdlComponents } from '../lib/subgraph.js';
 
 export const SUPERGRAPH_FILE = path.join(SCHEMA_DIR, 'supergraph.graphql');
@@ -9,8 +10,8 @@ export const localUrl = (name: string) => `local://${name}`;
 
 /** Composes schema/<component>.graphql into the supergraph SDL; throws with composition's messages. */
 export function composeSupergraph(): string {
-  const services = sdlComponents().map((name) => ({ name, url: localUrl(name), typeDefs: componentSchemaDocument(name).document }));
-  const result = composeServices(services);
+  const documents = withOwnersDescriptions(sdlComponents().map((name) => ({ name, document: componentSchemaDocument(name).document })));
+  const result = composeServices(documents.map(({ name, document }) => ({ name, url: localUrl(name), typeDefs: document })));
   if (result.errors) throw new Error(`composition failed:\n${result.errors.map((e) => e.message).join('\n')}`);
   return result.supergraphSdl + '\n';
 }
