@@ -43,7 +43,8 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     const { request } = options;
     const parsed = this.prepare(request.query ?? '');
     // The gateway's plan carries the caller's literals: a value the subgraph's scalar refuses (a malformed DateTime) fails here.
-    if ('errors' in parsed) return { errors: parsed.errors.map((error) => requestError(error, 'GRAPHQL_VALIDATION_FAILED')) };
+    if ('errors' in parsed)
+      return { errors: parsed.errors.map((error) => this.requestError(error, 'GRAPHQL_VALIDATION_FAILED', options.context as RequestContext)) };
     const result = await execute({
       schema: this.schema,
       document: parsed.document,
@@ -54,7 +55,7 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     if (!result.errors?.length) return { data: result.data };
     // No data at all: the request itself was refused before any resolver ran (a variable its type refuses, such as a
     // malformed DateTime): the caller's mistake, answered as Apollo Server answers it.
-    if (!('data' in result)) return { errors: result.errors.map((error) => requestError(error, 'BAD_USER_INPUT')) };
+    if (!('data' in result)) return { errors: result.errors.map((error) => this.requestError(error, 'BAD_USER_INPUT', options.context as RequestContext)) };
     return { data: result.data, errors: result.errors.map((error) => this.visible(error, options.context as RequestContext)) };
   }
 
@@ -63,13 +64,21 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     this.logger.error({ err: error.originalError ?? error, requestId: context?.requestId, path: error.path }, 'resolver failed');
     return { ...maskedError().toJSON(), path: error.path };
   }
+
+  /**
+   * A fetch the subgraph refused before running it: a value of the caller's (written in the query or passed as a
+   * variable) that a scalar refuses is answered with its message and GraphQL's code; anything else is the
+   * gateway's own fetch going wrong (its entity representations, say), logged and masked.
+   */
+  private requestError(error: GraphQLError, code: 'BAD_USER_INPUT' | 'GRAPHQL_VALIDATION_FAILED', context: RequestContext | undefined) {
+    if (CALLERS_VALUE.test(error.message)) return { ...error.toJSON(), extensions: { ...error.extensions, code } };
+    this.logger.error({ err: error, requestId: context?.requestId }, 'subgraph refused the fetch');
+    return maskedError().toJSON();
+  }
 }
 
-/** A request error as the caller sees it: its message (it describes the caller's query, never the server) and GraphQL's code for it. */
-const requestError = (error: GraphQLError, code: 'BAD_USER_INPUT' | 'GRAPHQL_VALIDATION_FAILED') => ({
-  ...error.toJSON(),
-  extensions: { ...error.extensions, code },
-});
+/** graphql-js's messages for a value that does not fit its type: a literal in the query, or a variable the caller passed. */
+const CALLERS_VALUE = /^(Expected value of type |Variable "\$(?!representations")\w+" got invalid value )/;
 
 /** A fetcher with a finite socket pool, so a slow subgraph cannot exhaust the process. */
 const fetcher = fetchHappen.defaults({ maxSockets: 64, retry: false });

@@ -1,5 +1,8 @@
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { parseInstant } from '../time.js';
+
+// Refusals are TypeErrors: GraphQL wraps them in its own message about the value ("Expected value of type …",
+// "Variable … got invalid value …"), which is how the caller's mistake is told from the server's.
 
 function toDate(value: unknown): Date {
   if (value instanceof Date) return value;
@@ -7,7 +10,7 @@ function toDate(value: unknown): Date {
     const parsed = parseInstant(value);
     if (parsed) return parsed;
   }
-  throw new GraphQLError('DateTime: an ISO 8601 instant in UTC, e.g. 2026-01-31T12:00:00.000Z');
+  throw new TypeError('DateTime: an ISO 8601 instant in UTC, e.g. 2026-01-31T12:00:00.000Z');
 }
 
 /** A DateTime argument as the text services parse: the input rules (lib/input.ts instantText) hand it over as ISO 8601 already. */
@@ -20,7 +23,7 @@ export const DateTimeScalar = new GraphQLScalarType({
   serialize: (value) => toDate(value).toISOString(),
   parseValue: toDate,
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime: a string');
+    if (ast.kind !== Kind.STRING) throw new TypeError('DateTime: a string');
     return toDate(ast.value);
   },
 });
@@ -40,7 +43,7 @@ function jsonLiteral(ast: ValueNode): unknown {
     case Kind.OBJECT:
       return Object.fromEntries(ast.fields.map((field) => [field.name.value, jsonLiteral(field.value)]));
     default:
-      throw new GraphQLError('JSON: a literal value, not a variable inside it');
+      throw new TypeError('JSON: a literal value, not a variable inside it');
   }
 }
 
@@ -59,7 +62,7 @@ function toDay(value: unknown): string {
     const day = new Date(`${value}T00:00:00.000Z`);
     if (!Number.isNaN(day.getTime()) && day.toISOString().startsWith(value)) return value;
   }
-  throw new GraphQLError('Date: a calendar day, yyyy-MM-dd, e.g. 2026-01-31');
+  throw new TypeError('Date: a calendar day, yyyy-MM-dd, e.g. 2026-01-31');
 }
 
 /** Calendar days (holidays), both ways. */
@@ -69,7 +72,7 @@ export const DateScalar = new GraphQLScalarType({
   serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : toDay(value)),
   parseValue: toDay,
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('Date: a string');
+    if (ast.kind !== Kind.STRING) throw new TypeError('Date: a string');
     return toDay(ast.value);
   },
 });
