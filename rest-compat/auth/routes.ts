@@ -66,6 +66,8 @@ export const authRoutes: RestRoute[] = [
     response: z.object({ status: z.string(), message: z.string() }),
     result: ({ loginWithOtp: login }, { res }) => {
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
+      // A user's session goes on by refresh, as after a password login; a resident's ends with its access token.
+      if (login.refreshToken && login.refreshExpiryTime) res.append('Set-Cookie', refreshCookie(login.refreshToken, login.refreshExpiryTime));
       return { status: login.status, message: login.message };
     },
   }),

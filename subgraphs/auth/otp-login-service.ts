@@ -166,7 +166,9 @@ export class OtpLoginService {
     // A resident's answer names the number they gave; their token, the identity.
     return {
       token: issued.token,
+      refreshToken: issued.refreshToken ?? null,
       expiryTime: issued.expiresIn,
+      refreshExpiryTime: issued.refreshExpiresIn ?? null,
       userId: resident ? userId : subject.id,
       status: 'success',
       message: 'OTP validated successfully',

@@ -72,6 +72,12 @@ describe('OTP login end to end', () => {
       role: 'REGISTRATION_OFFICER',
       name: 'Ada Officer',
     });
+    // The session goes on by refresh, as after a password login: the refresh token comes as its cookie and works once.
+    const refresh = /refresh_token=([^;]+); Max-Age=\d+; Path=\/v1\/authmanager\/authorize\/refreshToken/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+    expect(refresh).toBeTruthy();
+    const refreshed = await t.request('POST', '/v1/authmanager/authorize/refreshToken/registrationclient', { headers: { cookie: `refresh_token=${refresh}` } });
+    expect(refreshed.json.errors).toBeNull();
+    expect(refreshed.headers.get('set-cookie')).toMatch(/Authorization=Platform-Token[^;]+/);
   });
 
   it('sends to both channels of an existing user', async () => {

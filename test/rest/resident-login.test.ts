@@ -65,6 +65,8 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     const { json, headers } = await residentOtpLogin(t, uin, otpIn(message.body));
     expect(json.response).toMatchObject({ status: 'success', message: 'OTP validated successfully' });
     expect(headers.get('set-cookie')).toMatch(/^Authorization=Platform-Token[^;]+;.*HttpOnly/);
+    // A resident's session is its access token alone: no refresh token.
+    expect(headers.get('set-cookie')).not.toContain('refresh_token');
     const token = /Authorization=Platform-Token([^;]+)/.exec(headers.get('set-cookie')!)![1]!;
     const validated = await t.request('GET', '/v1/authmanager/authorize/admin/validateToken', { headers: cookieHeader(token) });
     expect(validated.json.response).toMatchObject({ userId: identityId, role: 'RESIDENT' });
