@@ -529,7 +529,7 @@ describe('logs', () => {
 describe('a configured key policy', () => {
   it('knows only its application ids, their validity and whether they take reference ids', async () => {
     const policy = [
-      { applicationId: 'CUSTOM', validityDays: 30, referenceIds: false, autoGenerate: true },
+      { applicationId: 'CUSTOM', validityDays: 30, referenceIds: false, autoGenerate: true, cryptoRoles: ['GLOBAL_ADMIN'] },
       { applicationId: 'MANUAL', validityDays: 10, referenceIds: true, autoGenerate: false },
     ];
     const custom = await startTestPlatform({ PLATFORM_KEY_POLICY: JSON.stringify(policy) });
@@ -540,6 +540,14 @@ describe('a configured key policy', () => {
       expect(new Date(record.expiryAt).getTime() - new Date(record.issuedAt).getTime()).toBe(30 * 86_400_000);
       expect((await get('applicationId=REGISTRATION')).json.errors[0].errorCode).toBe('KER-KMS-002');
       expect((await get('applicationId=CUSTOM&referenceId=r1')).json.errors[0].errorCode).toBe('KER-KMS-010');
+      // Through the crypto manager the same mistake is its one code, whether it encrypts or decrypts.
+      for (const operation of ['encrypt', 'decrypt']) {
+        const refused = await custom.request('POST', `/v1/cryptomanager/${operation}`, {
+          headers,
+          body: envelopeOf({ applicationId: 'CUSTOM', referenceId: 'r1', data: 'eA' }),
+        });
+        expect(refused.json.errors[0].errorCode, operation).toBe('KER-CRY-006');
+      }
       expect((await get('applicationId=MANUAL')).json.errors[0].errorCode).toBe('KER-KMS-012');
       const made = await custom.request('POST', '/v1/keymanager/generateMasterKey/Certificate', {
         headers,
