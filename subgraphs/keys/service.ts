@@ -142,7 +142,7 @@ export class KeysService {
   }
 
   /** Key manager failures seen from the crypto manager are KER-CRY-006, as MOSIP's services report them. */
-  private async keyFor<T>(work: () => Promise<T>): Promise<T> {
+  private async keyFor<T>(work: () => T | Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
@@ -193,7 +193,7 @@ export class KeysService {
     const p = this.cryptoParameters(input);
     await this.authorizeCrypto(caller, p.applicationId);
     // One answer for one mistake: a reference the application does not take is KER-CRY-006 here, as encrypt answers it.
-    await this.keyFor(() => Promise.resolve().then(() => this.store.checkReference(p.applicationId, p.referenceId)));
+    await this.keyFor(() => this.store.checkReference(p.applicationId, p.referenceId));
     let sealed: Buffer;
     try {
       sealed = decodeBase64Any(input.data!);
