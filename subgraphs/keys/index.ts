@@ -40,7 +40,9 @@ export const keys = defineComponent({
     );
     // The platform's own keys exist before the first request that needs them.
     await keys.ensurePlatformKeys();
-    return { keys, keyInventory: new KeyInventory(deps.prisma, deps.clock), partnerCertificates, partnerCertificateAccess: partnerAccess };
+    // Master data says which machines' keys a caller may list (one reach for writing and reading them).
+    const keyInventory = new KeyInventory(deps.prisma, deps.clock, (caller) => deps.services.machines.namesInReach(caller));
+    return { keys, keyInventory, partnerCertificates, partnerCertificateAccess: partnerAccess };
   },
   resolvers: (deps) =>
     keysResolvers(

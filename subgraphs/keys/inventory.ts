@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { KeyStoreEntry, MachinePublicKey, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import type { Principal } from '../../lib/tokens.js';
 import type { Clock } from '../../lib/time.js';
 
 export type KeyStatus = 'ACTIVE' | 'RETIRED' | 'EXPIRED';
@@ -22,11 +23,18 @@ export interface CertificateView {
   notAfter: Date;
 }
 
-/** The key store as the portal reads it: every entry with its certificate, the machine keys. */
+/** Who asks for machine keys, and the machines it reaches (null: every one), as master data says. */
+export type MachinesInReach = (caller: Pick<Principal, 'subject' | 'roles'>) => Promise<readonly string[] | null>;
+
+/**
+ * The key store as the portal reads it: every entry with its certificate, the
+ * machine keys (each caller those of the machines it reaches, on every path).
+ */
 export class KeyInventory {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
+    private readonly machinesInReach: MachinesInReach,
   ) {}
 
   statusOf(entry: KeyStoreEntry): KeyStatus {
@@ -72,17 +80,22 @@ export class KeyInventory {
     return new Map(rows.map((row) => [row.thumbprint, row]));
   }
 
-  machineKeys(page: PageArgs): Promise<Connection<MachinePublicKey>> {
+  async machineKeys(caller: Pick<Principal, 'subject' | 'roles'>, page: PageArgs): Promise<Connection<MachinePublicKey>> {
+    const names = await this.machinesInReach(caller);
+    const where: Prisma.MachinePublicKeyWhereInput = names ? { machineName: { in: [...names] } } : {};
     return connection(
       page,
       (row) => row.machineName,
-      (query) => this.prisma.machinePublicKey.findMany({ ...pageArgs(query, 'machineName'), orderBy: { machineName: 'asc' } }),
-      () => this.prisma.machinePublicKey.count(),
+      (query) => this.prisma.machinePublicKey.findMany({ ...pageArgs(query, 'machineName'), where, orderBy: { machineName: 'asc' } }),
+      () => this.prisma.machinePublicKey.count({ where }),
     );
   }
 
-  async machineKeysByName(names: readonly string[]): Promise<Map<string, MachinePublicKey>> {
-    const rows = await this.prisma.machinePublicKey.findMany({ where: { machineName: { in: [...names] } } });
+  /** The keys of the named machines the caller reaches (a name outside its reach reads as unknown). */
+  async machineKeysByName(caller: Pick<Principal, 'subject' | 'roles'>, names: readonly string[]): Promise<Map<string, MachinePublicKey>> {
+    const reached = await this.machinesInReach(caller);
+    const allowed = reached ? names.filter((name) => reached.includes(name)) : names;
+    const rows = allowed.length ? await this.prisma.machinePublicKey.findMany({ where: { machineName: { in: [...allowed] } } }) : [];
     return new Map(rows.map((row) => [row.machineName, row]));
   }
 }

@@ -47,13 +47,14 @@ export function keysResolvers(
     loader(context, 'keys.partnerCertificate', async (ids: readonly string[]) =>
       partnerCertificates.inForce([...(await partnerAccess.readable(await context.principal(), ids))]),
     );
-  const machineRef = (context: RequestContext) => loader(context, 'keys.machine', (names: readonly string[]) => inventory.machineKeysByName(names));
+  const machineRef = (context: RequestContext) =>
+    loader(context, 'keys.machine', async (names: readonly string[]) => inventory.machineKeysByName(await context.principal(), names));
   return {
     DateTime: DateTimeScalar,
     Query: {
       keys: (_, args) => inventory.keys(args, args.filter),
       key: async (_, args, context) => (await keyRef(context)(args.id)) ?? null,
-      machineKeys: (_, args) => inventory.machineKeys(args),
+      machineKeys: async (_, args, context) => inventory.machineKeys(await context.principal(), args),
       certificate: async (_, args, context) => service.certificate(await context.principal(), args.applicationId, args.referenceId),
       syncPublicKey: async (_, args, context) =>
         service.syncPublicKey(await context.principal(), args.applicationId, args.referenceId, instantArgument(args.timeStamp)),

@@ -4,7 +4,10 @@
 //                    ├── Z_1 (z1-admin's; centre 10002, machine-10002)
 //                    └── ZX1 ── ZX1C (a device: "Z_1/" as a LIKE pattern matches "ZX1/")
 import type { KeyObject } from 'node:crypto';
+import { graphql } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createRequestContext } from '../../lib/context.js';
+import { COMPONENTS } from '../../gateway/components.js';
 import { expectRejected } from '../support/assertions.js';
 import { decryptForMachine, machineKeys, tpmKeyRequest } from '../support/machine.js';
 import { bearer, cookieHeader, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
@@ -288,6 +291,37 @@ describe('an officer of centre 10001', () => {
       'sample-operator',
       'sample-supervisor',
     ]);
+  });
+});
+
+describe('machine keys', () => {
+  it("are listed to each caller for the machines it reaches: its centre's for an officer, every one for a GLOBAL_ADMIN; an entity outside is absent", async () => {
+    // machine-10002's key, mapped by its own officer (the same key again is no change)
+    await ok(send('POST', '/v1/syncdata/tpm/publickey', tpmKeyRequest('machine-10002', machine2Key.publicKey), cookie('officer2')));
+    const listQuery = '{ machineKeys(first: 100) { totalCount edges { node { machineName keyIndex } } } }';
+    const names = async (headers: Record<string, string>) => {
+      const answer = await t.graphql(listQuery, {}, headers);
+      expect(answer.errors).toBeUndefined();
+      const listed = answer.data.machineKeys.edges.map((edge: any) => edge.node.machineName);
+      expect(answer.data.machineKeys.totalCount).toBe(listed.length);
+      return listed;
+    };
+    expect(await names(token('officer2'))).toEqual(['machine-10002']);
+    expect(await names(token('officer1'))).not.toContain('machine-10002');
+    expect(await names(admin)).toContain('machine-10002');
+
+    // By its key, as the gateway fetches entities: absent for the other centre's officer.
+    const keys = COMPONENTS.find((component) => component.name === 'keys')!;
+    const schema = await t.platform.buildSubgraph(keys);
+    const entity = (headers: Record<string, string>) =>
+      graphql({
+        schema,
+        source: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on MachineKey { machineName keyIndex } } }',
+        variableValues: { r: [{ __typename: 'MachineKey', machineName: 'machine-10002' }] },
+        contextValue: createRequestContext({ headers, clientAddress: '127.0.0.1' }, t.platform.deps.tokens),
+      });
+    expect((await entity(token('officer1'))).data!._entities).toEqual([null]);
+    expect((await entity(token('officer2'))).data!._entities).toEqual([{ machineName: 'machine-10002', keyIndex: expect.any(String) }]);
   });
 });
 

@@ -252,6 +252,18 @@ export class MachineService {
    * has yet only a GLOBAL_ADMIN (else a key mapped ahead would be waiting for
    * whichever machine takes the name). KER-ATH-403 otherwise.
    */
+  /**
+   * The names of the machines a caller reaches, for the key store's list of
+   * their public keys: a centre's staff their centre's, an admin its zones'.
+   * Null for a GLOBAL_ADMIN: every key, machines master data no longer holds too.
+   */
+  async namesInReach(caller: Caller): Promise<string[] | null> {
+    if (caller.roles.includes('GLOBAL_ADMIN')) return null;
+    const where = CentreReach.machineWhere(await this.reach.of(caller));
+    const rows = await this.prisma.machine.findMany({ where: { ...where, ...LIVE }, select: { name: true }, distinct: ['name'] });
+    return rows.map((row) => row.name);
+  }
+
   async requireMappable(caller: Caller, machineName: string): Promise<void> {
     const rows = await this.prisma.machine.findMany({ where: { name: machineName, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
     if (!rows.length && caller.roles.includes('GLOBAL_ADMIN')) return;
