@@ -41,22 +41,22 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
 
   async process(options: GraphQLDataSourceProcessOptions<RequestContext>): Promise<GatewayGraphQLResponse> {
     const { request } = options;
+    const context = options.context as RequestContext;
     const parsed = this.prepare(request.query ?? '');
     // The gateway's plan carries the caller's literals: a value the subgraph's scalar refuses (a malformed DateTime) fails here.
-    if ('errors' in parsed)
-      return { errors: parsed.errors.map((error) => this.requestError(error, 'GRAPHQL_VALIDATION_FAILED', options.context as RequestContext)) };
+    if ('errors' in parsed) return { errors: parsed.errors.map((error) => this.requestError(error, 'GRAPHQL_VALIDATION_FAILED', context)) };
     const result = await execute({
       schema: this.schema,
       document: parsed.document,
       variableValues: request.variables,
       operationName: request.operationName,
-      contextValue: options.context,
+      contextValue: context,
     });
     if (!result.errors?.length) return { data: result.data };
     // No data at all: the request itself was refused before any resolver ran (a variable its type refuses, such as a
     // malformed DateTime): the caller's mistake, answered as Apollo Server answers it.
-    if (!('data' in result)) return { errors: result.errors.map((error) => this.requestError(error, 'BAD_USER_INPUT', options.context as RequestContext)) };
-    return { data: result.data, errors: result.errors.map((error) => this.visible(error, options.context as RequestContext)) };
+    if (!('data' in result)) return { errors: result.errors.map((error) => this.requestError(error, 'BAD_USER_INPUT', context)) };
+    return { data: result.data, errors: result.errors.map((error) => this.visible(error, context)) };
   }
 
   private visible(error: GraphQLError, context: RequestContext) {

@@ -31,6 +31,13 @@ export function parseInstant(value: string): Date | undefined {
   return check.getUTCMonth() === Number(month) - 1 && check.getUTCDate() === Number(day) && Number(hour) < 24 ? date : undefined;
 }
 
+/** An instant as a request writes it (`parseInstant`), or the component's own refusal: each names its error. */
+export function instantOr(text: string, refusal: () => Error): Date {
+  const at = parseInstant(text);
+  if (!at) throw refusal();
+  return at;
+}
+
 /** An injectable clock, so tests move time instead of sleeping. */
 export interface Clock {
   now(): Date;

@@ -132,8 +132,19 @@ export function fromWire<V>(value: string, values: Readonly<Record<string, V>>, 
   return values[value] as V;
 }
 
-/** An instant as the wire writes it, for a DateTime variable: the component's own check first (its error when it is not one). */
-export const instantFromWire = (text: string, check: (text: string) => Date): Date => check(text);
+/**
+ * An instant as the wire writes it, for a DateTime variable: the component's own check (its error when it is not
+ * one). When it is refused, `earlier` runs first: the checks the component makes before the timestamp's, so a
+ * request with two faults is answered as before; a request whose instant is fine leaves them to the operation.
+ */
+export function instantFromWire(text: string, check: (text: string) => Date, earlier?: () => void): Date {
+  try {
+    return check(text);
+  } catch (error) {
+    earlier?.();
+    throw error;
+  }
+}
 
 /** `/a/{b}` → `/a/:b` */
 export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');

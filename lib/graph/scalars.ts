@@ -13,8 +13,15 @@ function toDate(value: unknown): Date {
   throw new TypeError('DateTime: an ISO 8601 instant in UTC, e.g. 2026-01-31T12:00:00.000Z');
 }
 
-/** A DateTime argument as the text services parse: the input rules (lib/input.ts instantText) hand it over as ISO 8601 already. */
-export const instantArgument = (value: Date | string): string => (value instanceof Date ? value.toISOString() : value);
+/**
+ * A DateTime argument as the text services parse: the input rules (lib/input.ts instantText) hand it over as
+ * ISO 8601 already, while the generated types say Date; an absent one stays absent.
+ */
+export function instantArgument(value: Date | string): string;
+export function instantArgument<Absent extends null | undefined>(value: Date | string | Absent): string | Absent;
+export function instantArgument(value: Date | string | null | undefined): string | null | undefined {
+  return value instanceof Date ? value.toISOString() : value;
+}
 
 /** Instants as ISO 8601 in UTC with milliseconds, both ways; one parser (lib/time.ts) for every timestamp. */
 export const DateTimeScalar = new GraphQLScalarType({

@@ -4,7 +4,7 @@ import { parseArguments } from '../../lib/graph/inputs.js';
 import { identifier } from '../../lib/input.js';
 import { keys } from '../../subgraphs/keys/index.js';
 import { keysInputs, subjectFields } from '../../subgraphs/keys/inputs.js';
-import { checkedCryptoTime, keyTime } from '../../subgraphs/keys/service.js';
+import { cryptoPrerequisites, keyTime } from '../../subgraphs/keys/service.js';
 import * as ops from '../../generated/graphql/keys.operations.js';
 import type { PayloadResults } from '../operations.js';
 import type { RecordFragment } from '../../generated/graphql/keys.operations.js';
@@ -52,7 +52,7 @@ type Crypto = z.infer<typeof crypto>;
  */
 const cryptoVariables = (input: Crypto) => {
   const { applicationId, referenceId, data, aad, salt, timeStamp } = input;
-  return { applicationId, referenceId, data, aad, salt, timeStamp: timeStamp ? instantFromWire(timeStamp, (text) => checkedCryptoTime(input, text)) : null };
+  return { applicationId, referenceId, data, aad, salt, timeStamp: timeStamp ? instantFromWire(timeStamp, keyTime, () => cryptoPrerequisites(input)) : null };
 };
 
 /** encrypt and decrypt: one request shape, one answer shape, one set of codes. */
@@ -170,10 +170,12 @@ export const keysRoutes: RestRoute[] = [
     input: { from: 'query', schema: schemas.syncPublicKey.omit({ applicationId: true }) },
     operation: ops.SyncPublicKeyDocument,
     variables: (input, req) => {
-      // The path's application id first, with the code the graph would answer, then the wire's timeStamp as the key manager checks it.
+      // The wire's timeStamp as the key manager checks it; refused, the path's application id is checked first, as the graph would.
       const args = { applicationId: pathParam(req, 'applicationId'), referenceId: input.referenceId };
-      parseArguments(keysInputs, 'syncPublicKey', { ...args, timeStamp: input.timeStamp });
-      return { ...args, timeStamp: instantFromWire(input.timeStamp, keyTime) };
+      return {
+        ...args,
+        timeStamp: instantFromWire(input.timeStamp, keyTime, () => parseArguments(keysInputs, 'syncPublicKey', { ...args, timeStamp: input.timeStamp })),
+      };
     },
     response: z.object({ publicKey: z.string(), issuedAt: z.string(), expiryAt: z.string(), profile: z.string() }),
     result: ({ syncPublicKey: key }) => ({ ...key, issuedAt: timestamp(key.issuedAt), expiryAt: timestamp(key.expiryAt) }),

@@ -51,16 +51,7 @@ interface SyncArgs {
  * (RPR-RGS-015). A missing header stays null: the field's rule refuses it.
  */
 const syncTimestamp = (args: SyncArgs): Date | null =>
-  args.timestamp === null
-    ? null
-    : instantFromWire(args.timestamp, (text) => {
-        try {
-          return syncTimestampOf(text);
-        } catch (error) {
-          parseArguments(syncInputs, 'syncRegistrations', { ...args });
-          throw error;
-        }
-      });
+  args.timestamp === null ? null : instantFromWire(args.timestamp, syncTimestampOf, () => void parseArguments(syncInputs, 'syncRegistrations', { ...args }));
 
 const syncItem = z.object({ registrationId: z.string(), status: z.string() });
 const syncFailure = z.object({ registrationId: z.string().nullable(), status: z.string(), errorCode: z.string(), message: z.string() });

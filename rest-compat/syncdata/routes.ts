@@ -35,11 +35,11 @@ const clientSettingsRoute = (path: string, regCenterId: (req: Request) => string
     input: { from: 'query', schema: clientSettingsQuery },
     operation: ops.SyncClientSettingsDocument,
     variables: (input, req) => {
-      // The path's centre first, with the code the graph would answer (KER-SNC-999), then the wire's lastupdated as sync data
-      // checks it (KER-SNC-100); empty means a full sync, as when absent.
+      // The wire's lastupdated as sync data checks it (KER-SNC-100); refused, the path's centre is checked first, as the graph
+      // would (KER-SNC-999). Empty means a full sync, as when absent.
       const args = { keyIndex: input.keyIndex, regCenterId: regCenterId(req) };
-      parseArguments(syncdataInputs, 'clientSettings', { ...args, lastUpdated: input.lastUpdated });
-      return { ...args, lastUpdated: input.lastUpdated ? instantFromWire(input.lastUpdated, lastUpdatedOf) : null };
+      const earlier = () => void parseArguments(syncdataInputs, 'clientSettings', { ...args, lastUpdated: input.lastUpdated });
+      return { ...args, lastUpdated: input.lastUpdated ? instantFromWire(input.lastUpdated, lastUpdatedOf, earlier) : null };
     },
     response: clientSettings,
     result: toClientSettings,

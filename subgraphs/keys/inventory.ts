@@ -94,7 +94,8 @@ export class KeyInventory {
   /** The keys of the named machines the caller reaches (a name outside its reach reads as unknown). */
   async machineKeysByName(caller: Pick<Principal, 'subject' | 'roles'>, names: readonly string[]): Promise<Map<string, MachinePublicKey>> {
     const reached = await this.machinesInReach(caller);
-    const allowed = reached ? names.filter((name) => reached.includes(name)) : names;
+    const reach = reached && new Set(reached);
+    const allowed = reach ? names.filter((name) => reach.has(name)) : names;
     const rows = allowed.length ? await this.prisma.machinePublicKey.findMany({ where: { machineName: { in: [...allowed] } } }) : [];
     return new Map(rows.map((row) => [row.machineName, row]));
   }

@@ -10,7 +10,7 @@ import type { KeysService } from './service.js';
 /** encrypt's and decrypt's input as the crypto manager takes it: the DateTime timeStamp as ISO 8601 text, absent staying absent. */
 const cryptoArguments = <T extends { timeStamp?: Date | string | null }>({ timeStamp, ...rest }: T) => ({
   ...rest,
-  timeStamp: timeStamp ? instantArgument(timeStamp) : timeStamp,
+  timeStamp: instantArgument(timeStamp),
 });
 
 /**

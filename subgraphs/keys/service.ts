@@ -14,7 +14,7 @@ import {
   UnsupportedVersionError,
 } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
-import { parseInstant, type Clock } from '../../lib/time.js';
+import { instantOr, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { keyErrors } from './errors.js';
 import type { KeyStore } from './key-store.js';
@@ -37,21 +37,13 @@ export interface KeyPair {
 }
 
 /** A timestamp the key manager and crypto manager take: an ISO 8601 instant (KER-CRY-007 otherwise); REST runs it on the wire's text too. */
-export function keyTime(timeStamp: string): Date {
-  const at = parseInstant(timeStamp);
-  if (!at) throw keyErrors.badTimestamp();
-  return at;
-}
+export const keyTime = (timeStamp: string): Date => instantOr(timeStamp, keyErrors.badTimestamp);
 
-/** The crypto manager's first checks, in their order: an application id, data, then a timestamp that is an instant; none (or empty) means now. */
-function cryptoTime(input: CryptoInput): Date | undefined {
+/** The crypto manager's first checks, in their order, before its timestamp's: an application id, then data (KER-CRY-004). */
+export function cryptoPrerequisites(input: CryptoInput): asserts input is CryptoInput & { applicationId: string; data: string } {
   if (!input.applicationId?.trim()) throw keyErrors.emptyInput('applicationId');
   if (!input.data) throw keyErrors.emptyInput('data');
-  return input.timeStamp ? keyTime(input.timeStamp) : undefined;
 }
-
-/** The same checks on a timestamp given (not empty): REST runs them on the wire's text before the graph takes it as a DateTime. */
-export const checkedCryptoTime = (input: CryptoInput, timeStamp: string): Date => cryptoTime({ ...input, timeStamp }) ?? keyTime(timeStamp);
 
 /** The caller of an operation that depends on who asks: its roles (crypto) and name (audit). */
 export type Caller = Pick<Principal, 'subject' | 'roles'>;
@@ -152,8 +144,9 @@ export class KeysService {
   }
 
   private cryptoParameters(input: CryptoInput) {
-    // An application id and data, or KER-CRY-004; no timestamp means now: the key in force, which the store may answer from its short cache.
-    const at = cryptoTime(input);
+    cryptoPrerequisites(input);
+    // No timestamp means now: the key in force, which the store may answer from its short cache.
+    const at = input.timeStamp ? keyTime(input.timeStamp) : undefined;
     const decode = (name: string, value?: string | null) => {
       if (!value) return undefined;
       try {
@@ -163,7 +156,7 @@ export class KeysService {
       }
     };
     return {
-      applicationId: input.applicationId!.trim(),
+      applicationId: input.applicationId.trim(),
       referenceId: input.referenceId?.trim() ?? '',
       at,
       aad: decode('aad', input.aad),

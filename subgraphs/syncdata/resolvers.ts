@@ -10,12 +10,7 @@ export function syncdataResolvers(service: SyncDataService): Resolvers {
       syncRoles: () => service.roles(),
       syncUserDetails: async (_, args, context) => service.userDetails(await context.principal(), args.regCenterId),
       clientSettings: async (_, args, context) =>
-        service.clientSettings(
-          await context.principal(),
-          args.keyIndex,
-          args.lastUpdated ? instantArgument(args.lastUpdated) : args.lastUpdated,
-          args.regCenterId,
-        ),
+        service.clientSettings(await context.principal(), args.keyIndex, instantArgument(args.lastUpdated), args.regCenterId),
     },
   };
 }

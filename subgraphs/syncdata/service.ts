@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { capped } from '../../lib/graph/capped.js';
 import { ROLES, type Role } from '../../lib/roles.js';
-import { parseInstant, type Clock } from '../../lib/time.js';
+import { instantOr, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { UsersService } from '../auth/users-service.js';
 import { CentreReach } from '../masterdata/centres/reach.js';
@@ -95,11 +95,7 @@ export const SAMPLE_STAFF = [
 const entries = (map: ConfigMap): ConfigEntry[] => Object.entries(map).map(([key, value]) => ({ key, value }));
 
 /** A given lastUpdated as an instant (KER-SNC-100 otherwise); REST runs it on the wire's text before the graph takes it as a DateTime. */
-export function lastUpdatedOf(lastUpdated: string): Date {
-  const since = parseInstant(lastUpdated);
-  if (!since) throw syncdataErrors.badLastUpdated();
-  return since;
-}
+export const lastUpdatedOf = (lastUpdated: string): Date => instantOr(lastUpdated, syncdataErrors.badLastUpdated);
 
 /**
  * Sync data for registration clients: the configuration files, the roles,

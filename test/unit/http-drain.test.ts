@@ -6,12 +6,15 @@ import { HttpDrain } from '../../gateway/drain.js';
 
 const REQUEST = 'GET / HTTP/1.1\r\nHost: x\r\n\r\n';
 
+let servers: Server[] = [];
+
 /** A server that answers `ok` (after `delayMs`), with its drain. */
 async function serve(delayMs = 0): Promise<{ server: Server; drain: HttpDrain; port: number }> {
   const server = createServer((_req, res) => {
     setTimeout(() => res.end('ok'), delayMs).unref();
   });
   const drain = new HttpDrain(server);
+  servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, drain, port: (server.address() as AddressInfo).port };
 }
@@ -29,13 +32,21 @@ async function connect(server: Server, port: number) {
   return { socket, closed, answer: () => answer, failure: () => failure };
 }
 
+/** A request sent whole to a server that answers it after `delayMs`, read by the server before the drain begins. */
+async function requestInFlight(delayMs: number) {
+  const { server, drain, port } = await serve(delayMs);
+  const client = await connect(server, port);
+  client.socket.write(REQUEST);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { drain, client };
+}
+
 /** Holds the event loop, as a busy process does: timers fall due before pending reads are polled. */
 function busyFor(ms: number): void {
   const until = Date.now() + ms;
   while (Date.now() < until);
 }
 
-let servers: Server[] = [];
 afterEach(() => {
   for (const server of servers) server.closeAllConnections();
   servers = [];
@@ -44,7 +55,6 @@ afterEach(() => {
 describe('HttpDrain', () => {
   it('answers a request that was still unread in the socket buffer when the idle sweep fell due', async () => {
     const { server, drain, port } = await serve();
-    servers.push(server);
     const client = await connect(server, port);
     const drained = drain.drain(10_000);
     client.socket.write(REQUEST);
@@ -59,7 +69,6 @@ describe('HttpDrain', () => {
 
   it('closes a kept-alive connection with nothing to answer at the first sweep, long before the grace time', async () => {
     const { server, drain, port } = await serve();
-    servers.push(server);
     const client = await connect(server, port);
     client.socket.write(REQUEST);
     await new Promise((resolve) => client.socket.once('data', resolve));
@@ -72,7 +81,6 @@ describe('HttpDrain', () => {
 
   it('closes a connection that never sent a byte without waiting for the grace time', async () => {
     const { server, drain, port } = await serve();
-    servers.push(server);
     const silent = await connect(server, port);
     const started = Date.now();
     await drain.drain(10_000);
@@ -83,7 +91,6 @@ describe('HttpDrain', () => {
 
   it('leaves a request whose headers are still arriving to finish (a slow link), answering it', async () => {
     const { server, drain, port } = await serve();
-    servers.push(server);
     const slow = await connect(server, port);
     slow.socket.write(REQUEST.slice(0, 10));
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -98,23 +105,15 @@ describe('HttpDrain', () => {
   });
 
   it('lets a slow answer in flight finish with Connection: close, then cuts what remains at the grace time', async () => {
-    const { server, drain, port } = await serve(300);
-    servers.push(server);
-    const answered = await connect(server, port);
-    answered.socket.write(REQUEST);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await drain.drain(10_000);
-    await answered.closed;
-    expect(answered.answer()).toMatch(/^HTTP\/1.1 200 OK/);
-    expect(answered.answer()).toContain('Connection: close');
+    const answered = await requestInFlight(300);
+    await answered.drain.drain(10_000);
+    await answered.client.closed;
+    expect(answered.client.answer()).toMatch(/^HTTP\/1.1 200 OK/);
+    expect(answered.client.answer()).toContain('Connection: close');
 
-    const { server: stuckServer, drain: stuckDrain, port: stuckPort } = await serve(60_000);
-    servers.push(stuckServer);
-    const stuck = await connect(stuckServer, stuckPort);
-    stuck.socket.write(REQUEST);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await stuckDrain.drain(300);
-    await stuck.closed;
-    expect(stuck.answer()).toBe('');
+    const stuck = await requestInFlight(60_000);
+    await stuck.drain.drain(300);
+    await stuck.client.closed;
+    expect(stuck.client.answer()).toBe('');
   });
 });

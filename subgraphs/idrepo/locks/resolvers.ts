@@ -21,7 +21,7 @@ export function locksResolvers(deps: PlatformDeps): Resolvers {
       updateAuthTypeStatus: async (_, args, context) => {
         // requestTime, a DateTime, as the ISO text the service parses; absent stays absent
         const { requestTime, ...rest } = args as Omit<Parsed<'updateAuthTypeStatus'>, 'requestTime'> & { requestTime?: Date | string | null };
-        return locks().update(await context.principal(), { ...rest, requestTime: requestTime && instantArgument(requestTime) });
+        return locks().update(await context.principal(), { ...rest, requestTime: instantArgument(requestTime) });
       },
     },
     Identity: {

@@ -1,4 +1,4 @@
-import { parseInstant, type Clock } from '../../../lib/time.js';
+import { instantOr, type Clock } from '../../../lib/time.js';
 import { residentIdentityOf, type Caller } from '../callers.js';
 import { lockErrors } from '../errors.js';
 import type { IdentityRow, IdentityService } from '../identities/service.js';
@@ -87,11 +87,7 @@ export function lockSettings(config: Readonly<Record<string, string>>): LockSett
 }
 
 /** A lock request's requestTime as an instant, checked first by an update (and by REST before it sends one): IDA-MLC-009 when it is not ISO 8601. */
-export function requestTimeOf(text: string): Date {
-  const at = parseInstant(text);
-  if (!at) throw lockErrors.invalid('requestTime', 'an ISO 8601 date and time');
-  return at;
-}
+export const requestTimeOf = (text: string): Date => instantOr(text, () => lockErrors.invalid('requestTime', 'an ISO 8601 date and time'));
 
 const describeSeconds = (seconds: number) =>
   seconds % 3600 === 0 ? `${seconds / 3600} hours` : seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;

@@ -1,6 +1,6 @@
 import type { Machine, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { parseInstant, type Clock } from '../../../lib/time.js';
+import { instantOr, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import type { ZoneGuard, ZoneService } from '../devices/zones.js';
 import { masterdataErrors } from '../errors.js';
@@ -40,11 +40,7 @@ export interface MachineFilter {
 }
 
 /** A machine's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone (KER-MSD-043 otherwise). */
-export function machineValidity(text: string): Date {
-  const validity = parseInstant(text);
-  if (!validity) throw masterdataErrors.badValidity();
-  return validity;
-}
+export const machineValidity = (text: string): Date => instantOr(text, masterdataErrors.badValidity);
 
 /** What KER-MSD-439 and the staff's refusal name. */
 const MACHINE = 'machine';

@@ -14,7 +14,7 @@ const userRef = (userId: string | null) => (userId ? { userId } : null);
 /** A machine's input with its validity as the text the service takes. */
 const machineOf = <T extends { validityDateTime?: Date | string | null }>(input: T) => ({
   ...input,
-  validityDateTime: input.validityDateTime ? instantArgument(input.validityDateTime) : input.validityDateTime,
+  validityDateTime: instantArgument(input.validityDateTime),
 });
 
 type Services = Pick<PlatformServices, 'centres' | 'machines' | 'centreReach' | 'locations' | 'zones' | 'userPlaces'>;

@@ -1,6 +1,6 @@
 import type { Device as DeviceRow, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { parseInstant, type Clock } from '../../../lib/time.js';
+import { instantOr, type Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { wholeList } from '../paged.js';
@@ -89,11 +89,7 @@ const DEVICE = 'device';
 
 /** What a device is apart from its name: the same in each of its languages. */
 /** A device's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone. */
-export function deviceValidity(text: string): Date {
-  const validity = parseInstant(text);
-  if (!validity) throw masterdataErrors.deviceInsert('validityDateTime must be an ISO 8601 instant');
-  return validity;
-}
+export const deviceValidity = (text: string): Date => instantOr(text, () => masterdataErrors.deviceInsert('validityDateTime must be an ISO 8601 instant'));
 
 const sharedFields = (input: DeviceInput, validityDateTime: Date) => ({
   serialNum: input.serialNum,

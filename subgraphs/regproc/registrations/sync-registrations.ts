@@ -1,7 +1,7 @@
 import { describeIssue } from '../../../lib/graph/inputs.js';
 import { PlatformError } from '../../../lib/errors.js';
 import { CryptoFormatError, decodeBase64Any } from '../../../lib/crypto/envelope.js';
-import { parseInstant } from '../../../lib/time.js';
+import { instantOr } from '../../../lib/time.js';
 import type { MachinePlacement } from '../../masterdata/centres/machines.js';
 import { regprocErrors, RPR } from '../errors.js';
 import { syncEnvelopeSchema, syncRecordSchema, type SyncRecordInput } from './inputs.js';
@@ -56,11 +56,7 @@ export function splitRefId(refId: string): { centreId: string; machineId: string
 }
 
 /** The timestamp header as an instant, checked by the sync after the caller's centre (and by REST before it sends one): RPR-RGS-015 when it is not ISO 8601. */
-export function syncTimestampOf(text: string): Date {
-  const at = parseInstant(text);
-  if (!at) throw regprocErrors.invalid('timestamp must be an ISO 8601 date and time');
-  return at;
-}
+export const syncTimestampOf = (text: string): Date => instantOr(text, () => regprocErrors.invalid('timestamp must be an ISO 8601 date and time'));
 
 /** The sync envelope inside the data: RPR-RGS-001 when it cannot be opened, RPR-RGS-015 when it is not a sync request. */
 async function openEnvelope(deps: SyncDeps, request: SyncRequest): Promise<unknown[]> {
