@@ -138,7 +138,7 @@ async function main(): Promise<void> {
         },
         adminCookie,
       );
-      const secretKey = created.json.data!.createClient!.secretKey!;
+      const secretKey = created.json.data!.createClient!.clientCredentials!.secretKey!;
       const login = await call('POST', '/v1/authmanager/authenticate/clientidsecretkey', envelope({ clientId, secretKey, appId }));
       return { secretKey, cookie: /Authorization=Platform-Token[^;]+/.exec(login.setCookie)![0] };
     };
