@@ -1,5 +1,5 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
-import type { KeyStoreEntry, PrismaClient } from '../../generated/prisma/client.js';
+import type { KeyStoreEntry, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { createCsr, generateRsaKeyPair, issueCertificate, parseCertificate, samePublicKey, type Subject } from '../../lib/crypto/certificates.js';
 import { decodeBase64Any, decryptVerR2, encryptVerR2, thumbprintOf, type RecipientKey } from '../../lib/crypto/envelope.js';
 import type { MasterKey } from '../../lib/master-key.js';
@@ -11,6 +11,14 @@ import { underLock, type Tx } from '../../lib/db/lock.js';
 const MODULE_KEY_PURPOSE = 'keys/module-key';
 const BASE_KEY_PREFIX = 'env1.';
 const DAY_MS = 86_400_000;
+
+const pairKey = (applicationId: string, referenceId: string) => `${applicationId}\0${referenceId}`;
+/** The advisory lock of a pair: whatever puts a key or certificate in force for it takes this lock. */
+const lockOf = (applicationId: string, referenceId: string) => `key_store:${applicationId}:${referenceId}`;
+/** Entries neither retired nor expired at `at`, whenever they started. */
+const unexpiredAt = (at: Date): Prisma.KeyStoreEntryWhereInput => ({ validTo: { gt: at }, OR: [{ retiredAt: null }, { retiredAt: { gt: at } }] });
+/** Entries in force at `at`: valid then and not yet retired. */
+const inForceAt = (at: Date): Prisma.KeyStoreEntryWhereInput => ({ validFrom: { lte: at }, ...unexpiredAt(at) });
 
 export interface CertificateRecord {
   certSignRequest: string | null;
@@ -38,6 +46,8 @@ export class KeyStore {
    */
   private readonly inForce = new Map<string, { entry: KeyStoreEntry; until: number }>();
   private static readonly IN_FORCE_MS = 10_000;
+  /** Generations under way in this process, per pair: a second caller shares the first's instead of making a key to discard. */
+  private readonly generating = new Map<string, Promise<KeyStoreEntry>>();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -64,22 +74,26 @@ export class KeyStore {
   /** The key (or another domain's certificate) in force at `at` for the pair, if any. */
   async find(applicationId: string, referenceId: string, at: Date, db: Tx | PrismaClient = this.prisma): Promise<KeyStoreEntry | null> {
     return db.keyStoreEntry.findFirst({
-      where: {
-        applicationId,
-        referenceId,
-        validFrom: { lte: at },
-        validTo: { gt: at },
-        OR: [{ retiredAt: null }, { retiredAt: { gt: at } }],
-      },
+      where: { applicationId, referenceId, ...inForceAt(at) },
       orderBy: { validFrom: 'desc' },
     });
+  }
+
+  /**
+   * The newest key of the pair neither retired nor expired at `at`: what
+   * decides whether a key is to be generated. Unlike `find` it also counts a
+   * key whose start is a little after `at`, as another instance whose clock
+   * runs ahead stores it: that key is the pair's, not a reason for another.
+   */
+  private async latest(applicationId: string, referenceId: string, at: Date, db: Tx | PrismaClient = this.prisma): Promise<KeyStoreEntry | null> {
+    return db.keyStoreEntry.findFirst({ where: { applicationId, referenceId, ...unexpiredAt(at) }, orderBy: { validFrom: 'desc' } });
   }
 
   /** The key in force now, generated first where the policy says so; else KER-KMS-012. */
   async current(applicationId: string, referenceId: string | null | undefined, at?: Date): Promise<KeyStoreEntry> {
     const { policy, referenceId: ref } = this.checkReference(applicationId, referenceId);
     const now = this.clock.now();
-    const cacheKey = `${applicationId}\0${ref}`;
+    const cacheKey = pairKey(applicationId, ref);
     const cached = at ? undefined : this.inForce.get(cacheKey);
     if (cached && cached.until > now.getTime() && cached.entry.validTo > now) return cached.entry;
     const found = await this.find(applicationId, ref, at ?? now);
@@ -87,22 +101,44 @@ export class KeyStore {
       if (!at) this.inForce.set(cacheKey, { entry: found, until: now.getTime() + KeyStore.IN_FORCE_MS });
       return found;
     }
-    at ??= now;
     const automatic = ref ? policy.autoReferenceIds?.includes(ref) : policy.autoGenerate;
-    if (!automatic || at > this.clock.now()) throw keyErrors.notGenerated(ref ? `${applicationId}/${ref}` : applicationId);
-    return this.generate(applicationId, ref, undefined, false);
+    if (!automatic || (at ?? now) > this.clock.now()) throw keyErrors.notGenerated(ref ? `${applicationId}/${ref}` : applicationId);
+    const generated = await this.generate(applicationId, ref, undefined, false);
+    // Kept too when another instance's key, starting a moment after this clock, won: the next calls need no look-up.
+    if (!at) this.inForce.set(cacheKey, { entry: generated, until: now.getTime() + KeyStore.IN_FORCE_MS });
+    return generated;
   }
 
   private defaultSubject(applicationId: string, referenceId: string): Subject {
     return { commonName: referenceId ? `${applicationId}-${referenceId}` : applicationId, organization: 'Identity Platform', organizationUnit: applicationId };
   }
 
-  /** Generates the pair's key (root, master or base); with `force`, retires the one in force (rotation). */
+  /**
+   * Generates the pair's key (root, master or base) unless one is in force;
+   * with `force`, a new one that retires those in force (rotation).
+   */
   async generate(applicationId: string, referenceId: string, subject: Subject | undefined, force: boolean): Promise<KeyStoreEntry> {
     const { policy, referenceId: ref } = this.checkReference(applicationId, referenceId);
+    if (force) return this.create(policy, applicationId, ref, subject, true);
+    const pending = this.generating.get(pairKey(applicationId, ref));
+    if (pending) return pending;
+    const created = this.create(policy, applicationId, ref, subject, false).finally(() => this.generating.delete(pairKey(applicationId, ref)));
+    this.generating.set(pairKey(applicationId, ref), created);
+    return created;
+  }
+
+  /**
+   * The RSA work comes first, outside any transaction (on PGlite's one
+   * connection a transaction blocks every query); the key is then stored under
+   * the pair's lock only if none is in force, so instances starting together
+   * keep one key and the others discard theirs.
+   */
+  private async create(policy: KeyPolicy, applicationId: string, ref: string, subject: Subject | undefined, force: boolean): Promise<KeyStoreEntry> {
     const now = this.clock.now();
-    const existing = await this.find(applicationId, ref, now);
-    if (existing && !force) return existing;
+    if (!force) {
+      const existing = await this.latest(applicationId, ref, now);
+      if (existing) return existing;
+    }
     const kind = applicationId === ROOT_APPLICATION ? 'ROOT' : ref ? 'BASE' : 'MASTER';
     const issuer = kind === 'ROOT' ? undefined : await this.issuerFor(applicationId, ref);
     const pair = await generateRsaKeyPair();
@@ -119,11 +155,21 @@ export class KeyStore {
         : undefined,
     });
     const privateKey = kind === 'BASE' ? this.wrapUnder(issuer!, pair.privateKey) : this.masterKey.wrap(pair.privateKey, MODULE_KEY_PURPOSE);
-    if (existing) await this.prisma.keyStoreEntry.update({ where: { id: existing.id }, data: { retiredAt: now } });
-    this.forget(applicationId, ref);
-    return this.prisma.keyStoreEntry.create({
-      data: { applicationId, referenceId: ref, kind, privateKey, certificate, thumbprint: thumbprintOf(certificate).toString('hex'), validFrom: now, validTo },
+    const entry = await underLock(this.prisma, lockOf(applicationId, ref), async (tx) => {
+      const at = this.clock.now();
+      if (!force) {
+        const current = await this.latest(applicationId, ref, at, tx);
+        if (current) return current;
+      } else {
+        // Every key still live, so that a pair left with several (by starts before this lock existed) ends with one.
+        await tx.keyStoreEntry.updateMany({ where: { applicationId, referenceId: ref, ...unexpiredAt(at) }, data: { retiredAt: at } });
+      }
+      return tx.keyStoreEntry.create({
+        data: { applicationId, referenceId: ref, kind, privateKey, certificate, thumbprint: thumbprintOf(certificate).toString('hex'), validFrom: at, validTo },
+      });
     });
+    this.forget(applicationId, ref);
+    return entry;
   }
 
   /** Root signs masters; a master signs its base keys. */
@@ -181,7 +227,7 @@ export class KeyStore {
   }
 
   private forget(applicationId: string, referenceId: string): void {
-    this.inForce.delete(`${applicationId}\0${referenceId}`);
+    this.inForce.delete(pairKey(applicationId, referenceId));
   }
 
   record(entry: KeyStoreEntry): CertificateRecord {
@@ -219,18 +265,18 @@ export class KeyStore {
     const { referenceId: ref } = this.checkReference(applicationId, referenceId);
     const certificate = parseCertificate(data);
     if (!certificate) throw keyErrors.certificateParsing('certificateData is not an X.509 certificate');
-    const now = this.clock.now();
-    const entry = await this.find(applicationId, ref, now);
-    if (!entry || !entry.privateKey) throw keyErrors.notGenerated(ref ? `${applicationId}/${ref}` : applicationId);
-    if (!samePublicKey(certificate.publicKey, new X509Certificate(entry.certificate).publicKey)) {
-      throw keyErrors.certificateParsing('the certificate is not for the key generated for this application and reference id');
-    }
     const thumbprint = thumbprintOf(certificate).toString('hex');
-    if (thumbprint === entry.thumbprint) return entry;
-    this.forget(applicationId, ref);
-    const [, uploaded] = await this.prisma.$transaction([
-      this.prisma.keyStoreEntry.update({ where: { id: entry.id }, data: { retiredAt: now } }),
-      this.prisma.keyStoreEntry.create({
+    // Under the pair's lock: racing uploads, or an upload racing a rotation, leave one entry in force.
+    const uploaded = await underLock(this.prisma, lockOf(applicationId, ref), async (tx) => {
+      const now = this.clock.now();
+      const entry = await this.find(applicationId, ref, now, tx);
+      if (!entry || !entry.privateKey) throw keyErrors.notGenerated(ref ? `${applicationId}/${ref}` : applicationId);
+      if (!samePublicKey(certificate.publicKey, new X509Certificate(entry.certificate).publicKey)) {
+        throw keyErrors.certificateParsing('the certificate is not for the key generated for this application and reference id');
+      }
+      if (thumbprint === entry.thumbprint) return entry;
+      await tx.keyStoreEntry.update({ where: { id: entry.id }, data: { retiredAt: now } });
+      return tx.keyStoreEntry.create({
         data: {
           applicationId,
           referenceId: ref,
@@ -242,8 +288,9 @@ export class KeyStore {
           validTo: new Date(certificate.validTo),
           replacesId: entry.id,
         },
-      }),
-    ]);
+      });
+    });
+    this.forget(applicationId, ref);
     return uploaded;
   }
 
@@ -266,7 +313,7 @@ export class KeyStore {
     if (certificate.publicKey.asymmetricKeyType !== 'rsa') throw keyErrors.certificateParsing('only RSA certificates are supported');
     const thumbprint = thumbprintOf(certificate).toString('hex');
     const signed = signedCertificate ? await signedCertificate(certificate) : null;
-    const entry = await underLock(this.prisma, `key_store:${applicationId}:${ref}`, async (tx) => {
+    const entry = await underLock(this.prisma, lockOf(applicationId, ref), async (tx) => {
       const now = this.clock.now();
       const current = await this.find(applicationId, ref, now, tx);
       if (current?.thumbprint === thumbprint) return current;
