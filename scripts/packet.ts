@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     documents,
   });
   // The builder's own output, read as the platform will: a problem here is a bug, not bad input.
-  const problems = packetProblems(readPacketZip(zip, { maxUncompressedBytes: Number.MAX_SAFE_INTEGER }));
+  const problems = packetProblems(await readPacketZip(zip, { maxUncompressedBytes: Number.MAX_SAFE_INTEGER }));
   if (problems.length) throw new Error(`the packet has problems: ${problems.join('; ')}`);
 
   let certificate: string;

@@ -30,6 +30,14 @@ export interface PacketDocument {
   data: Buffer;
 }
 
+/** How an officer or supervisor signed in at the registration client, as the packet records it (MOSIP's operationsData labels). */
+export interface PacketAuthentication {
+  password?: boolean;
+  otp?: boolean;
+  /** their biometrics captured at the client (a CBEFF), stored in the packet and named by `<role>BiometricFileName` */
+  biometrics?: Buffer;
+}
+
 export interface PacketInput {
   registrationId: string;
   registrationType?: string;
@@ -38,6 +46,9 @@ export interface PacketInput {
   creationDate: Date;
   officerId: string;
   supervisorId: string;
+  /** how each signed in at the client; by password when not given */
+  officerAuthentication?: PacketAuthentication;
+  supervisorAuthentication?: PacketAuthentication;
   /** the ID schema's demographic fields; IDSchemaVersion, the biometrics and documents references are added */
   identity: Record<string, unknown>;
   /** the applicant's CBEFF (section d); omitted: a packet without biometrics */
@@ -112,6 +123,26 @@ export function buildPacketZip(input: PacketInput): Buffer {
     files.push({ name: `${document.field}.${document.format}`, data: document.data });
   }
   const idJson = Buffer.from(JSON.stringify({ identity }), 'utf8');
+  const otherFiles: string[] = [];
+  const authenticated = (role: 'officer' | 'supervisor', how: PacketAuthentication = { password: true }) => {
+    const labels: [string, string][] = [
+      [`${role}Password`, String(!!how.password)],
+      [`${role}OTPAuthentication`, String(!!how.otp)],
+    ];
+    if (how.biometrics) {
+      const name = `${role}_bio_CBEFF`;
+      labels.push([`${role}BiometricFileName`, name]);
+      otherFiles.push(name);
+      files.push({ name: `${name}.xml`, data: how.biometrics });
+    }
+    return labels;
+  };
+  const operations = [
+    ['officerId', input.officerId] as const,
+    ...authenticated('officer', input.officerAuthentication),
+    ['supervisorId', input.supervisorId] as const,
+    ...authenticated('supervisor', input.supervisorAuthentication),
+  ];
   const metaInfo = {
     identity: {
       metaData: labelled([
@@ -121,16 +152,13 @@ export function buildPacketZip(input: PacketInput): Buffer {
         ['machineId', input.machineId],
         ['creationDate', input.creationDate.toISOString()],
       ]),
-      operationsData: labelled([
-        ['officerId', input.officerId],
-        ['supervisorId', input.supervisorId],
-      ]),
+      operationsData: labelled(operations),
       hashSequence1: [
         { label: 'biometricSequence', value: biometricSequence },
         { label: 'demographicSequence', value: demographicSequence },
       ],
-      // No officer or supervisor biometrics: the operations hash is that of nothing.
-      hashSequence2: [{ label: 'otherFiles', value: [] as string[] }],
+      // The officer's and supervisor's biometrics, when they signed in with them (else the hash of nothing).
+      hashSequence2: [{ label: 'otherFiles', value: otherFiles }],
     },
   };
   const all = [{ name: ID_JSON, data: idJson }, ...files];
@@ -141,7 +169,7 @@ export function buildPacketZip(input: PacketInput): Buffer {
       ...all,
       { name: META_INFO, data: Buffer.from(JSON.stringify(metaInfo), 'utf8') },
       { name: DATA_HASH, data: Buffer.from(dataHash, 'ascii') },
-      { name: OPERATIONS_HASH, data: Buffer.from(packetHash([]), 'ascii') },
+      { name: OPERATIONS_HASH, data: Buffer.from(packetHash(otherFiles.map((name) => byName.get(name)!)), 'ascii') },
     ],
     { modified: input.creationDate },
   );
@@ -164,6 +192,19 @@ function labelValue(list: unknown, label: string): string | null {
   if (!Array.isArray(list)) return null;
   const item: unknown = list.find((each) => isObject(each) && each.label === label);
   return isObject(item) && typeof item.value === 'string' ? item.value : null;
+}
+
+/**
+ * Every `{label, value}` of packet_meta_info.json's metaData and operationsData, merged into one
+ * map as MOSIP's OSIUtils reads them (operationsData last); values that are not text are left out.
+ */
+export function metaLabels(metaInfo: unknown): Map<string, string> {
+  const identity = identityOf(metaInfo);
+  const labels = new Map<string, string>();
+  for (const list of [identity?.metaData, identity?.operationsData])
+    for (const item of Array.isArray(list) ? (list as unknown[]) : [])
+      if (isObject(item) && typeof item.label === 'string' && typeof item.value === 'string') labels.set(item.label, item.value);
+  return labels;
 }
 
 /** The ID.json fields that reference a file: documents {format, type, value} and biometrics {format cbeff, value}. */
@@ -190,12 +231,12 @@ function filesByBaseName(files: Map<string, Buffer>): { byName: Map<string, Buff
 }
 
 /**
- * Opens a packet zip (already decrypted). Throws PacketFormatError only when
- * the zip itself cannot be read safely; what is wrong inside is for
- * packetProblems.
+ * Opens a packet zip (already decrypted), inflating off the event loop.
+ * Rejects with PacketFormatError only when the zip itself cannot be read
+ * safely (a bomb among them); what is wrong inside is for packetProblems.
  */
-export function readPacketZip(zip: Buffer, limits: ZipReadLimits): ReadPacket {
-  const files = new Map(readZip(zip, limits).map((entry) => [entry.name, entry.data]));
+export async function readPacketZip(zip: Buffer, limits: ZipReadLimits): Promise<ReadPacket> {
+  const files = new Map((await readZip(zip, limits)).map((entry) => [entry.name, entry.data]));
   const idJson = parseJson(files.get(ID_JSON));
   const metaInfo = parseJson(files.get(META_INFO));
   const metaIdentity = identityOf(metaInfo);

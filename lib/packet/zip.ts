@@ -1,12 +1,14 @@
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { crc32, createInflateRaw, deflateRawSync } from 'node:zlib';
 import { PacketFormatError } from './errors.js';
 
 /**
  * The subset of ZIP (APPNOTE 6.3) that registration packets need, with
  * node:zlib only: deflated entries written, stored and deflated entries read.
  * Reading assumes hostile input (packets come from the field): every offset
- * is bounds-checked, names are checked before anything is inflated, and the
- * declared sizes cap inflation so that a zip bomb fails without allocating.
+ * is bounds-checked, names are checked before anything is inflated, the
+ * declared sizes are capped (absolutely and by a ratio to the zip's own size)
+ * so that a zip bomb fails without allocating, and inflation runs on zlib's
+ * thread pool in chunks so that a large entry never blocks the event loop.
  */
 
 /** More entries than any packet holds (ID.json, a CBEFF or two, documents, metadata). */
@@ -43,7 +45,24 @@ export interface ZipWriteOptions {
 export interface ZipReadLimits {
   /** the most bytes all entries may inflate to together */
   maxUncompressedBytes: number;
+  /**
+   * all entries together may inflate to at most this many times the zip's
+   * own size (never less than INFLATION_FLOOR_BYTES); unset: no ratio
+   */
+  maxInflationRatio?: number;
 }
+
+/**
+ * Below this the ratio never refuses: a packet of a few small JSON files
+ * zips to a few hundred bytes, and its ratio alone says nothing of a bomb.
+ */
+export const INFLATION_FLOOR_BYTES = 1024 * 1024;
+
+/**
+ * Inflation output per thread-pool round trip: few round trips for a large
+ * entry, and a liar is caught within one chunk past its declared size.
+ */
+const INFLATE_CHUNK_BYTES = 256 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -222,44 +241,74 @@ function checkLayout(entries: CentralEntry[], directoryOffset: number): void {
   });
 }
 
-function inflateEntry(zip: Buffer, entry: CentralEntry): Buffer {
+/** Inflates on zlib's thread pool into a buffer of the declared size: one byte more, or less, and the entry is refused. */
+function inflateDeflated(raw: Buffer, entry: CentralEntry): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // Allocated once: the declared sizes were checked against the limits.
+    const data = Buffer.allocUnsafe(entry.size);
+    let filled = 0;
+    let crc = 0;
+    const inflater = createInflateRaw({ chunkSize: INFLATE_CHUNK_BYTES });
+    const refuse = (message: string) => {
+      inflater.destroy();
+      reject(new PacketFormatError(message));
+    };
+    const wrongSize = () => refuse(`the entry ${entry.name} does not inflate to its declared size`);
+    inflater.on('data', (chunk: Buffer) => {
+      if (filled + chunk.length > data.length) {
+        wrongSize();
+        return;
+      }
+      chunk.copy(data, filled);
+      filled += chunk.length;
+      crc = crc32(chunk, crc);
+    });
+    inflater.once('error', wrongSize);
+    inflater.once('end', () => {
+      if (filled !== data.length) wrongSize();
+      else if (crc !== entry.crc) refuse(`the entry ${entry.name} fails its CRC check`);
+      else resolve(data);
+    });
+    inflater.end(raw);
+  });
+}
+
+async function readEntry(zip: Buffer, entry: CentralEntry): Promise<Buffer> {
   const raw = zip.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
-  if (entry.method === STORED) {
-    if (entry.compressedSize !== entry.size) throw new PacketFormatError(`the stored entry ${entry.name} has two different sizes`);
-    return Buffer.from(raw);
-  }
-  let data: Buffer;
-  try {
-    // Never more than the declared size: the declared sizes were checked against the limit.
-    data = inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.size) });
-  } catch {
-    throw new PacketFormatError(`the entry ${entry.name} does not inflate to its declared size`);
-  }
-  if (data.length !== entry.size) throw new PacketFormatError(`the entry ${entry.name} does not inflate to its declared size`);
+  if (entry.method === DEFLATED) return inflateDeflated(raw, entry);
+  if (entry.compressedSize !== entry.size) throw new PacketFormatError(`the stored entry ${entry.name} has two different sizes`);
+  const data = Buffer.from(raw);
+  if (crc32(data) !== entry.crc) throw new PacketFormatError(`the entry ${entry.name} fails its CRC check`);
   return data;
+}
+
+/** How many bytes the entries of this zip may inflate to together. */
+export function inflationLimit(zipBytes: number, limits: ZipReadLimits): number {
+  if (limits.maxInflationRatio === undefined) return limits.maxUncompressedBytes;
+  return Math.min(limits.maxUncompressedBytes, Math.max(INFLATION_FLOOR_BYTES, limits.maxInflationRatio * zipBytes));
 }
 
 /**
  * Reads every file entry, in central directory order (directory entries are
- * skipped). Throws PacketFormatError on anything unsafe or inconsistent.
+ * skipped). Rejects with PacketFormatError on anything unsafe or
+ * inconsistent; a bomb is refused from its declared sizes, before any
+ * inflation.
  */
-export function readZip(zip: Buffer, limits: ZipReadLimits): ZipEntry[] {
+export async function readZip(zip: Buffer, limits: ZipReadLimits): Promise<ZipEntry[]> {
   if (zip.length < EOCD_SIZE) throw new PacketFormatError('not a zip file: too short');
   const eocd = findEndOfCentralDirectory(zip);
   const entries = readCentralDirectory(zip, eocd);
   checkLayout(entries, zip.readUInt32LE(eocd + 16));
   const declared = entries.reduce((sum, entry) => sum + entry.size, 0);
-  if (declared > limits.maxUncompressedBytes)
-    throw new PacketFormatError(`the zip inflates to ${declared} bytes, more than the limit of ${limits.maxUncompressedBytes}`);
-  const files: ZipEntry[] = [];
-  for (const entry of entries) {
-    if (entry.name.endsWith('/')) {
-      if (entry.size !== 0) throw new PacketFormatError(`the directory entry ${entry.name} has content`);
-      continue;
-    }
-    const data = inflateEntry(zip, entry);
-    if (crc32(data) !== entry.crc) throw new PacketFormatError(`the entry ${entry.name} fails its CRC check`);
-    files.push({ name: entry.name, data });
+  const limit = inflationLimit(zip.length, limits);
+  if (declared > limit) {
+    const byRatio =
+      limit < limits.maxUncompressedBytes ? ` (${limits.maxInflationRatio} times the zip's ${zip.length} bytes, at least ${INFLATION_FLOOR_BYTES})` : '';
+    throw new PacketFormatError(`the zip inflates to ${declared} bytes, more than the limit of ${limit}${byRatio}`);
   }
+  for (const entry of entries) if (entry.name.endsWith('/') && entry.size !== 0) throw new PacketFormatError(`the directory entry ${entry.name} has content`);
+  const files: ZipEntry[] = [];
+  // One entry at a time: at most one inflation of this zip holds a thread of the pool.
+  for (const entry of entries) if (!entry.name.endsWith('/')) files.push({ name: entry.name, data: await readEntry(zip, entry) });
   return files;
 }

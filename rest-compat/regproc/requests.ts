@@ -50,13 +50,15 @@ export const requestsRoutes: RestRoute[] = [
   registrationRoute({
     method: 'get',
     path: '/bio-dedupe/biometricfile/{referenceid}',
-    summary: "The registration's CBEFF (exception biometrics left out), as bytes, for the ABIS",
+    summary:
+      "The registration's CBEFF (exception biometrics left out) for the ABIS, served as its live data share serves it: encrypted for the ABIS partner's certificate, as base64 text (REGPROC_DEDUPE=abis only)",
     idSuffix: 'biometricfile',
     input: { from: 'none' },
     operation: ops.RegprocBiometricFileDocument,
     variables: (_input, req) => ({ referenceId: pathParam(req, 'referenceid') }),
-    response: z.instanceof(Buffer),
-    rawSuccess: { contentType: 'application/xml' },
-    result: (data) => Buffer.from(data.biometricFile, 'base64'),
+    response: z.string(),
+    // The same body as GET /v1/datashare/get: the envelope's base64 text.
+    rawSuccess: { contentType: 'application/octet-stream' },
+    result: (data) => data.biometricFile,
   }),
 ];

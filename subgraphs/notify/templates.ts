@@ -38,6 +38,19 @@ export const BUILT_IN_TEMPLATES: Record<string, Record<string, Record<'email' | 
       sms: { subject: null, body: 'Dear $name, your request $rid ($change) has been processed.' },
     },
   },
+  /** the registration processor, to an identity's previous e-mail and phone when a change replaced them: the old contact hears of it, as banks do */
+  RPR_CONTACT_CHANGED: {
+    eng: {
+      email: {
+        subject: 'The contact details of your identity have changed',
+        body: 'Dear $name,\n\nRequest $rid changed the e-mail address or phone number of your identity. If you did not ask for this change, contact your registration office at once.\n',
+      },
+      sms: {
+        subject: null,
+        body: 'Dear $name, request $rid changed the contact details of your identity. If you did not ask for it, contact your registration office at once.',
+      },
+    },
+  },
   'auth-login-otp': {
     eng: { email: { ...OTP_EMAIL, subject: 'Your login one-time password' }, sms: OTP_SMS },
   },

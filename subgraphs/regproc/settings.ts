@@ -15,6 +15,18 @@ export const regprocSettings = {
     '67108864',
     'largest packet the receiver accepts (`RPR-PKR-002`); at most `PLATFORM_UPLOAD_MAX_BYTES`',
   ),
+  maxInflatedBytes: setting(
+    'REGPROC_MAX_INFLATED_BYTES',
+    read.integer(1),
+    '134217728',
+    "the most a packet's files may inflate to together; a zip that declares more is REJECTED (`PACKET_UNZIP_FAILED`) before anything is inflated",
+  ),
+  maxInflationRatio: setting(
+    'REGPROC_MAX_INFLATION_RATIO',
+    read.integer(1),
+    '100',
+    "a packet's files may inflate to at most this many times the zip's own size (never less than 1 MiB, so that a small packet of JSON opens); more is REJECTED as a zip bomb (`PACKET_UNZIP_FAILED`) before anything is inflated",
+  ),
   stageLeaseMs: setting(
     'REGPROC_STAGE_LEASE_MS',
     read.integer(500),

@@ -138,7 +138,8 @@ async function main(): Promise<void> {
         },
         adminCookie,
       );
-      const secretKey = created.json.data!.createClient!.clientCredentials!.secretKey!;
+      // createClient answers its payload: the credentials, or userErrors.
+      const secretKey = (created.json.data!.createClient as unknown as { clientCredentials: { secretKey: string } }).clientCredentials.secretKey;
       const login = await call('POST', '/v1/authmanager/authenticate/clientidsecretkey', envelope({ clientId, secretKey, appId }));
       return { secretKey, cookie: /Authorization=Platform-Token[^;]+/.exec(login.setCookie)![0] };
     };

@@ -319,3 +319,44 @@ describe('two ABIS side by side, bytes messages', () => {
     expect(await t.snapshot()).toEqual(before);
   });
 });
+
+describe('a packet that changes an identity, with the ABIS as the matcher', () => {
+  /** A resident processed through both ABIS: its UIN. */
+  const enrolled = async (seed: string) => {
+    const built = client.build(seed);
+    await client.submit(built);
+    expect(await client.settle(built.rid)).toBe('PROCESSED');
+    const row = (await t.platform.deps.services.identities.byRegistration(built.rid))!;
+    return { built, uin: await t.platform.deps.services.identities.uinOfRow(row), reference: row.biometricReferenceId };
+  };
+  const galleryIdentifies = async (rid: string) =>
+    (await t.platform.deps.services.abisRequests.requestsByRids([rid])).filter((row) => row.operation === 'IDENTIFY' && row.gallery);
+
+  it("matches the resident's biometrics 1:1 against the identity's reference (an identify with a gallery), then de-duplicates without flagging the identity itself", async () => {
+    const resident = await enrolled('ops-update-genuine');
+    const update = client.build('ops-update', {
+      resident: resident.built.resident,
+      packet: { registrationType: 'UPDATE', identity: { UIN: resident.uin, email: 'moved@example.org' } },
+    });
+    await client.submit(update, { registrationType: 'UPDATE' });
+    expect(await client.settle(update.rid)).toBe('PROCESSED');
+    const oneToOne = await galleryIdentifies(update.rid);
+    expect(oneToOne.map((row) => [row.abisName, row.gallery, row.result]).sort()).toEqual([
+      ['abis1', [resident.reference], 'MATCH'],
+      ['abis2', [resident.reference], 'NO_MATCH'],
+    ]);
+    const sent = second.received.find((message) => message.body.requestId === oneToOne.find((row) => row.abisName === 'abis2')!.id)!;
+    expect(sent.body.gallery).toEqual({ referenceIds: [{ referenceId: resident.reference }] });
+    expect(await t.platform.deps.prisma.manualVerification.count({ where: { rid: update.rid } })).toBe(0);
+  });
+
+  it("ends an update carrying someone else's biometrics REJECTED: no ABIS finds the identity's reference", async () => {
+    const resident = await enrolled('ops-update-victim');
+    const attack = client.build('ops-update-attacker', { packet: { registrationType: 'UPDATE', identity: { UIN: resident.uin, email: 'thief@example.org' } } });
+    await client.submit(attack, { registrationType: 'UPDATE' });
+    expect(await client.settle(attack.rid)).toBe('REJECTED');
+    expect((await galleryIdentifies(attack.rid)).map((row) => row.result)).toEqual(['NO_MATCH', 'NO_MATCH']);
+    const stored = await t.platform.deps.services.identities.identityOf((await t.platform.deps.services.identities.byUin(resident.uin))!);
+    expect(stored.email).toBe(resident.built.resident.identity.email);
+  });
+});

@@ -44,7 +44,7 @@ it('npm run packet builds a packet that decrypts with the REGISTRATION key, has 
   const rid = packetFile.slice(0, 29);
   const sealed = readFileSync(path.join(folder, packetFile));
   const zip = await decryptRegistration(sealed, lookup);
-  const packet = readPacketZip(zip, { maxUncompressedBytes: 64 * 1024 * 1024 });
+  const packet = await readPacketZip(zip, { maxUncompressedBytes: 64 * 1024 * 1024 });
   expect(packetProblems(packet)).toEqual([]);
   expect(packet.meta.registrationId).toBe(rid);
   expect(packet.cbeff).not.toBeNull();

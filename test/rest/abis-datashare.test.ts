@@ -96,6 +96,29 @@ describe('data share', () => {
     expect(openLegacy(await service.fetch('policy-default-abis', 'partner-default-abis', shareKey))).toEqual(withoutExceptions(packet.resident.cbeff));
   });
 
+  it("serves a registration's newest live share by its rules for the biometric file: same layout, one fetch counted, null once spent", async () => {
+    const service = new DataShareService(
+      new DataShareStorage(t.platform.deps.prisma),
+      {
+        cbeffOf: (rid) => t.platform.deps.services.registrationRequests.cbeffOfRegistration(rid),
+        certificateOf: async (subscriberId) => (await t.platform.deps.services.keys.partnerCertificate(subscriberId)).certificate,
+      },
+      t.clock,
+      { partnerId: 'partner-default-abis', policyId: 'policy-default-abis', dataShareLayout: 'LEGACY', dataShareValidMinutes: 60, dataShareTransactions: 1 },
+      'http://platform',
+    );
+    const other = await registrationClient(t, admin);
+    const fresh = other.build('datashare-biometric-file');
+    await other.submit(fresh);
+    expect(await service.fetchOfRegistration(fresh.rid)).toBeNull();
+    const { shareKey } = await service.create(fresh.rid);
+    expect(openLegacy((await service.fetchOfRegistration(fresh.rid))!)).toEqual(withoutExceptions(fresh.resident.cbeff));
+    expect((await t.platform.deps.prisma.dataShare.findUnique({ where: { shareKey } }))?.transactionsLeft).toBe(0);
+    expect(await service.fetchOfRegistration(fresh.rid)).toBeNull();
+    // The spent share still answers its own address as spent: the biometric file took its one fetch.
+    await expect(service.fetch('policy-default-abis', 'partner-default-abis', shareKey)).rejects.toMatchObject({ code: 'DAT-SER-006' });
+  });
+
   it('answers HTTP 401 (KER-ATH-401) without a token and 403 (KER-ATH-403) to another role', async () => {
     const { url } = await t.platform.deps.services.dataShares.create(packet.rid);
     const path = new URL(url).pathname;

@@ -63,7 +63,7 @@ describe('a packet through the pipeline', () => {
       status: 'PROCESSED',
       stage: 'UIN_GENERATOR',
       identity: { id: identity!.id, status: 'ACTIVATED' },
-      transactions: { totalCount: 6 },
+      transactions: { totalCount: PROCESSED_TRANSACTIONS.length },
       manualVerifications: [],
     });
 

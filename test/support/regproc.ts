@@ -1,7 +1,7 @@
 // A registration client for tests: builds packets of sample residents as a client builds them,
 // syncs and uploads them, and follows their status (test/rest/regproc-*.test.ts).
 import { expect } from 'vitest';
-import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type SyncRecord } from '../../lib/packet/format.js';
+import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type PacketInput, type SyncRecord } from '../../lib/packet/format.js';
 import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
 import { envelopeOf, type TestPlatform } from './platform.js';
 
@@ -13,6 +13,9 @@ export const PROCESSED_TRANSACTIONS: readonly string[] = [
   'PACKET_RECEIVER:SUCCESS',
   'UPLOAD_PACKET:SUCCESS',
   'VALIDATE_PACKET:SUCCESS',
+  'CMD_VALIDATION:SUCCESS',
+  'OPERATOR_VALIDATION:SUCCESS',
+  'SUPERVISOR_VALIDATION:SUCCESS',
   'BIOGRAPHIC_VERIFICATION:SUCCESS',
   'UIN_GENERATOR:SUCCESS',
   'NOTIFICATION:SUCCESS',
@@ -25,8 +28,8 @@ export interface BuiltPacket {
 }
 
 export interface RegistrationClient {
-  /** a packet of the sample resident of `seed` (or of `resident`, when given) */
-  build(seed: string, options?: { duplicateOf?: SampleResident; bdbBytes?: number; resident?: SampleResident }): BuiltPacket;
+  /** a packet of the sample resident of `seed` (or of `resident`, when given); `packet` overrides what the packet says (its type, makers, identity…) */
+  build(seed: string, options?: { duplicateOf?: SampleResident; bdbBytes?: number; resident?: SampleResident; packet?: Partial<PacketInput> }): BuiltPacket;
   sync(records: SyncRecord[]): Promise<void>;
   upload(fileName: string, bytes: Buffer): Promise<{ status: number; headers: Headers; json: any }>;
   /** sync then upload, both expected to succeed */
@@ -40,8 +43,12 @@ export interface RegistrationClient {
 
 let sequence = 0;
 
-/** A client at centre and machine 10001 of the sample country, acting with `headers` (the admin's cookie). */
-export async function registrationClient(t: TestPlatform, headers: Record<string, string>): Promise<RegistrationClient> {
+/** A client at a centre and machine (10001 and 10001 of the sample country by default), acting with `headers` (the admin's cookie). */
+export async function registrationClient(
+  t: TestPlatform,
+  headers: Record<string, string>,
+  place: { centre: string; machine: string } = { centre: '10001', machine: '10001' },
+): Promise<RegistrationClient> {
   const { json } = await t.request('GET', '/v1/keymanager/getCertificate?applicationId=REGISTRATION', { headers });
   const certificate = json.response.certificate as string;
   const statusOf = async (rid: string): Promise<string | undefined> => {
@@ -53,26 +60,27 @@ export async function registrationClient(t: TestPlatform, headers: Record<string
   };
   const client: RegistrationClient = {
     build(seed, options = {}) {
-      const rid = makeRid('10001', '10001', ++sequence % 100_000, t.clock.now());
+      const rid = makeRid(place.centre, place.machine, ++sequence % 100_000, t.clock.now());
       const resident = options.resident ?? sampleResident(seed, options);
       const zip = buildPacketZip({
         registrationId: rid,
         registrationType: 'NEW',
-        centerId: '10001',
-        machineId: '10001',
+        centerId: place.centre,
+        machineId: place.machine,
         creationDate: t.clock.now(),
         officerId: 'sample-officer',
         supervisorId: 'sample-supervisor',
         identity: resident.identity,
         cbeff: resident.cbeff,
         documents: resident.documents,
+        ...options.packet,
       });
       return { rid, sealed: sealPacket(zip, certificate), resident };
     },
     async sync(records) {
       const answer = await t.request('POST', `${REGPROC}/registrationstatus/sync`, {
         raw: syncRequestBody(records, certificate, t.clock.now()),
-        headers: { ...headers, 'Center-Machine-RefId': '10001_10001', timestamp: t.clock.now().toISOString() },
+        headers: { ...headers, 'Center-Machine-RefId': `${place.centre}_${place.machine}`, timestamp: t.clock.now().toISOString() },
       });
       expect(answer.json.errors, JSON.stringify(answer.json.errors)).toBeNull();
       expect(answer.json.response.map((item: { status: string }) => item.status)).toEqual(records.map(() => 'SUCCESS'));

@@ -23,7 +23,17 @@ export function abisTable() {
     create: (_tx, created: readonly NewAbisRequest[]) => {
       for (const row of created) {
         if (rows.has(row.id)) return Promise.reject(new Error(`duplicate request ${row.id}`));
-        rows.set(row.id, { ...row, returnValue: null, failureReason: null, candidates: null, result: null, sentAt: null, answeredAt: null });
+        const { gallery, ...fields } = row;
+        rows.set(row.id, {
+          ...fields,
+          gallery: gallery?.length ? gallery : null,
+          returnValue: null,
+          failureReason: null,
+          candidates: null,
+          result: null,
+          sentAt: null,
+          answeredAt: null,
+        });
       }
       return Promise.resolve();
     },
@@ -106,11 +116,14 @@ export function abisTable() {
 export function recordingPipeline() {
   const deduplicated: { rid: string; answer: Parameters<PipelinePort['deduplicatedIn']>[2] }[] = [];
   const failed: { rid: string; reason: string }[] = [];
+  const authenticated: { rid: string; matched: boolean }[] = [];
   const port: PipelinePort = {
     deduplicatedIn: (_tx, rid, answer) => Promise.resolve(Boolean(deduplicated.push({ rid, answer }))),
     deduplicationFailedIn: (_tx, rid, reason) => Promise.resolve(Boolean(failed.push({ rid, reason }))),
+    authenticatedIn: (_tx, rid, matched) => Promise.resolve(Boolean(authenticated.push({ rid, matched }))),
+    relevantCandidates: (_rid, rids) => Promise.resolve([...rids]),
   };
-  return { port, deduplicated, failed };
+  return { port, deduplicated, failed, authenticated };
 }
 
 /** A job's context whose completion does nothing (counted). */

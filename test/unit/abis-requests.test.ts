@@ -45,6 +45,8 @@ const registration = (over: Partial<StageRegistration> = {}): StageRegistration 
   centreId: '10001',
   machineId: '10001',
   registrationType: 'NEW',
+  origin: 'CLIENT',
+  createdAt: new Date(),
   supervisorStatus: 'APPROVED',
   langCode: 'eng',
   status: 'PROCESSING',
@@ -413,6 +415,58 @@ describe('an identify reply', () => {
     expect(w.pipeline.failed).toEqual([{ rid: RID, reason: expect.stringMatching(/abis1 identify failed \(reason 3\)/) as unknown }]);
     await w.answer(abis2, candidates('ref-a'));
     expect(w.pipeline.deduplicated).toEqual([]);
+  });
+});
+
+describe("a change's 1:1 (an identify whose gallery is the changed identity's reference)", () => {
+  /** The inserts of a 1:1 against `ref-a` sent and answered; their identifies sent. */
+  async function verifying() {
+    const written = await w.service.deduplication.verify!(registration(), 'REF-A');
+    expect(written.comment).toBe('insert and 1:1 identify sent to 2 ABIS');
+    await written.keep(TX, w.clock.now());
+    await w.sendAll();
+    for (const insert of w.of('INSERT')) await w.answer(insert, { returnValue: '1' });
+    await w.sendAll();
+    return { abis1: w.one('IDENTIFY', 'abis1'), abis2: w.one('IDENTIFY', 'abis2') };
+  }
+  const bodyOf = (id: string) => JSON.parse(String(w.published.find((message) => message.headers['correlation-id'] === id)!.body)) as Record<string, unknown>;
+
+  it('sends the insert, then an identify of the probe against that one reference (MOSIP gallery)', async () => {
+    const { abis1 } = await verifying();
+    expect(w.of('INSERT').map((row) => row.gallery)).toEqual([['ref-a'], ['ref-a']]);
+    expect(bodyOf(abis1.id)).toMatchObject({ id: 'platform.abis.identify', referenceId: REF, gallery: { referenceIds: [{ referenceId: 'ref-a' }] } });
+    // A de-duplication's identify searches the whole database: no gallery.
+    const { abis1: whole } = await identifiesSent(world());
+    expect(whole.gallery).toBeNull();
+  });
+
+  it('is a match once every ABIS answered and one named the reference; never a de-duplication answer', async () => {
+    const { abis1, abis2 } = await verifying();
+    await w.answer(abis1, candidates());
+    expect(w.pipeline.authenticated).toEqual([]);
+    await w.answer(abis2, candidates('Ref-A'));
+    expect(w.row(abis1.id).result).toBe('NO_MATCH');
+    expect(w.row(abis2.id).result).toBe('MATCH');
+    expect(w.pipeline.authenticated).toEqual([{ rid: RID, matched: true }]);
+    expect(w.pipeline.deduplicated).toEqual([]);
+  });
+
+  it('is no match when no ABIS named the reference, whatever else it named', async () => {
+    const { abis1, abis2 } = await verifying();
+    await w.answer(abis1, candidates('ref-b'));
+    await w.answer(abis2, candidates());
+    expect(w.pipeline.authenticated).toEqual([{ rid: RID, matched: false }]);
+  });
+});
+
+describe('the candidates of a change', () => {
+  it("are what the pipeline keeps of them (the changed identity's own registrations dropped), read before the reply's transaction", async () => {
+    w.pipeline.port.relevantCandidates = (_rid, rids) => Promise.resolve(rids.filter((rid) => rid !== 'rid-a'));
+    const { abis1, abis2 } = await identifiesSent(w);
+    await w.answer(abis1, candidates('ref-a', 'ref-b'));
+    await w.answer(abis2, candidates('ref-a'));
+    expect(w.row(abis1.id).candidates).toEqual(['rid-b']);
+    expect(w.pipeline.deduplicated).toEqual([{ rid: RID, answer: { kind: 'candidates', candidates: bio('rid-b') } }]);
   });
 });
 

@@ -42,10 +42,10 @@ const input = (over: Partial<PacketInput> = {}): PacketInput => ({
 });
 
 /** The zip's entries by name, as a map. */
-const filesOf = (zip: Buffer) => new Map(readZip(zip, LIMITS).map((entry) => [entry.name, entry.data]));
+const filesOf = async (zip: Buffer) => new Map((await readZip(zip, LIMITS)).map((entry) => [entry.name, entry.data]));
 /** The same zip with entries replaced or added (undefined: removed). */
-function rezip(zip: Buffer, changes: Record<string, Buffer | undefined>): Buffer {
-  const files = filesOf(zip);
+async function rezip(zip: Buffer, changes: Record<string, Buffer | undefined>): Promise<Buffer> {
+  const files = await filesOf(zip);
   for (const [name, data] of Object.entries(changes)) {
     if (data) files.set(name, data);
     else files.delete(name);
@@ -65,9 +65,9 @@ describe('RIDs', () => {
 });
 
 describe('the packet zip (ABIS.md (e))', () => {
-  it('holds ID.json, the CBEFF, the document, the metadata and both hash files', () => {
+  it('holds ID.json, the CBEFF, the document, the metadata and both hash files', async () => {
     const zip = buildPacketZip(input());
-    const files = filesOf(zip);
+    const files = await filesOf(zip);
     expect([...files.keys()]).toEqual([
       'ID.json',
       'individualBiometrics_bio_CBEFF.xml',
@@ -91,9 +91,14 @@ describe('the packet zip (ABIS.md (e))', () => {
       { label: 'machineId', value: '10001' },
       { label: 'creationDate', value: '2026-11-25T06:00:00.000Z' },
     ]);
+    // How each signed in at the client (MOSIP's labels): by password unless told.
     expect(meta.operationsData).toEqual([
       { label: 'officerId', value: 'sample-officer' },
+      { label: 'officerPassword', value: 'true' },
+      { label: 'officerOTPAuthentication', value: 'false' },
       { label: 'supervisorId', value: 'sample-supervisor' },
+      { label: 'supervisorPassword', value: 'true' },
+      { label: 'supervisorOTPAuthentication', value: 'false' },
     ]);
     expect(meta.hashSequence1).toEqual([
       { label: 'biometricSequence', value: ['individualBiometrics_bio_CBEFF'] },
@@ -102,8 +107,8 @@ describe('the packet zip (ABIS.md (e))', () => {
     expect(meta.hashSequence2).toEqual([{ label: 'otherFiles', value: [] }]);
   });
 
-  it('hashes the files of each sequence in order, uppercase hex SHA-256; an empty sequence hashes nothing', () => {
-    const files = filesOf(buildPacketZip(input()));
+  it('hashes the files of each sequence in order, uppercase hex SHA-256; an empty sequence hashes nothing', async () => {
+    const files = await filesOf(buildPacketZip(input()));
     const expected = sha256Hex(files.get('individualBiometrics_bio_CBEFF.xml')!, files.get('ID.json')!, files.get('proofOfAddress.pdf')!);
     expect(files.get('packet_data_hash.txt')!.toString()).toBe(expected);
     expect(files.get('packet_operations_hash.txt')!.toString()).toBe(EMPTY_SHA256);
@@ -111,8 +116,8 @@ describe('the packet zip (ABIS.md (e))', () => {
     expect(packetHash(Buffer.from('abc'))).toBe(createHash('sha256').update('abc').digest('hex').toUpperCase());
   });
 
-  it('reads back the metadata, the CBEFF and the documents by field, with no problems', () => {
-    const read = readPacketZip(buildPacketZip(input()), LIMITS);
+  it('reads back the metadata, the CBEFF and the documents by field, with no problems', async () => {
+    const read = await readPacketZip(buildPacketZip(input()), LIMITS);
     expect(read.meta).toEqual({
       registrationId: '10001100010004220261125060000',
       registrationType: 'NEW',
@@ -128,49 +133,49 @@ describe('the packet zip (ABIS.md (e))', () => {
     expect(packetProblems(read)).toEqual([]);
   });
 
-  it('names each problem by file and field, never by value', () => {
+  it('names each problem by file and field, never by value', async () => {
     const zip = buildPacketZip(input());
-    const files = filesOf(zip);
-    const problemsOf = (changes: Record<string, Buffer | undefined>) => packetProblems(readPacketZip(rezip(zip, changes), LIMITS));
+    const files = await filesOf(zip);
+    const problemsOf = async (changes: Record<string, Buffer | undefined>) => packetProblems(await readPacketZip(await rezip(zip, changes), LIMITS));
 
-    expect(problemsOf({ 'proofOfAddress.pdf': Buffer.from('%PDF-1.4 another document') })).toEqual([
+    expect(await problemsOf({ 'proofOfAddress.pdf': Buffer.from('%PDF-1.4 another document') })).toEqual([
       'packet_data_hash.txt does not match the files of hashSequence1',
     ]);
-    expect(problemsOf({ 'proofOfAddress.pdf': undefined })).toEqual([
+    expect(await problemsOf({ 'proofOfAddress.pdf': undefined })).toEqual([
       'ID.json field proofOfAddress names the file proofOfAddress, which is missing',
       'hashSequence1 names the file proofOfAddress, which is missing',
     ]);
-    expect(problemsOf({ 'packet_operations_hash.txt': Buffer.from('00'.repeat(32)) })).toEqual([
+    expect(await problemsOf({ 'packet_operations_hash.txt': Buffer.from('00'.repeat(32)) })).toEqual([
       'packet_operations_hash.txt does not match the files of hashSequence2',
     ]);
-    expect(problemsOf({ 'packet_data_hash.txt': undefined })).toEqual(['packet_data_hash.txt is missing']);
-    expect(problemsOf({ 'ID.json': Buffer.from('{"identity": ') })).toEqual([
+    expect(await problemsOf({ 'packet_data_hash.txt': undefined })).toEqual(['packet_data_hash.txt is missing']);
+    expect(await problemsOf({ 'ID.json': Buffer.from('{"identity": ') })).toEqual([
       'ID.json is not JSON',
       'packet_data_hash.txt does not match the files of hashSequence1',
     ]);
-    expect(problemsOf({ 'ID.json': undefined })).toEqual(['ID.json is missing', 'hashSequence1 names the file ID, which is missing']);
-    expect(problemsOf({ 'packet_meta_info.json': Buffer.from('not json') })).toEqual(['packet_meta_info.json is not JSON']);
+    expect(await problemsOf({ 'ID.json': undefined })).toEqual(['ID.json is missing', 'hashSequence1 names the file ID, which is missing']);
+    expect(await problemsOf({ 'packet_meta_info.json': Buffer.from('not json') })).toEqual(['packet_meta_info.json is not JSON']);
     const meta = JSON.parse(files.get('packet_meta_info.json')!.toString());
     meta.identity.metaData = meta.identity.metaData.filter((item: { label: string }) => item.label !== 'centerId');
     delete meta.identity.hashSequence1;
-    expect(problemsOf({ 'packet_meta_info.json': Buffer.from(JSON.stringify(meta)) })).toEqual([
+    expect(await problemsOf({ 'packet_meta_info.json': Buffer.from(JSON.stringify(meta)) })).toEqual([
       'packet_meta_info.json metaData lacks centerId',
       'packet_meta_info.json has no well-formed hashSequence1',
     ]);
     // the same base name twice is ambiguous
-    expect(problemsOf({ 'proofOfAddress.png': Buffer.from('png') })).toContain('more than one file is named proofOfAddress (extension aside)');
+    expect(await problemsOf({ 'proofOfAddress.png': Buffer.from('png') })).toContain('more than one file is named proofOfAddress (extension aside)');
 
     // no message carries a value of the identity
     const everything = [
-      ...problemsOf({ 'proofOfAddress.pdf': undefined, 'ID.json': Buffer.from('[') }),
-      ...problemsOf({ 'individualBiometrics_bio_CBEFF.xml': Buffer.from('x') }),
+      ...(await problemsOf({ 'proofOfAddress.pdf': undefined, 'ID.json': Buffer.from('[') })),
+      ...(await problemsOf({ 'individualBiometrics_bio_CBEFF.xml': Buffer.from('x') })),
     ].join(' ');
     const values = JSON.stringify(resident.identity).match(/"value":"[^"]+"/g)!;
     for (const value of values) expect(everything).not.toContain(value.slice(9, -1));
   });
 
-  it('refuses a zip over the size limit before reading it', () => {
-    expect(() => readPacketZip(buildPacketZip(input()), { maxUncompressedBytes: 1000 })).toThrow(/more than the limit/);
+  it('refuses a zip over the size limit before reading it', async () => {
+    await expect(readPacketZip(buildPacketZip(input()), { maxUncompressedBytes: 1000 })).rejects.toThrow(/more than the limit/);
   });
 });
 
@@ -267,10 +272,10 @@ describe('sample residents', () => {
     return problems;
   }
 
-  it('satisfy the sample ID schema (fields, validators, IDSchemaVersion, valid documents) in their packet', () => {
+  it('satisfy the sample ID schema (fields, validators, IDSchemaVersion, valid documents) in their packet', async () => {
     for (let i = 0; i < 50; i++) {
       const someone = sampleResident(`schema-${i}`, { now: NOW });
-      const read = readPacketZip(buildPacketZip(input({ identity: someone.identity, cbeff: someone.cbeff, documents: someone.documents })), LIMITS);
+      const read = await readPacketZip(buildPacketZip(input({ identity: someone.identity, cbeff: someone.cbeff, documents: someone.documents })), LIMITS);
       const identity = (read.idJson as { identity: Record<string, unknown> }).identity;
       expect(schemaProblems(identity), someone.seed).toEqual([]);
       expect(identity.IDSchemaVersion).toBe(schema!.idVersion);

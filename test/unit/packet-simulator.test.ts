@@ -214,7 +214,7 @@ describe('the flow against a tiny fake platform', () => {
         const bytes = Buffer.from(await file.arrayBuffer());
         expect(createHash('sha256').update(bytes).digest('hex').toUpperCase()).toBe(state.synced.get(rid)!.packetHashValue);
         expect(bytes.length).toBe(state.synced.get(rid)!.packetSize);
-        const packet = readPacketZip(await decryptRegistration(bytes, lookup), { maxUncompressedBytes: 16 * 1024 * 1024 });
+        const packet = await readPacketZip(await decryptRegistration(bytes, lookup), { maxUncompressedBytes: 16 * 1024 * 1024 });
         const biometrics = bdbDigests(parseCbeff(packet.cbeff!)).join();
         const heldFor = biometricsOwner.get(biometrics);
         if (heldFor) state.originalsDecided.push(rules.status(heldFor, state.registrations.get(heldFor)!) === 'PROCESSED');

@@ -2,16 +2,17 @@
 // a stage's outcome, refusal or failure does to its registration, its transactions and the next job,
 // all or nothing; reprocessing; manual adjudication; resuming stuck registrations.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Registration } from '../../generated/prisma/client.js';
+import { Prisma, type Registration } from '../../generated/prisma/client.js';
 import { PlatformError } from '../../lib/errors.js';
 import type { Jobs } from '../../lib/jobs/types.js';
 import { createLogger } from '../../lib/log.js';
 import { ManualClock } from '../../lib/time.js';
 import { noDeduplication } from '../../subgraphs/regproc/pipeline/dedupe.js';
 import { PipelineService } from '../../subgraphs/regproc/pipeline/service.js';
-import { StageRejection, type Candidate, type JobStage, type StageTransaction } from '../../subgraphs/regproc/pipeline/stages.js';
+import { StageFault, StageRejection, type Candidate, type JobStage, type StageTransaction } from '../../subgraphs/regproc/pipeline/stages.js';
 import type { PipelineStorage, RegistrationChange, StuckQuery } from '../../subgraphs/regproc/pipeline/storage.js';
-import type { StageOutcome, StageWork } from '../../subgraphs/regproc/pipeline/work.js';
+import type { StageOutcome } from '../../subgraphs/regproc/pipeline/stages.js';
+import type { StageWork } from '../../subgraphs/regproc/pipeline/work.js';
 
 interface State {
   rows: Map<string, Registration>;
@@ -109,13 +110,16 @@ let state: { current: State };
 let clock: ManualClock;
 let outcome: () => Promise<StageOutcome>;
 let pipeline: PipelineService;
+let store: PipelineStorage;
 const job = { completeIn: () => Promise.resolve(void state.current.completed++) };
 const rowNow = () => state.current.rows.get(RID)!;
 
 beforeEach(() => {
   state = { current: { rows: new Map([[RID, registration()]]), transactions: [], jobs: [], candidates: [], completed: 0 } };
   clock = new ManualClock(new Date('2026-11-25T10:00:00Z'));
-  const { store, jobs } = memory(state);
+  const memoryParts = memory(state);
+  store = memoryParts.store;
+  const { jobs } = memoryParts;
   const work = { run: (_stage: JobStage) => outcome() } as unknown as StageWork;
   pipeline = new PipelineService(
     store,
@@ -158,7 +162,7 @@ describe('a stage job', () => {
   });
 
   it('sends a failure of the platform to REPROCESS after the elapse time, then REPROCESS_FAILED at the attempt limit', async () => {
-    outcome = () => Promise.reject(new Error('object store (s3) unreachable'));
+    outcome = () => Promise.reject(new StageFault('object store (s3) unreachable'));
     await pipeline.runStage('VALIDATE_PACKET', RID, job);
     expect(rowNow()).toMatchObject({ status: 'REPROCESS', attempts: 1, lastError: 'object store (s3) unreachable' });
     expect(rowNow().nextAttemptAt).toEqual(new Date('2026-11-25T10:01:00Z'));
@@ -174,6 +178,36 @@ describe('a stage job', () => {
       'PACKET_REPROCESS:IN_PROGRESS',
       'VALIDATE_PACKET:REPROCESS_FAILED',
     ]);
+  });
+
+  it("shows an operator a reference to the log, never an error's own text (a driver's message, a path)", async () => {
+    outcome = () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7:5432 at /srv/platform/node_modules/pg/lib/client.js'));
+    await pipeline.runStage('VALIDATE_PACKET', RID, job);
+    expect(rowNow()).toMatchObject({ status: 'REPROCESS', attempts: 1 });
+    expect(rowNow().lastError).toMatch(/^internal error [0-9a-f]{8}: see the platform's log$/);
+    expect(state.current.transactions.map((row) => row.comment).join(' ')).not.toMatch(/ECONNREFUSED|node_modules/);
+  });
+
+  it('stops a stage whose outcome the database refuses for what it holds, once, instead of retrying it', async () => {
+    const refused = new Prisma.PrismaClientKnownRequestError('Database error. Code: `22021`. invalid byte sequence', {
+      code: 'P2039',
+      clientVersion: 'test',
+      meta: { driverAdapterError: { cause: { originalCode: '22021' } } },
+    });
+    outcome = () => Promise.resolve({ kind: 'next', next: 'BIOGRAPHIC_VERIFICATION', transactions: [{ statusCode: 'SUCCESS', comment: 'valid' }] });
+    const record = store.record.bind(store);
+    let calls = 0;
+    store.record = (...args) => (calls++ === 0 ? Promise.reject(refused) : record(...args));
+    await pipeline.runStage('VALIDATE_PACKET', RID, job);
+    expect(rowNow()).toMatchObject({ status: 'REPROCESS_FAILED', attempts: 1, nextAttemptAt: null });
+    expect(rowNow().lastError).toMatch(/^the outcome of VALIDATE_PACKET could not be stored \(internal error [0-9a-f]{8}\)$/);
+    expect(state.current.jobs).toEqual([]);
+    // Any other failure to write the outcome (a connection lost) is the job's to retry.
+    state.current.rows.set(RID, registration());
+    calls = 0;
+    store.record = (...args) => (calls++ === 0 ? Promise.reject(new Error('Connection terminated unexpectedly')) : record(...args));
+    await expect(pipeline.runStage('VALIDATE_PACKET', RID, job)).rejects.toThrow(/Connection terminated/);
+    expect(rowNow()).toMatchObject({ status: 'PROCESSING', stage: 'VALIDATE_PACKET' });
   });
 
   it('writes nothing when another run moved the registration meanwhile', async () => {

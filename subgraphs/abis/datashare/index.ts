@@ -26,18 +26,19 @@ export const dataShareArea = defineArea({
   services: (deps, settings) => {
     const { registrationRequests, keys } = deps.services;
     const base = (deps.config.publicUrl ?? `http://127.0.0.1:${deps.config.port}`).replace(/\/$/, '');
-    return {
-      dataShares: new DataShareService(
-        new DataShareStorage(deps.prisma),
-        {
-          cbeffOf: (rid) => registrationRequests.cbeffOfRegistration(rid),
-          certificateOf: async (subscriberId) => (await keys.partnerCertificate(subscriberId)).certificate,
-        },
-        deps.clock,
-        settings as AbisSettings,
-        base,
-      ),
-    };
+    const dataShares = new DataShareService(
+      new DataShareStorage(deps.prisma),
+      {
+        cbeffOf: (rid) => registrationRequests.cbeffOfRegistration(rid),
+        certificateOf: async (subscriberId) => (await keys.partnerCertificate(subscriberId)).certificate,
+      },
+      deps.clock,
+      settings as AbisSettings,
+      base,
+    );
+    // The registration processor's biometric file is served by the shares' rules, through these shares alone.
+    registrationRequests.useBiometricShares(dataShares);
+    return { dataShares };
   },
   resolvers: (deps) => dataShareResolvers(deps),
 });

@@ -67,14 +67,45 @@ export class DataShareService {
     if (!(await this.store.consume(shareKey, this.clock.now()))) throw abisErrors.expired();
     const cbeff = await this.parts.cbeffOf(share.rid);
     if (!cbeff) throw abisErrors.noFile();
-    let recipient: RecipientKey;
+    const recipient = await this.recipientOf(subscriberId);
+    if (!recipient) throw abisErrors.noFile();
+    return this.sealed(recipient, cbeff);
+  }
+
+  /**
+   * GET bio-dedupe/biometricfile: the registration's CBEFF served by the rules
+   * of a live share the platform made of it for the ABIS (not expired, a fetch
+   * left), that fetch counted against the share and the CBEFF encrypted as
+   * fetch encrypts it. Null, and nothing counted, when it has no live share or
+   * nothing to serve.
+   */
+  async fetchOfRegistration(rid: string): Promise<string | null> {
+    const { partnerId, policyId } = this.settings;
+    const now = this.clock.now();
+    const live = await this.store.live(rid, policyId, partnerId, now);
+    if (!live.length) return null;
+    // Read before a fetch is counted: a refusal spends nothing.
+    const cbeff = await this.parts.cbeffOf(rid);
+    const recipient = cbeff && (await this.recipientOf(partnerId));
+    if (!cbeff || !recipient) return null;
+    // Racing fetches may spend a share between the look-up and the count: the next live one serves.
+    for (const share of live) if (await this.store.consume(share.shareKey, now)) return this.sealed(recipient, cbeff);
+    return null;
+  }
+
+  /** The subscriber's certificate as a recipient; null when it has none or it does not parse. */
+  private async recipientOf(subscriberId: string): Promise<RecipientKey | null> {
     try {
       const certificate = new X509Certificate(await this.parts.certificateOf(subscriberId));
-      recipient = { certificate, publicKey: certificate.publicKey };
+      return { certificate, publicKey: certificate.publicKey };
     } catch (error) {
-      if (error instanceof PlatformError || error instanceof TypeError) throw abisErrors.noFile();
+      if (error instanceof PlatformError || error instanceof TypeError) return null;
       throw error;
     }
+  }
+
+  /** The CBEFF encrypted for the recipient in the configured layout, as base64 text. */
+  private sealed(recipient: RecipientKey, cbeff: Buffer): string {
     if (this.settings.dataShareLayout === 'LEGACY') return encryptLegacy(recipient, cbeff).toString('base64');
     // java.util.Base64.getUrlEncoder(): URL-safe, with padding.
     return encodeBase64Url(encryptVerR2(recipient, cbeff));

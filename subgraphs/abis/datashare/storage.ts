@@ -14,6 +14,15 @@ export class DataShareStorage {
     return this.prisma.dataShare.findUnique({ where: { shareKey } });
   }
 
+  /** A registration's shares for this policy and subscriber still valid at `now` with a fetch left, newest first (a few: shares are made per ABIS attempt). */
+  live(rid: string, policyId: string, subscriberId: string, now: Date): Promise<DataShareRow[]> {
+    return this.prisma.dataShare.findMany({
+      where: { rid, policyId, subscriberId, expiresAt: { gt: now }, transactionsLeft: { not: 0 } },
+      orderBy: { createdAt: 'desc' },
+      take: 5,
+    });
+  }
+
   /** Takes one fetch of a share still valid at `now`: false when it expired or its fetches are spent (racing fetches take one each). */
   async consume(shareKey: string, now: Date): Promise<boolean> {
     const limited = await this.prisma.dataShare.updateMany({

@@ -26,17 +26,24 @@ export const isQuestion = (operation: string): operation is AbisQuestion => (ABI
 /** MOSIP's audit codes of a reply to a request already answered (AbisMiddleWareStage); the other operations have none of their own. */
 export const DUPLICATE_REPLY_CODES: Partial<Record<string, string>> = { INSERT: 'RPR-ABIS-MIDDLEWARE-009', IDENTIFY: 'RPR-ABIS-MIDDLEWARE-010' };
 
-/** A request as it is sent: the fields of ABIS.md (b), all strings. */
+/** The references an identify's gallery holds, as stored (a JSON list of ids); none when it searches the whole database. */
+export const galleryOf = (gallery: unknown): string[] =>
+  Array.isArray(gallery) ? gallery.filter((id): id is string => typeof id === 'string').map((id) => id.toLowerCase()) : [];
+
+/** A request as it is sent: the fields of ABIS.md (b), strings but an identify's `gallery` {referenceIds: [{referenceId}]}. */
 export function requestMessage(
-  row: { id: string; operation: string; referenceId: string | null; referenceUrl: string | null },
+  row: { id: string; operation: string; referenceId: string | null; referenceUrl: string | null; gallery?: unknown },
   now: Date,
-): Record<string, string> {
+): Record<string, unknown> {
   const operation = row.operation as AbisOperation;
-  const message: Record<string, string> = { id: OPERATION_IDS[operation], version: '1.1', requestId: row.id, requesttime: formatTimestamp(now) };
+  const message: Record<string, unknown> = { id: OPERATION_IDS[operation], version: '1.1', requestId: row.id, requesttime: formatTimestamp(now) };
   if (operation === 'INSERT' || operation === 'IDENTIFY' || operation === 'DELETE') message.referenceId = row.referenceId ?? '';
   // An identify names its probe by reference (the ABIS holds it since the insert): the URL is sent empty, as MOSIP does.
   if (operation === 'INSERT') message.referenceURL = row.referenceUrl ?? '';
   if (operation === 'IDENTIFY') message.referenceURL = '';
+  const gallery = galleryOf(row.gallery);
+  // MOSIP's ABIS interface: an identify with a gallery compares the probe with those references only (a 1:1 when there is one).
+  if (operation === 'IDENTIFY' && gallery.length) message.gallery = { referenceIds: gallery.map((referenceId) => ({ referenceId })) };
   return message;
 }
 

@@ -4,10 +4,10 @@ import type { Logger } from '../../../lib/log.js';
 import type { MessageQueue, QueueMessage } from '../../../lib/queue/index.js';
 import type { Clock } from '../../../lib/time.js';
 import type { Deduplication, DedupeAnswer } from '../../regproc/pipeline/dedupe.js';
-import type { Candidate, StageRegistration } from '../../regproc/pipeline/stages.js';
+import { StageFault, type Candidate, type StageRegistration } from '../../regproc/pipeline/stages.js';
 import type { DataShareService } from '../datashare/service.js';
 import type { AbisSettings } from '../settings.js';
-import { answerOf, DUPLICATE_REPLY_CODES, isQuestion, parseReply, requestMessage, scalar, type Reply } from './messages.js';
+import { answerOf, DUPLICATE_REPLY_CODES, galleryOf, isQuestion, parseReply, requestMessage, scalar, type Reply } from './messages.js';
 import type { AbisRequestRow, AbisRequestStorage, NewAbisRequest } from './storage.js';
 
 declare module '../../../lib/jobs/types.js' {
@@ -28,10 +28,14 @@ export interface AbisEndpoint {
   responseQueue: string;
 }
 
-/** What the requests need of the pipeline: an asynchronous de-duplication's answer or failure, in the reply's transaction. */
+/** What the requests need of the pipeline: an asynchronous de-duplication's or authentication's answer or failure, in the reply's transaction. */
 export interface PipelinePort {
   deduplicatedIn(tx: JobTx, rid: string, answer: Exclude<DedupeAnswer, { kind: 'waiting' }>, now: Date): Promise<boolean>;
   deduplicationFailedIn(tx: JobTx, rid: string, reason: string, now: Date): Promise<boolean>;
+  /** the answer of a 1:1 against a changed identity's reference */
+  authenticatedIn(tx: JobTx, rid: string, matched: boolean, now: Date): Promise<boolean>;
+  /** of a registration's candidates (RIDs), those that are someone else (not the identity it changes); read before the transaction */
+  relevantCandidates(rid: string, candidateRids: readonly string[]): Promise<string[]>;
 }
 
 /** The registrations an identify's candidates name, by biometric reference in lower case. */
@@ -90,30 +94,20 @@ export class AbisRequestService {
     return endpointsOf(this.settings);
   }
 
-  /** The de-duplication the pipeline runs when REGPROC_DEDUPE=abis: an insert to every ABIS, the answer later. */
+  /**
+   * The de-duplication the pipeline runs when REGPROC_DEDUPE=abis: an insert
+   * to every ABIS, the answer later; and its 1:1, the same insert then an
+   * identify whose gallery is the one reference of the identity a change names.
+   */
   readonly deduplication: Deduplication = {
     name: 'abis',
     check: async (registration: StageRegistration) => {
-      if (!registration.bioRefId) throw new Error('the registration has no biometric reference');
-      const batchId = randomUUID();
-      const share = await this.shares.create(registration.rid);
-      const now = this.clock.now();
-      const requests = this.endpoints.map((endpoint): NewAbisRequest => ({
-        id: randomUUID(),
-        abisName: endpoint.name,
-        operation: 'INSERT',
-        rid: registration.rid,
-        batchId,
-        referenceId: registration.bioRefId!,
-        referenceUrl: share.url,
-        status: 'IN_PROGRESS',
-        requestedBy: 'platform',
-        createdAt: now,
-      }));
-      return {
-        answer: { kind: 'waiting', comment: `insert sent to ${requests.length} ABIS` },
-        keep: (tx) => this.enqueue(tx, requests),
-      };
+      const requests = await this.inserts(registration, null);
+      return { answer: { kind: 'waiting', comment: `insert sent to ${requests.length} ABIS` }, keep: (tx) => this.enqueue(tx, requests) };
+    },
+    verify: async (registration: StageRegistration, referenceId: string) => {
+      const requests = await this.inserts(registration, [referenceId]);
+      return { comment: `insert and 1:1 identify sent to ${requests.length} ABIS`, keep: (tx) => this.enqueue(tx, requests) };
     },
     // ABIS.md (b): a registration finally rejected as a duplicate leaves the ABIS's gallery (ABIS_DELETE_REJECTED).
     rejected: async (tx, registration, now) => {
@@ -121,6 +115,27 @@ export class AbisRequestService {
       await this.enqueue(tx, this.deletes(registration.rid, registration.bioRefId, 'platform', now));
     },
   };
+
+  /** One attempt's inserts of a registration's biometrics, one per ABIS, with a fresh data share; the identifies that follow search `gallery` when given. */
+  private async inserts(registration: StageRegistration, gallery: string[] | null): Promise<NewAbisRequest[]> {
+    if (!registration.bioRefId) throw new StageFault('the registration has no biometric reference');
+    const batchId = randomUUID();
+    const share = await this.shares.create(registration.rid);
+    const now = this.clock.now();
+    return this.endpoints.map((endpoint) => ({
+      id: randomUUID(),
+      abisName: endpoint.name,
+      operation: 'INSERT',
+      rid: registration.rid,
+      batchId,
+      referenceId: registration.bioRefId!,
+      referenceUrl: share.url,
+      gallery: gallery && galleryOf(gallery),
+      status: 'IN_PROGRESS',
+      requestedBy: 'platform',
+      createdAt: now,
+    }));
+  }
 
   /** A delete of a registration's reference at every ABIS. */
   deletes(rid: string, referenceId: string, requestedBy: string, now: Date): NewAbisRequest[] {
@@ -208,7 +223,7 @@ export class AbisRequestService {
       return message.ack();
     }
     // Read before the transaction: nothing outside it may wait on a connection while it holds one.
-    const candidates = row.operation === 'IDENTIFY' && scalar(reply.returnValue) === '1' ? await this.candidates(row, reply) : [];
+    const candidates = row.operation === 'IDENTIFY' && scalar(reply.returnValue) === '1' ? await this.candidates(row, reply) : { rids: [], matched: false };
     const applied = await this.store.inTransaction((tx) => this.apply(tx, row, reply, candidates));
     if (!applied)
       this.logger.info(
@@ -218,7 +233,7 @@ export class AbisRequestService {
     message.ack();
   }
 
-  private async apply(tx: JobTx, row: AbisRequestRow, reply: Reply, candidates: string[]): Promise<boolean> {
+  private async apply(tx: JobTx, row: AbisRequestRow, reply: Reply, candidates: IdentifyFinding): Promise<boolean> {
     const now = this.clock.now();
     const returnValue = scalar(reply.returnValue) ?? '';
     const failureReason = scalar(reply.failureReason);
@@ -257,7 +272,7 @@ export class AbisRequestService {
     row: AbisRequestRow,
     returnValue: string,
     failureReason: string | null,
-    candidates: string[],
+    candidates: IdentifyFinding,
     now: Date,
   ): Promise<boolean> {
     if (returnValue !== '1') {
@@ -265,13 +280,20 @@ export class AbisRequestService {
       await this.pipeline.deduplicationFailedIn(tx, row.rid!, `ABIS ${row.abisName} identify failed (reason ${failureReason ?? 'none'})`, now);
       return true;
     }
-    if (!(await this.store.answer(tx, row.id, { status: 'PROCESSED', returnValue, failureReason, candidates }, now))) return false;
+    const result = galleryOf(row.gallery).length ? (candidates.matched ? 'MATCH' : 'NO_MATCH') : undefined;
+    const answer = { status: 'PROCESSED', returnValue, failureReason, candidates: candidates.rids, ...(result ? { result } : {}) };
+    if (!(await this.store.answer(tx, row.id, answer, now))) return false;
     await this.settleBatch(tx, row, now);
     return true;
   }
 
-  /** The registrations an identify's candidates name: case-insensitive, the probe itself, unknown and REJECTED ones dropped. */
-  private async candidates(row: AbisRequestRow, reply: Reply): Promise<string[]> {
+  /**
+   * What an identify found: the registrations its candidates name
+   * (case-insensitive; the probe itself, unknown and REJECTED ones dropped,
+   * and for a change those of the identity it changes), and for a 1:1
+   * whether the gallery's reference was among them.
+   */
+  private async candidates(row: AbisRequestRow, reply: Reply): Promise<IdentifyFinding> {
     const listed = Array.isArray(reply.candidateList?.candidates) ? reply.candidateList.candidates : [];
     // An adjudicator reads each candidate: a reply naming thousands is an ABIS fault, and an unbounded look-up besides.
     if (listed.length > MAX_CANDIDATES)
@@ -283,12 +305,18 @@ export class AbisRequestService {
       .slice(0, MAX_CANDIDATES)
       .map((candidate) => (typeof candidate?.referenceId === 'string' ? candidate.referenceId.toLowerCase() : ''))
       .filter(Boolean);
+    const gallery = galleryOf(row.gallery);
     const found = await this.candidatesOf(ids);
-    const rids = ids
-      .map((id) => found.get(id))
-      .filter((match) => match && match.rid !== row.rid && match.status !== 'REJECTED')
-      .map((match) => match!.rid);
-    return [...new Set(rids)].sort();
+    const rids = [
+      ...new Set(
+        ids
+          .map((id) => found.get(id))
+          .filter((match) => match && match.rid !== row.rid && match.status !== 'REJECTED')
+          .map((match) => match!.rid),
+      ),
+    ].sort();
+    if (gallery.length) return { rids, matched: ids.some((id) => gallery.includes(id)) };
+    return { rids: await this.pipeline.relevantCandidates(row.rid!, rids), matched: false };
   }
 
   /** When every ABIS of the attempt has answered its identify: the candidates of all of them to the pipeline. */
@@ -298,6 +326,16 @@ export class AbisRequestService {
     // Every ABIS the attempt inserted to (ABIS_COUNT may have changed since) must have answered.
     const waiting = batch.filter((request) => request.operation === 'INSERT').length - identifies.filter((request) => request.status === 'PROCESSED').length;
     if (waiting > 0) return;
+    // A 1:1 (a gallery): the resident is who the change names when an ABIS found the identity's reference.
+    if (galleryOf(row.gallery).length) {
+      await this.pipeline.authenticatedIn(
+        tx,
+        row.rid!,
+        identifies.some((request) => request.result === 'MATCH'),
+        now,
+      );
+      return;
+    }
     const rids = [...new Set(identifies.flatMap((request) => (request.candidates as string[] | null) ?? []))].sort();
     const candidates: Candidate[] = rids.map((rid) => ({ rid, refType: 'RID', reasonCode: 'BIO' }));
     await this.pipeline.deduplicatedIn(tx, row.rid!, candidates.length ? { kind: 'candidates', candidates } : { kind: 'unique' }, now);
@@ -357,7 +395,14 @@ export class AbisRequestService {
   }
 }
 
-const toNew = ({ id, abisName, operation, rid, batchId, referenceId, referenceUrl, status, requestedBy, createdAt }: AbisRequestRow): NewAbisRequest => ({
+/** What an identify's reply found (before its transaction). */
+interface IdentifyFinding {
+  rids: string[];
+  /** a 1:1: whether the gallery's reference was a candidate */
+  matched: boolean;
+}
+
+const toNew = ({
   id,
   abisName,
   operation,
@@ -365,6 +410,19 @@ const toNew = ({ id, abisName, operation, rid, batchId, referenceId, referenceUr
   batchId,
   referenceId,
   referenceUrl,
+  gallery,
+  status,
+  requestedBy,
+  createdAt,
+}: AbisRequestRow): NewAbisRequest => ({
+  id,
+  abisName,
+  operation,
+  rid,
+  batchId,
+  referenceId,
+  referenceUrl,
+  gallery: galleryOf(gallery),
   status,
   requestedBy,
   createdAt,

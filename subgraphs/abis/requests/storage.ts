@@ -6,7 +6,7 @@ export type AbisRequestRow = AbisRequest;
 export type NewAbisRequest = Pick<
   AbisRequestRow,
   'id' | 'abisName' | 'operation' | 'rid' | 'batchId' | 'referenceId' | 'referenceUrl' | 'status' | 'requestedBy' | 'createdAt'
->;
+> & { gallery?: string[] | null };
 
 /** What an operator's list of requests filters on. */
 export interface AbisRequestFilter {
@@ -55,7 +55,7 @@ export class AbisRequestStorage {
   }
 
   async create(tx: JobTx, rows: readonly NewAbisRequest[]): Promise<void> {
-    await tx.abisRequest.createMany({ data: [...rows] });
+    await tx.abisRequest.createMany({ data: rows.map(({ gallery, ...row }) => ({ ...row, ...(gallery?.length ? { gallery } : {}) })) });
   }
 
   byId(id: string): Promise<AbisRequestRow | null> {

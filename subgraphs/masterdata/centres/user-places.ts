@@ -89,6 +89,21 @@ export class UserPlaces {
   }
 
   /**
+   * Whether a user worked at a centre at an instant (the registration
+   * processor's check of who made a packet): the mapping's current or last
+   * period covers it, from its creation (a re-mapping starts a new period) to
+   * its removal or deactivation. An earlier, closed period is not kept, so a
+   * packet made then and checked after a re-mapping is refused: never wrongly let in.
+   */
+  async workedAt(regCenterId: string, userId: string, at: Date): Promise<boolean> {
+    const row = await this.prisma.registrationCenterUser.findUnique({ where: { regCenterId_userId: { regCenterId, userId } } });
+    if (!row || row.createdAt > at) return false;
+    if (row.isActive && !row.isDeleted) return true;
+    const ended = row.deletedAt ?? row.updatedAt ?? row.changedAt;
+    return ended > at;
+  }
+
+  /**
    * The centre a user works at as a caller may see it: its staff see their
    * own centre, admins the centres of their zones (as RegistrationCentre.users);
    * null for another centre, as for a user who works at none.

@@ -80,7 +80,8 @@ export function policiesStorage(prisma: PrismaClient) {
 
     /** Makes the group unless it exists (a second start, or racing instances, change nothing). */
     async ensureGroup(group: NewPolicyGroup): Promise<void> {
-      await prisma.policyGroup.upsert({ where: { id: group.id }, create: group, update: {} });
+      // An insert that skips an existing row: Prisma's upsert reads, then inserts, and a racing insert fails it.
+      await prisma.policyGroup.createMany({ data: [group], skipDuplicates: true });
     },
 
     /** Maps a manager into a group; a mapping already there stays as it is. */

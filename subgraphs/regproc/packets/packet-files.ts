@@ -5,8 +5,13 @@ import { PacketFormatError } from '../../../lib/packet/errors.js';
 import { readPacketZip, type ReadPacket } from '../../../lib/packet/format.js';
 import { StageRejection } from '../pipeline/stages.js';
 
-/** A packet's files may inflate to this much together: far beyond a real packet, well short of a zip bomb. */
-const MAX_UNCOMPRESSED_BYTES = 512 * 1024 * 1024;
+/** How far a packet's files may inflate (REGPROC_MAX_INFLATED_BYTES, REGPROC_MAX_INFLATION_RATIO). */
+export interface InflationLimits {
+  /** all files together, in bytes */
+  maxInflatedBytes: number;
+  /** all files together, as a multiple of the zip's own size */
+  maxInflationRatio: number;
+}
 
 /** Where a registration's packet lives in the object store: as uploaded, E_REG(zip), never in clear. */
 export const packetKeyOf = (rid: string) => `regproc/packets/${rid}.zip`;
@@ -23,6 +28,7 @@ export class PacketFiles {
   constructor(
     private readonly objects: ObjectStore,
     private readonly decrypt: (sealed: Buffer, centreMachineRefId: string) => Promise<Buffer>,
+    private readonly limits: InflationLimits,
   ) {}
 
   /** Stores an uploaded packet from its spool file, streamed. */
@@ -42,7 +48,9 @@ export class PacketFiles {
   /**
    * Decrypts and unzips a registration's packet. A packet missing from the
    * store or a store out of reach is the platform's failure (the stage runs
-   * again); one that cannot be decrypted or unzipped never will be: FAILED.
+   * again); one that cannot be decrypted never will be: FAILED. A zip that
+   * is unreadable or inflates past the limits (a bomb) is the packet's own
+   * fault: REJECTED at once, never inflated again by a retry.
    */
   async open(registration: { rid: string; centreId: string; machineId: string; packetKey: string | null }): Promise<OpenedPacket> {
     const sealed = registration.packetKey ? await this.objects.get(registration.packetKey) : null;
@@ -56,9 +64,9 @@ export class PacketFiles {
       throw error;
     }
     try {
-      return readPacketZip(zip, { maxUncompressedBytes: MAX_UNCOMPRESSED_BYTES });
+      return await readPacketZip(zip, { maxUncompressedBytes: this.limits.maxInflatedBytes, maxInflationRatio: this.limits.maxInflationRatio });
     } catch (error) {
-      if (error instanceof PacketFormatError) throw new StageRejection('FAILED', `the packet is not a readable zip: ${error.message}`, 'PACKET_UNZIP_FAILED');
+      if (error instanceof PacketFormatError) throw new StageRejection('REJECTED', `the packet is not a readable zip: ${error.message}`, 'PACKET_UNZIP_FAILED');
       throw error;
     }
   }

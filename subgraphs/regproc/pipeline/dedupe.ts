@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { bdbDigests, parseCbeff } from '../../../lib/packet/cbeff.js';
-import { PacketFormatError } from '../../../lib/packet/errors.js';
 import type { OpenedPacket } from '../packets/packet-files.js';
-import { StageRejection, type Candidate, type StageRegistration } from './stages.js';
+import { sampleDigests } from './biometrics.js';
+import type { Candidate, StageRegistration } from './stages.js';
 import type { PipelineStorage, PipelineTx } from './storage.js';
 
 /**
@@ -26,6 +25,13 @@ export interface DedupeOutcome {
 export interface Deduplication {
   readonly name: string;
   check(registration: StageRegistration, packet: OpenedPacket): Promise<DedupeOutcome>;
+  /**
+   * 1:1 where the matcher is outside the platform (an ABIS): whether the
+   * registration's biometrics match one stored reference, the identity a
+   * change names; answered later (PipelineService.authenticatedIn). Without
+   * it the platform's own matcher decides at once.
+   */
+  verify?(registration: StageRegistration, referenceId: string): Promise<{ comment: string; keep: (tx: PipelineTx, now: Date) => Promise<void> }>;
   /** An adjudicator rejected a registration this check held for a duplicate, in the decision's transaction: its reference may go. */
   rejected?(tx: PipelineTx, registration: { rid: string; bioRefId: string | null }, now: Date): Promise<void>;
 }
@@ -38,13 +44,7 @@ export const noDeduplication: Deduplication = {
 
 /** The biometric samples of a packet (exceptions left out), as the de-duplication reads them. */
 export function biometricSamples(packet: OpenedPacket): Buffer[] {
-  if (!packet.cbeff) return [];
-  try {
-    return bdbDigests(parseCbeff(packet.cbeff)).map((hex) => Buffer.from(hex, 'hex'));
-  } catch (error) {
-    if (error instanceof PacketFormatError) throw new StageRejection('REJECTED', `the biometrics cannot be read: ${error.message}`, 'BIOMETRICS_UNREADABLE');
-    throw error;
-  }
+  return packet.cbeff ? sampleDigests(packet.cbeff, 'the biometrics').map((hex) => Buffer.from(hex, 'hex')) : [];
 }
 
 /**

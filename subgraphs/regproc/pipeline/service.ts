@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Registration } from '../../../generated/prisma/client.js';
 import { PlatformError } from '../../../lib/errors.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
@@ -5,9 +6,21 @@ import type { JobContext, Jobs } from '../../../lib/jobs/types.js';
 import type { Logger } from '../../../lib/log.js';
 import type { Clock } from '../../../lib/time.js';
 import type { Deduplication, DedupeAnswer } from './dedupe.js';
-import { ACTIVE_STATUSES, JOB_STAGES, STAGE_JOBS, StageRejection, type JobStage, type Stage, type StageTransaction } from './stages.js';
+import { isDeterministicDatabaseError } from '../../../lib/db/errors.js';
+import { authenticationOutcome } from './authenticate.js';
+import {
+  ACTIVE_STATUSES,
+  JOB_STAGES,
+  STAGE_JOBS,
+  StageFault,
+  StageRejection,
+  type JobStage,
+  type Stage,
+  type StageOutcome,
+  type StageTransaction,
+} from './stages.js';
 import type { PipelineStorage, PipelineTx, RegistrationChange } from './storage.js';
-import type { StageOutcome, StageWork } from './work.js';
+import type { StageWork } from './work.js';
 
 export interface PipelineSettings {
   reprocessElapseSeconds: number;
@@ -26,8 +39,11 @@ export const notStuck = (rid: string, why: string) => new PlatformError('RPR-RGS
 
 const isJobStage = (stage: string | null): stage is JobStage => (JOB_STAGES as readonly string[]).includes(stage ?? '');
 
-/** A stage's failure as it is kept and shown: the message only, shortened (the platform's errors name no resident). */
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
+/** A failure an operator may read as it is: the platform's own refusals and faults, whose messages name files and fields, never a resident. */
+const isShown = (error: unknown): error is Error => error instanceof StageRejection || error instanceof StageFault || error instanceof PlatformError;
+
+/** The stages a registration waits at for an asynchronous answer (an ABIS's). */
+const WAITING_STAGES: ReadonlySet<string> = new Set(['BIOMETRIC_AUTHENTICATION', 'BIOGRAPHIC_VERIFICATION']);
 
 /**
  * The pipeline (ABIS.md (e)): each stage a job; a stage's outcome, its
@@ -80,12 +96,33 @@ export class PipelineService {
     } catch (error) {
       failure = error;
     }
-    await this.commit(row, async (tx, now) => {
-      // Completed first: the job gives up its singleton key, which the next stage's job takes.
-      await job.completeIn(tx);
-      if (outcome) await this.record(tx, row, stage, outcome, now);
-      else await this.fail(tx, row, stage, failure, now);
-    });
+    const write = (result: StageOutcome | undefined, error: unknown) =>
+      this.commit(row, async (tx, now) => {
+        // Completed first: the job gives up its singleton key, which the next stage's job takes.
+        await job.completeIn(tx);
+        if (result) await this.record(tx, row, stage, result, now);
+        else await this.fail(tx, row, stage, error, now);
+      });
+    try {
+      await write(outcome, failure);
+    } catch (error) {
+      // An outcome the database refuses for what it holds is refused again on every retry: the stage stops here, once.
+      if (!isDeterministicDatabaseError(error)) throw error;
+      const reference = this.internalError(row.rid, stage, error);
+      await write(undefined, new StageFault(`the outcome of ${stage} could not be stored (internal error ${reference})`, true));
+    }
+  }
+
+  /** An error whose text is not for operators: logged whole, shown as a reference to that log line. */
+  private internalError(rid: string, stage: string, error: unknown): string {
+    const reference = randomUUID().slice(0, 8);
+    this.logger.error({ rid, stage, reference, err: error }, 'registration stage: internal error');
+    return reference;
+  }
+
+  /** A stage's failure as it is kept and shown: a refusal's or fault's own message; anything else a reference to the log. */
+  private reasonOf(rid: string, stage: string, error: unknown): string {
+    return isShown(error) ? error.message.slice(0, 500) : `internal error ${this.internalError(rid, stage, error)}: see the platform's log`;
   }
 
   private async commit(row: Registration, write: (tx: PipelineTx, now: Date) => Promise<void>): Promise<boolean> {
@@ -116,16 +153,21 @@ export class PipelineService {
     await this.store.record(tx, row.rid, row.langCode, stage, outcome.transactions, now);
   }
 
-  /** A refusal ends the registration; any other failure is the platform's: REPROCESS, or REPROCESS_FAILED past the limit. */
+  /**
+   * A refusal ends the registration, recorded after the checks it passed; a
+   * failure whose outcome could not be stored stops it (REPROCESS_FAILED);
+   * any other failure is the platform's: REPROCESS, or REPROCESS_FAILED past the limit.
+   */
   private async fail(tx: PipelineTx, row: Registration, stage: Stage, error: unknown, now: Date): Promise<void> {
-    const reason = reasonOf(error);
+    const reason = this.reasonOf(row.rid, stage, error);
     if (error instanceof StageRejection) {
       await this.move(tx, row, { status: error.status, lastError: reason }, now);
-      await this.store.record(tx, row.rid, row.langCode, stage, [{ statusCode: error.status, subStatusCode: error.subStatusCode, comment: reason }], now);
+      const refusal: StageTransaction = { type: error.transactionType, statusCode: error.status, subStatusCode: error.subStatusCode, comment: reason };
+      await this.store.record(tx, row.rid, row.langCode, stage, [...error.passed, refusal], now);
       return;
     }
     const attempts = row.attempts + 1;
-    const spent = attempts >= this.settings.reprocessMaxAttempts;
+    const spent = attempts >= this.settings.reprocessMaxAttempts || (error instanceof StageFault && error.final);
     const nextAttemptAt = spent ? null : new Date(now.getTime() + this.settings.reprocessElapseSeconds * 1000);
     this.logger.warn({ rid: row.rid, stage, attempts, spent, error: reason }, 'registration stage failed');
     await this.move(tx, row, { status: spent ? 'REPROCESS_FAILED' : 'REPROCESS', attempts, lastError: reason, nextAttemptAt }, now);
@@ -139,9 +181,11 @@ export class PipelineService {
   async jobDied(stage: JobStage, rid: string, reason: string): Promise<void> {
     const row = await this.store.byRid(rid);
     if (!row || row.stage !== stage || !ACTIVE_STATUSES.has(row.status)) return;
+    // The runner's reason is a message of the job's last failure: the log has it, the registration a reference.
+    const shown = `internal error ${this.internalError(rid, stage, reason)}: see the platform's log`;
     await this.commit(row, async (tx, now) => {
-      await this.move(tx, row, { status: 'REPROCESS_FAILED', lastError: reasonOf(reason) }, now);
-      await this.store.record(tx, row.rid, row.langCode, stage, [{ statusCode: 'REPROCESS_FAILED', comment: reasonOf(reason) }], now);
+      await this.move(tx, row, { status: 'REPROCESS_FAILED', lastError: shown }, now);
+      await this.store.record(tx, row.rid, row.langCode, stage, [{ statusCode: 'REPROCESS_FAILED', comment: shown }], now);
     });
   }
 
@@ -190,13 +234,7 @@ export class PipelineService {
               { type: 'MANUAL_ADJUDICATION', statusCode: 'IN_PROGRESS', comment: 'waiting for an adjudicator' },
             ],
           };
-    try {
-      await this.record(tx, row, 'BIOGRAPHIC_VERIFICATION', outcome, now);
-      return true;
-    } catch (error) {
-      if (error instanceof Overtaken) return false;
-      throw error;
-    }
+    return this.recordIn(() => this.record(tx, row, 'BIOGRAPHIC_VERIFICATION', outcome, now));
   }
 
   /** The same, in a transaction of its own. */
@@ -205,20 +243,51 @@ export class PipelineService {
   }
 
   /**
-   * An asynchronous de-duplication that failed for a reason of the platform's
-   * (an ABIS's failed reply, no reply in time), in the caller's transaction:
-   * the stage is REPROCESS, as if it had thrown.
+   * An asynchronous check that failed for a reason of the platform's (an
+   * ABIS's failed reply, no reply in time) for a registration waiting at
+   * BIOMETRIC_AUTHENTICATION or BIOGRAPHIC_VERIFICATION, in the caller's
+   * transaction: the stage is REPROCESS, as if it had thrown.
    */
   async deduplicationFailedIn(tx: PipelineTx, rid: string, reason: string, now: Date): Promise<boolean> {
     const row = await this.store.byRidIn(tx, rid);
-    if (!row || row.stage !== 'BIOGRAPHIC_VERIFICATION' || !ACTIVE_STATUSES.has(row.status)) return false;
+    if (!row || !WAITING_STAGES.has(row.stage ?? '') || !ACTIVE_STATUSES.has(row.status)) return false;
+    return this.recordIn(() => this.fail(tx, row, row.stage as Stage, new StageFault(reason), now));
+  }
+
+  /**
+   * An ABIS's 1:1 answer for a registration waiting at BIOMETRIC_AUTHENTICATION
+   * (the identify against the changed identity's reference), in the reply's
+   * transaction: a match goes on to de-duplication, no match rejects the change.
+   */
+  async authenticatedIn(tx: PipelineTx, rid: string, matched: boolean, now: Date): Promise<boolean> {
+    const row = await this.store.byRidIn(tx, rid);
+    if (!row || row.stage !== 'BIOMETRIC_AUTHENTICATION' || !ACTIVE_STATUSES.has(row.status)) return false;
+    return this.recordIn(() => this.record(tx, row, 'BIOMETRIC_AUTHENTICATION', authenticationOutcome(matched), now));
+  }
+
+  /** An answer written in another component's transaction: false when another run moved the registration first. */
+  private async recordIn(write: () => Promise<void>): Promise<boolean> {
     try {
-      await this.fail(tx, row, 'BIOGRAPHIC_VERIFICATION', new Error(reason), now);
+      await write();
       return true;
     } catch (error) {
       if (error instanceof Overtaken) return false;
       throw error;
     }
+  }
+
+  /**
+   * Of an asynchronous de-duplication's candidates (RIDs), those that are
+   * someone else (work.ts `others`): read before the answer's transaction.
+   */
+  async relevantCandidates(rid: string, candidateRids: readonly string[]): Promise<string[]> {
+    const row = await this.store.byRid(rid);
+    if (!row || !candidateRids.length) return [...candidateRids];
+    const answer = await this.work.others(
+      row,
+      candidateRids.map((candidate) => ({ rid: candidate, refType: 'RID', reasonCode: 'BIO' })),
+    );
+    return answer.kind === 'candidates' ? answer.candidates.map((candidate) => candidate.rid) : [];
   }
 
   /** An adjudicator's decision, in the verification's transaction: approved goes on to the UIN, rejected ends the registration. */

@@ -1,10 +1,12 @@
+import type { JobTx } from '../../../lib/jobs/types.js';
+
 /**
  * The pipeline's stages (ABIS.md (e)), each a job kind of the shared runner
  * but manual adjudication, which waits for an adjudicator's decision. A
  * registration's `stage` is the stage it is at; each stage writes one
  * transaction of its own type per attempt.
  */
-export const JOB_STAGES = ['UPLOAD_PACKET', 'VALIDATE_PACKET', 'BIOGRAPHIC_VERIFICATION', 'UIN_GENERATOR'] as const;
+export const JOB_STAGES = ['UPLOAD_PACKET', 'VALIDATE_PACKET', 'BIOMETRIC_AUTHENTICATION', 'BIOGRAPHIC_VERIFICATION', 'UIN_GENERATOR'] as const;
 export type JobStage = (typeof JOB_STAGES)[number];
 export type Stage = JobStage | 'MANUAL_ADJUDICATION';
 
@@ -12,6 +14,7 @@ export type Stage = JobStage | 'MANUAL_ADJUDICATION';
 export const STAGE_JOBS = {
   UPLOAD_PACKET: 'regproc.upload-packet',
   VALIDATE_PACKET: 'regproc.validate-packet',
+  BIOMETRIC_AUTHENTICATION: 'regproc.authenticate-biometrics',
   BIOGRAPHIC_VERIFICATION: 'regproc.deduplicate',
   UIN_GENERATOR: 'regproc.uin-generator',
 } as const satisfies Record<JobStage, string>;
@@ -22,6 +25,7 @@ declare module '../../../lib/jobs/types.js' {
   interface JobPayloads {
     'regproc.upload-packet': { rid: string };
     'regproc.validate-packet': { rid: string };
+    'regproc.authenticate-biometrics': { rid: string };
     'regproc.deduplicate': { rid: string };
     'regproc.uin-generator': { rid: string };
     /** recurring: registrations in REPROCESS whose time has come go back to their stage */
@@ -49,6 +53,10 @@ export interface StageRegistration {
   centreId: string;
   machineId: string;
   registrationType: string;
+  /** CLIENT (synced and uploaded) or REQUEST_HANDLER (made by the platform itself) */
+  origin: string;
+  /** when the client synced it */
+  createdAt: Date;
   supervisorStatus: string;
   langCode: string;
   status: string;
@@ -69,7 +77,9 @@ export interface Candidate {
 
 /**
  * A refusal that no retry changes (a packet that cannot be opened, a failed
- * validation): the registration ends in `status`. Any other error of a
+ * validation): the registration ends in `status`. The refusal is recorded
+ * under `transactionType` (the stage's own by default), after the checks of
+ * the stage that `passed` (each its own transaction). Any other error of a
  * stage is the platform's (a store out of reach) and the stage is run again
  * later (REPROCESS).
  */
@@ -78,7 +88,34 @@ export class StageRejection extends Error {
     readonly status: 'REJECTED' | 'FAILED',
     message: string,
     readonly subStatusCode?: string,
+    readonly transactionType?: string,
+    readonly passed: readonly StageTransaction[] = [],
   ) {
     super(message);
   }
 }
+
+/**
+ * A failure of the platform's own with a message safe to show an operator
+ * (an object store without the packet, an ABIS's failed reply): the stage
+ * runs again later, unless it is `final` (no retry would change it: an admin
+ * resumes it). Any other error's text stays in the log.
+ */
+export class StageFault extends Error {
+  constructor(
+    message: string,
+    readonly final = false,
+  ) {
+    super(message);
+  }
+}
+
+/** What a stage decided: the next stage, a wait, or an end; with its transactions and what to write with them. */
+export type StageOutcome = {
+  transactions: StageTransaction[];
+  /** written in the transaction that records the outcome (digests, candidates, the notification) */
+  keep?: (tx: JobTx, now: Date) => Promise<void>;
+  bioRefId?: string;
+  /** possible duplicates for manual adjudication */
+  candidates?: Candidate[];
+} & ({ kind: 'next'; next: Stage } | { kind: 'wait' } | { kind: 'end'; status: 'PROCESSED' | 'REJECTED' });

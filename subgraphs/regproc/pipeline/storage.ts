@@ -26,6 +26,13 @@ export interface StuckQuery {
   stage?: string | null;
 }
 
+/**
+ * Text from a packet (a field name in a refusal) as PostgreSQL keeps it:
+ * no NUL, which its text columns refuse, nor other control characters.
+ */
+// eslint-disable-next-line no-control-regex -- the control characters are what is removed
+const storable = (text: string): string => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
+
 /** The stuck rows: those that failed, wait to be reprocessed, or made no progress for too long. */
 function stuckWhere(query: StuckQuery): Prisma.RegistrationWhereInput {
   return {
@@ -75,6 +82,7 @@ export class PipelineStorage {
       data: [
         {
           ...fields,
+          origin: 'REQUEST_HANDLER',
           supervisorStatus: 'APPROVED',
           langCode: 'eng',
           status: 'PACKET_RECEIVED',
@@ -104,7 +112,7 @@ export class PipelineStorage {
   async move(tx: PipelineTx, rid: string, at: { stage: string | null; from?: readonly string[] }, change: RegistrationChange, now: Date): Promise<boolean> {
     const moved = await tx.registration.updateMany({
       where: { rid, stage: at.stage, status: { in: [...(at.from ?? ACTIVE_STATUSES)] } },
-      data: { ...change, progressAt: now, updatedAt: now },
+      data: { ...change, ...(change.lastError ? { lastError: storable(change.lastError) } : {}), progressAt: now, updatedAt: now },
     });
     return moved.count === 1;
   }
@@ -128,7 +136,7 @@ export class PipelineStorage {
         statusCode: item.statusCode,
         subStatusCode: item.subStatusCode ?? null,
         statusCommentCode: null,
-        statusComment: item.comment,
+        statusComment: storable(item.comment),
         langCode,
         createdAt: new Date(start + index),
       })),

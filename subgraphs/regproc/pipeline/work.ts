@@ -2,19 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { PlatformError } from '../../../lib/errors.js';
 import { packetProblems } from '../../../lib/packet/format.js';
 import type { OpenedPacket, PacketFiles } from '../packets/packet-files.js';
-import type { Deduplication } from './dedupe.js';
-import { StageRejection, type Candidate, type JobStage, type Stage, type StageRegistration, type StageTransaction } from './stages.js';
+import { REQUEST_HANDLER_TYPES } from '../registrations/inputs.js';
+import { authenticateResident, type ResidentBiometrics } from './authenticate.js';
+import type { DedupeAnswer, Deduplication } from './dedupe.js';
+import { checkMakers, type MakersPort } from './makers.js';
+import { StageRejection, type Candidate, type JobStage, type Stage, type StageOutcome, type StageRegistration, type StageTransaction } from './stages.js';
 import type { PipelineTx } from './storage.js';
 
-/** What a stage decided: the next stage, a wait, or an end; with its transactions and what to write with them. */
-export type StageOutcome = {
-  transactions: StageTransaction[];
-  /** written in the transaction that records the outcome (digests, candidates, the notification) */
-  keep?: (tx: PipelineTx, now: Date) => Promise<void>;
-  bioRefId?: string;
-  /** possible duplicates for manual adjudication */
-  candidates?: Candidate[];
-} & ({ kind: 'next'; next: Stage } | { kind: 'wait' } | { kind: 'end'; status: 'PROCESSED' | 'REJECTED' });
+/** De-duplication's final answers (candidates or none). */
+export type DedupeAnswerOf = Exclude<DedupeAnswer, { kind: 'waiting' }>;
 
 /** The ID repository as the UIN stage needs it (identities by the RID that wrote them, the UIN pool). */
 export interface IdentityPort {
@@ -23,22 +19,31 @@ export interface IdentityPort {
   drawUin(): Promise<string>;
   /** the stored identity's demographics (its e-mail, phone and name for the notice of a change) */
   contactOf(uin: string): Promise<Record<string, unknown>>;
+  /** which of these registrations created or updated the identity this UIN names */
+  sameIdentity(uin: string, rids: readonly string[]): Promise<Set<string>>;
   create(rid: string, bioRefId: string | null, identity: Record<string, unknown>, documents: { category: string; value: string }[]): Promise<void>;
+  /** a change; `bioRefId` when it brings new biometrics (the ABIS holds them under it) */
   update(
     rid: string,
     identity: Record<string, unknown>,
     status: 'ACTIVATED' | 'DEACTIVATED' | null,
     documents: { category: string; value: string }[],
+    bioRefId: string | null,
   ): Promise<void>;
 }
 
-/** A notification for the resident, composed before the transaction that queues it. */
+/**
+ * The notifications for the resident, composed before the transaction that
+ * queues them: to the identity's e-mail, else its phone; when a change
+ * replaced the contact details, the `previous` e-mail and phone hear of it too.
+ */
 export interface ResidentNotice {
   compose(
     identity: Record<string, unknown>,
     langCode: string,
     code: 'RPR_UIN_GEN' | 'RPR_UIN_UPD',
     variables: Record<string, string>,
+    previous?: Record<string, unknown>,
   ): Promise<((tx: PipelineTx) => Promise<void>) | null>;
 }
 
@@ -48,10 +53,14 @@ export interface StageParts {
   validateIdentity(identity: Record<string, unknown>): Promise<string[]>;
   identities: IdentityPort;
   notice: ResidentNotice;
+  /** the centre, machine and users a packet names, as master data and auth know them */
+  makers: MakersPort;
+  /** the stored biometrics of the identity a change names */
+  residents: ResidentBiometrics;
 }
 
 /** Registration types that change an existing identity (its UIN in the packet) rather than create one. */
-const CHANGES: Readonly<Record<string, { status: 'ACTIVATED' | 'DEACTIVATED' | null; label: string }>> = {
+export const CHANGES: Readonly<Record<string, { status: 'ACTIVATED' | 'DEACTIVATED' | null; label: string }>> = {
   UPDATE: { status: null, label: 'update' },
   DEACTIVATED: { status: 'DEACTIVATED', label: 'deactivation' },
   ACTIVATED: { status: 'ACTIVATED', label: 'activation' },
@@ -59,7 +68,7 @@ const CHANGES: Readonly<Record<string, { status: 'ACTIVATED' | 'DEACTIVATED' | n
   RES_REPRINT: { status: null, label: 'reprint' },
 };
 
-const identityOf = (packet: OpenedPacket): Record<string, unknown> => {
+export const identityOf = (packet: OpenedPacket): Record<string, unknown> => {
   const identity = (packet.idJson as { identity?: unknown } | undefined)?.identity;
   if (typeof identity !== 'object' || identity === null || Array.isArray(identity)) throw new StageRejection('REJECTED', 'ID.json has no identity object');
   return identity as Record<string, unknown>;
@@ -90,6 +99,8 @@ export class StageWork {
         return this.upload(registration);
       case 'VALIDATE_PACKET':
         return this.validate(registration);
+      case 'BIOMETRIC_AUTHENTICATION':
+        return this.authenticate(registration);
       case 'BIOGRAPHIC_VERIFICATION':
         return this.deduplicate(registration);
       case 'UIN_GENERATOR':
@@ -103,22 +114,31 @@ export class StageWork {
     return { kind: 'next', next: 'VALIDATE_PACKET', transactions: [success(`packet decrypted and unpacked: ${packet.entries.length} files`)] };
   }
 
-  /** Files and hashes, the metadata against the sync and the RID, the supervisor's approval, the identity against the ID schema. */
+  /**
+   * Files and hashes, the metadata against the sync and the RID, the
+   * supervisor's approval, the identity against the ID schema; then, for a
+   * packet a client uploaded, who made it (makers.ts). A change goes on to
+   * the resident's biometric authentication, a generated packet straight to
+   * the ID repository.
+   */
   private async validate(registration: StageRegistration): Promise<StageOutcome> {
     const packet = await this.open(registration);
     const problems = packetProblems(packet);
     const { meta } = packet;
+    const type = registration.registrationType.toUpperCase();
     if (meta.registrationId && meta.registrationId !== registration.rid) problems.push('packet_meta_info.json names another registration id');
     if (meta.centerId && meta.centerId !== registration.centreId) problems.push('the packet was made at another registration centre than the sync names');
     if (meta.machineId && meta.machineId !== registration.machineId) problems.push('the packet was made on another machine than the sync names');
-    if (meta.registrationType && meta.registrationType.toUpperCase() !== registration.registrationType.toUpperCase())
-      problems.push('the packet has another registration type than the sync');
-    if (!KNOWN_TYPES.has(registration.registrationType.toUpperCase()))
-      problems.push(`registration type ${registration.registrationType} is not processed here`);
+    if (meta.registrationType && meta.registrationType.toUpperCase() !== type) problems.push('the packet has another registration type than the sync');
+    if (!KNOWN_TYPES.has(type)) problems.push(`registration type ${registration.registrationType} is not processed here`);
     if (problems.length) throw new StageRejection('REJECTED', problems.slice(0, 5).join('; '), 'PACKET_STRUCTURE_INVALID');
+    const uploaded = registration.origin !== 'REQUEST_HANDLER';
+    // The request handler's checks (the caller's scope, the identity's status) are its own: an upload of its types gets round them.
+    if (uploaded && REQUEST_HANDLER_TYPES.has(type))
+      throw new StageRejection('REJECTED', `a ${type} packet is made by the platform's request handler only, never uploaded`, 'NOT_FROM_REQUEST_HANDLER');
     if (registration.supervisorStatus !== 'APPROVED') throw new StageRejection('REJECTED', 'the supervisor rejected the registration', 'SUPERVISOR_REJECTED');
     const identity = identityOf(packet);
-    const change = CHANGES[registration.registrationType.toUpperCase()];
+    const change = CHANGES[type];
     if (change) {
       if (typeof identity.UIN !== 'string' && typeof identity.UIN !== 'number')
         throw new StageRejection('REJECTED', `a ${change.label} packet names no UIN`, 'UIN_MISSING');
@@ -128,19 +148,29 @@ export class StageWork {
         throw new StageRejection('REJECTED', `the identity fails the ID schema: ${schemaProblems.slice(0, 3).join('; ')}`, 'ID_SCHEMA');
       if (!packet.cbeff) throw new StageRejection('REJECTED', 'the packet holds no biometrics', 'BIOMETRICS_MISSING');
     }
-    const next: Stage = change && registration.registrationType.toUpperCase() !== 'UPDATE' ? 'UIN_GENERATOR' : 'BIOGRAPHIC_VERIFICATION';
+    const validated = [success('packet validated: files, hashes, metadata, supervisor approval and ID schema')];
+    const makers = uploaded ? await checkMakers(registration, packet, this.parts.makers, validated) : [];
+    const next: Stage = !change ? 'BIOGRAPHIC_VERIFICATION' : uploaded ? 'BIOMETRIC_AUTHENTICATION' : 'UIN_GENERATOR';
     return {
       kind: 'next',
       next,
-      transactions: [success('packet validated: files, hashes, metadata, supervisor approval and ID schema')],
+      transactions: [...validated, ...makers],
       // One biometric reference per registration, kept through reprocessing (the ABIS referenceId).
       ...(registration.bioRefId ? {} : { bioRefId: randomUUID() }),
     };
   }
 
+  /** A packet that changes an identity: the resident proves it is them (authenticate.ts). */
+  private async authenticate(registration: StageRegistration): Promise<StageOutcome> {
+    const packet = await this.open(registration);
+    return authenticateResident(registration, packet, String(identityOf(packet).UIN), { residents: this.parts.residents, dedupe: this.parts.dedupe() });
+  }
+
   private async deduplicate(registration: StageRegistration): Promise<StageOutcome> {
     const packet = await this.open(registration);
-    const { answer, keep } = await this.parts.dedupe().check(registration, packet);
+    const checked = await this.parts.dedupe().check(registration, packet);
+    const { keep } = checked;
+    const answer = checked.answer.kind === 'candidates' ? await this.others(registration, checked.answer.candidates, packet) : checked.answer;
     if (answer.kind === 'waiting') return { kind: 'wait', transactions: [{ statusCode: 'IN_PROGRESS', comment: answer.comment }], ...(keep ? { keep } : {}) };
     if (answer.kind === 'unique') return { kind: 'next', next: 'UIN_GENERATOR', transactions: [success('no duplicate found')], ...(keep ? { keep } : {}) };
     return {
@@ -160,6 +190,23 @@ export class StageWork {
   }
 
   /**
+   * The candidates that are someone else: a packet that changes an identity
+   * matches that identity's own registrations (the resident came back), which
+   * are no duplicate; a match with anyone else still is (MOSIP's ABISHandlerUtil).
+   */
+  async others(registration: StageRegistration, candidates: Candidate[], opened?: OpenedPacket): Promise<DedupeAnswerOf> {
+    const change = CHANGES[registration.registrationType.toUpperCase()];
+    if (!change || !candidates.length) return candidates.length ? { kind: 'candidates', candidates } : { kind: 'unique' };
+    const uin = String(identityOf(opened ?? (await this.open(registration))).UIN);
+    const own = await this.parts.identities.sameIdentity(
+      uin,
+      candidates.map((candidate) => candidate.rid),
+    );
+    const left = candidates.filter((candidate) => !own.has(candidate.rid));
+    return left.length ? { kind: 'candidates', candidates: left } : { kind: 'unique' };
+  }
+
+  /**
    * The identity in the ID repository: a new one with a UIN from the pool,
    * or the change a later registration makes. A RID already written (a run
    * cut short after the ID repository's commit) is not written again: the
@@ -171,14 +218,18 @@ export class StageWork {
     const change = CHANGES[registration.registrationType.toUpperCase()];
     const reprint = registration.registrationType.toUpperCase() === 'RES_REPRINT';
     let uin = reprint ? String(identity.UIN) : await this.parts.identities.uinWrittenBy(registration.rid);
+    // The contact details before the change, read before it is written: they hear of a change of themselves.
+    const previous = change && !uin ? await this.parts.identities.contactOf(String(identity.UIN)) : undefined;
     if (!uin) uin = await this.write(registration, identity, packet, change);
     // A change's packet names the UIN only: the resident is reached at the identity's stored address.
     const addressed = change ? { ...(await this.parts.identities.contactOf(uin)), ...identity } : identity;
-    const notice = await this.parts.notice.compose(addressed, registration.langCode, change ? 'RPR_UIN_UPD' : 'RPR_UIN_GEN', {
-      rid: registration.rid,
-      uin,
-      change: change?.label ?? '',
-    });
+    const notice = await this.parts.notice.compose(
+      addressed,
+      registration.langCode,
+      change ? 'RPR_UIN_UPD' : 'RPR_UIN_GEN',
+      { rid: registration.rid, uin, change: change?.label ?? '' },
+      previous,
+    );
     return {
       kind: 'end',
       status: 'PROCESSED',
@@ -204,7 +255,7 @@ export class StageWork {
     try {
       if (change) {
         const uin = String(identity.UIN);
-        await identities.update(registration.rid, identity, change.status, documentsOf(packet));
+        await identities.update(registration.rid, identity, change.status, documentsOf(packet), packet.cbeff ? registration.bioRefId : null);
         return uin;
       }
       const uin = await identities.drawUin();

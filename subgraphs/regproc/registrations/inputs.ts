@@ -27,6 +27,7 @@ export const REGISTRATION_STAGES = [
   'PACKET_RECEIVER',
   'UPLOAD_PACKET',
   'VALIDATE_PACKET',
+  'BIOMETRIC_AUTHENTICATION',
   'BIOGRAPHIC_VERIFICATION',
   'MANUAL_ADJUDICATION',
   'UIN_GENERATOR',
@@ -34,6 +35,9 @@ export const REGISTRATION_STAGES = [
 
 /** MOSIP's registration types a client syncs (RegistrationType). */
 export const REGISTRATION_TYPES = ['NEW', 'UPDATE', 'LOST', 'CORRECTION', 'ACTIVATED', 'DEACTIVATED', 'RES_UPDATE', 'RES_REPRINT'] as const;
+
+/** The types only the platform's request handler makes (packet generator, reprint; its own checks of the caller and the identity): never synced nor uploaded. */
+export const REQUEST_HANDLER_TYPES: ReadonlySet<string> = new Set(['ACTIVATED', 'DEACTIVATED', 'RES_UPDATE', 'RES_REPRINT']);
 
 /**
  * One record of a decrypted sync request (spec: registrationId,

@@ -4,7 +4,7 @@ import { CryptoFormatError, decodeBase64Any } from '../../../lib/crypto/envelope
 import { instantOr } from '../../../lib/time.js';
 import type { MachinePlacement } from '../../masterdata/centres/machines.js';
 import { regprocErrors, RPR } from '../errors.js';
-import { syncEnvelopeSchema, syncRecordSchema, type SyncRecordInput } from './inputs.js';
+import { REQUEST_HANDLER_TYPES, syncEnvelopeSchema, syncRecordSchema, type SyncRecordInput } from './inputs.js';
 import { ridProblem } from './rid.js';
 import type { RegistrationStore, SyncedRecord } from './storage.js';
 
@@ -81,12 +81,26 @@ async function openEnvelope(deps: SyncDeps, request: SyncRequest): Promise<unkno
 
 const failure = (registrationId: string | null, errorCode: string, message: string): SyncFailure => ({ registrationId, status: 'FAILURE', errorCode, message });
 
-/** One record checked: RID length, timestamp, parent RID, then the other fields (MOSIP's order). */
-function checkRecord(item: unknown, now: Date): { record: SyncedRecord } | { failure: SyncFailure } {
+/** The first ten digits of a RID made at this centre and machine (ids of 1 to 5 digits, zero-padded); none for ids no RID can carry. */
+function ridPrefixOf(centreId: string, machineId: string): string | undefined {
+  return /^\d{1,5}$/.test(centreId) && /^\d{1,5}$/.test(machineId) ? centreId.padStart(5, '0') + machineId.padStart(5, '0') : undefined;
+}
+
+/** One record checked: RID length, timestamp, the RID's centre and machine, parent RID, then the other fields (MOSIP's order). */
+function checkRecord(item: unknown, now: Date, ridPrefix: string | undefined): { record: SyncedRecord } | { failure: SyncFailure } {
   const rid = typeof item === 'object' && item !== null ? (item as { registrationId?: unknown }).registrationId : undefined;
   if (typeof rid !== 'string') return { failure: failure(null, RPR.invalidValue, 'Invalid request value, input data incorrect: registrationId is required') };
   const problem = ridProblem(rid, now);
   if (problem) return { failure: failure(rid, problem.errorCode, problem.message) };
+  // A RID names the centre and machine that made it: a client syncs its own, never another centre's (which it would block).
+  if (!ridPrefix || !rid.startsWith(ridPrefix))
+    return {
+      failure: failure(
+        rid,
+        RPR.invalidValue,
+        'Invalid request value, input data incorrect: the registration id was not made at the centre and machine of Center-Machine-RefId',
+      ),
+    };
   const values = (item as { optionalValues?: unknown }).optionalValues;
   const optionalParent = Array.isArray(values)
     ? (values as { key?: unknown; value?: unknown }[]).find((entry) => entry?.key === 'parentRegistrationId')?.value
@@ -100,6 +114,14 @@ function checkRecord(item: unknown, now: Date): { record: SyncedRecord } | { fai
   const parsed = syncRecordSchema.safeParse(item);
   if (!parsed.success)
     return { failure: failure(rid, RPR.invalidValue, `Invalid request value, input data incorrect: ${describeIssue(parsed.error.issues[0]!).message}`) };
+  if (REQUEST_HANDLER_TYPES.has(parsed.data.registrationType))
+    return {
+      failure: failure(
+        rid,
+        RPR.invalidValue,
+        `Invalid request value, input data incorrect: registrationType ${parsed.data.registrationType} is made by the platform's request handler, never synced`,
+      ),
+    };
   return { record: recordOf(parsed.data, typeof parent === 'string' && parent ? parent : null) };
 }
 
@@ -123,8 +145,10 @@ const recordOf = (input: SyncRecordInput, parentRid: string | null): SyncedRecor
  * succeeds or fails alone; the good ones are saved together. A RID already
  * synced from the same centre and machine gets the new values until its
  * packet arrives; after that the sync leaves it as it is and answers
- * SUCCESS (a client's retry); one synced from another centre or machine is
- * refused (RPR-RGS-015): nobody rewrites another centre's registration.
+ * SUCCESS (a client's retry). A RID whose first ten digits are not the
+ * header's centre and machine is refused (RPR-RGS-015), as are the request
+ * handler's registration types: nobody syncs, blocks or learns of another
+ * centre's registrations.
  */
 export async function syncRegistrations(deps: SyncDeps, request: SyncRequest, syncedBy: string, now: Date): Promise<SyncResult> {
   const { centreId, machineId } = splitRefId(request.centerMachineRefId);
@@ -136,8 +160,9 @@ export async function syncRegistrations(deps: SyncDeps, request: SyncRequest, sy
   const result: SyncResult = { response: [], errors: [] };
   // Later records of the same RID in one request replace earlier ones, as a second sync would.
   const good = new Map<string, SyncedRecord>();
+  const ridPrefix = ridPrefixOf(centreId, machineId);
   for (const item of items) {
-    const checked = checkRecord(item, now);
+    const checked = checkRecord(item, now, ridPrefix);
     if ('failure' in checked) result.errors.push(checked.failure);
     else good.set(checked.record.rid, checked.record);
   }

@@ -1,6 +1,8 @@
+import { PlatformError } from '../../../lib/errors.js';
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import { PROCESSOR } from '../caller.js';
+import type { RegprocSettings } from '../settings.js';
 import { requestsCodeFor, requestsSchemas } from './inputs.js';
 import { requestsResolvers } from './resolvers.js';
 import { RequestService } from './service.js';
@@ -13,7 +15,11 @@ declare module '../../../lib/deps.js' {
 }
 
 const { roles } = access;
-/** The resident portal's service client acts for residents; the processor's operators and the admin for anyone. */
+/**
+ * Residents signed in by OTP act on their own identity (the service checks the
+ * token names it); the processor's operators and the admin on any. RESIDENT
+ * held by a user or client reaches no identity.
+ */
 const RESIDENT_SERVICES = roles('RESIDENT', 'REGISTRATION_PROCESSOR', 'GLOBAL_ADMIN');
 
 /** MOSIP's request handler (packet generator, reprint), the DMZ's secure-zone notice and the ABIS's biometric file. */
@@ -28,7 +34,7 @@ export const requestsArea = defineArea({
   },
   schemas: requestsSchemas,
   codeFor: requestsCodeFor,
-  services: (deps) => {
+  services: (deps, settings) => {
     const { keys, machines, identities, vids, registrations, pipeline, pipelineStorage, packetFiles } = deps.services;
     return {
       registrationRequests: new RequestService({
@@ -36,11 +42,27 @@ export const requestsArea = defineArea({
         pipeline,
         packets: packetFiles,
         clock: deps.clock,
+        logger: deps.logger.child({ component: 'regproc' }),
+        abisDedupe: (settings as RegprocSettings).dedupe === 'abis',
         certificate: async () => (await keys.masterCertificate('REGISTRATION')).certificate,
         placement: (centreId, machineId) => machines.placement(centreId, machineId),
-        identityStatus: async (uin) => (await identities.byUin(uin))?.status ?? null,
+        identity: async (uin) => {
+          const row = await identities.byUin(uin);
+          return row && { id: row.id, status: row.status };
+        },
+        identityOfVid: async (vid) => {
+          try {
+            return (await vids.identityOfVid(vid))?.id ?? null;
+          } catch (error) {
+            // A malformed VID names no identity.
+            if (error instanceof PlatformError) return null;
+            throw error;
+          }
+        },
         uinOfVid: (vid) => vids.uinOf(PROCESSOR, vid),
         reaches: (caller, centreId) => registrations.reaches(caller, centreId),
+        identityOfRegistration: async (rid) => (await identities.byRegistration(rid))?.id ?? null,
+        recordBiometricRead: (caller, identityId) => identities.audit(caller, identityId, ['biometrics'], 'RID'),
       }),
     };
   },

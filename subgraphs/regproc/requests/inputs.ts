@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { identifier, text } from '../../../lib/input.js';
 
-const centreMachine = { centerId: identifier(36), machineId: identifier(36) };
+// A registration the platform makes has a RID of the centre's and machine's five digits each (makeRid).
+const fiveDigits = identifier(36).regex(/^\d{5}$/, 'must be five digits');
+const centreMachine = { centerId: fiveDigits, machineId: fiveDigits };
 
 /** The request handler's, the secure zone's and the biometric file's arguments, for GraphQL and REST alike. */
 export const requestsSchemas = {

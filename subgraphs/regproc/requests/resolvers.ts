@@ -9,7 +9,7 @@ export function requestsResolvers(deps: PlatformDeps): Resolvers {
   const requests = () => deps.services.registrationRequests;
   return {
     Query: {
-      biometricFile: async (_, args) => (await requests().biometricFile((args as Parsed<'biometricFile'>).referenceId)).toString('base64'),
+      biometricFile: async (_, args, context) => requests().biometricFile(await context.principal(), (args as Parsed<'biometricFile'>).referenceId),
     },
     Mutation: {
       generatePacket: async (_, args, context) => requests().packetGenerator(await context.principal(), (args as Parsed<'generatePacket'>).input),
