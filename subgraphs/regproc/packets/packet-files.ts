@@ -3,7 +3,7 @@ import { PlatformError } from '../../../lib/errors.js';
 import type { ObjectStore } from '../../../lib/object-store/index.js';
 import { PacketFormatError } from '../../../lib/packet/errors.js';
 import { readPacketZip, type ReadPacket } from '../../../lib/packet/format.js';
-import { StageRejection } from '../pipeline/stages.js';
+import { StageFault, StageRejection } from '../pipeline/stages.js';
 
 /** How far a packet's files may inflate (REGPROC_MAX_INFLATED_BYTES, REGPROC_MAX_INFLATION_RATIO). */
 export interface InflationLimits {
@@ -54,7 +54,7 @@ export class PacketFiles {
    */
   async open(registration: { rid: string; centreId: string; machineId: string; packetKey: string | null }): Promise<OpenedPacket> {
     const sealed = registration.packetKey ? await this.objects.get(registration.packetKey) : null;
-    if (!sealed) throw new Error(`the packet of ${registration.rid} is not in the object store`);
+    if (!sealed) throw new StageFault(`the packet of ${registration.rid} is not in the object store`);
     let zip: Buffer;
     try {
       zip = await this.decrypt(sealed, `${registration.centreId}_${registration.machineId}`);

@@ -7,6 +7,7 @@ import type { Logger } from '../../../lib/log.js';
 import type { Clock } from '../../../lib/time.js';
 import type { Deduplication, DedupeAnswer } from './dedupe.js';
 import { isDeterministicDatabaseError } from '../../../lib/db/errors.js';
+import { ObjectStoreError } from '../../../lib/object-store/common.js';
 import { authenticationOutcome } from './authenticate.js';
 import {
   ACTIVE_STATUSES,
@@ -120,9 +121,15 @@ export class PipelineService {
     return reference;
   }
 
-  /** A stage's failure as it is kept and shown: a refusal's or fault's own message; anything else a reference to the log. */
+  /**
+   * A stage's failure as it is kept and shown: a refusal's or fault's own
+   * message; anything else a reference to the log (the object store's named
+   * as such: its text holds addresses and paths).
+   */
   private reasonOf(rid: string, stage: string, error: unknown): string {
-    return isShown(error) ? error.message.slice(0, 500) : `internal error ${this.internalError(rid, stage, error)}: see the platform's log`;
+    if (isShown(error)) return error.message.slice(0, 500);
+    const what = error instanceof ObjectStoreError ? 'the object store failed: ' : '';
+    return `${what}internal error ${this.internalError(rid, stage, error)}: see the platform's log`;
   }
 
   private async commit(row: Registration, write: (tx: PipelineTx, now: Date) => Promise<void>): Promise<boolean> {
