@@ -402,28 +402,17 @@ interface IdentifyFinding {
   matched: boolean;
 }
 
+/** A request as written, from a stored one: its answer's fields left out, its gallery a list again. */
 const toNew = ({
-  id,
-  abisName,
-  operation,
-  rid,
-  batchId,
-  referenceId,
-  referenceUrl,
+  returnValue: _value,
+  failureReason: _reason,
+  candidates: _candidates,
+  result: _result,
+  sentAt: _sent,
+  answeredAt: _answered,
   gallery,
-  status,
-  requestedBy,
-  createdAt,
+  ...written
 }: AbisRequestRow): NewAbisRequest => ({
-  id,
-  abisName,
-  operation,
-  rid,
-  batchId,
-  referenceId,
-  referenceUrl,
+  ...written,
   gallery: galleryOf(gallery),
-  status,
-  requestedBy,
-  createdAt,
 });
