@@ -128,21 +128,28 @@ export class TokenService {
     readonly revocations: RevocationList,
   ) {}
 
-  /** Loads the signing key, creating it on first start (concurrent first starts converge on one row), and the revocation list. */
+  /**
+   * Loads the signing key, creating it on first start. Instances starting
+   * together each offer one; the insert keeps the first and skips the others
+   * (no unique violation), and every instance then signs with the stored one.
+   * Then starts the revocation list.
+   */
   async init(): Promise<void> {
     let row = await this.prisma.signingKey.findUnique({ where: { id: SIGNING_KEY_ID } });
     if (!row) {
       const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      row = await this.prisma.signingKey.upsert({
-        where: { id: SIGNING_KEY_ID },
-        create: {
-          id: SIGNING_KEY_ID,
-          privateKey: this.masterKey.wrap(pem, KEY_PURPOSE),
-          publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        },
-        update: {},
+      await this.prisma.signingKey.createMany({
+        data: [
+          {
+            id: SIGNING_KEY_ID,
+            privateKey: this.masterKey.wrap(pem, KEY_PURPOSE),
+            publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+          },
+        ],
+        skipDuplicates: true,
       });
+      row = await this.prisma.signingKey.findUniqueOrThrow({ where: { id: SIGNING_KEY_ID } });
     }
     this.privateKey = createPrivateKey(this.masterKey.unwrap(row.privateKey, KEY_PURPOSE).toString('utf8'));
     this.publicKey = createPublicKey(row.publicKey);

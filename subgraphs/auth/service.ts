@@ -196,6 +196,9 @@ export class AuthService {
   /**
    * Creates the bootstrap accounts of CONTRACT.md: `admin` and `admin-client`
    * from the environment, or a generated admin password on a first start.
+   * Instances starting together on one database each offer the accounts; an
+   * insert that skips what exists keeps one, and only the instance whose row
+   * was stored reports it (and hands out the password it generated).
    */
   async bootstrap(): Promise<void> {
     const { config, logger } = this.deps;
@@ -207,23 +210,31 @@ export class AuthService {
       generated = true;
     }
     if (password && !(await this.prisma.user.findUnique({ where: { userId: ADMIN_USER } }))) {
-      await this.prisma.user.create({
-        data: {
-          userId: ADMIN_USER,
-          name: 'Platform administrator',
-          passwordHash: await hashPassword(password),
-          passwordChangedAt: this.deps.clock.now(),
-          ...everything,
-        },
+      const { count } = await this.prisma.user.createMany({
+        data: [
+          {
+            userId: ADMIN_USER,
+            name: 'Platform administrator',
+            passwordHash: await hashPassword(password),
+            passwordChangedAt: this.deps.clock.now(),
+            ...everything,
+          },
+        ],
+        skipDuplicates: true,
       });
-      logger.info({ userId: ADMIN_USER }, 'created the bootstrap admin user');
-      if (generated) this.reportGeneratedPassword(password);
+      if (count === 1) {
+        logger.info({ userId: ADMIN_USER }, 'created the bootstrap admin user');
+        if (generated) this.reportGeneratedPassword(password);
+      }
     }
     const secret = config.adminClientSecret;
     if (secret && !(await this.prisma.client.findUnique({ where: { clientId: ADMIN_CLIENT } }))) {
       if (secret.length < 32) logger.warn('PLATFORM_ADMIN_CLIENT_SECRET is shorter than 32 characters; use a long random secret');
-      await this.prisma.client.create({ data: { clientId: ADMIN_CLIENT, secretHash: hashClientSecret(secret, this.secretKey), ...everything } });
-      logger.info({ clientId: ADMIN_CLIENT }, 'created the bootstrap admin client');
+      const { count } = await this.prisma.client.createMany({
+        data: [{ clientId: ADMIN_CLIENT, secretHash: hashClientSecret(secret, this.secretKey), ...everything }],
+        skipDuplicates: true,
+      });
+      if (count === 1) logger.info({ clientId: ADMIN_CLIENT }, 'created the bootstrap admin client');
     }
   }
 
