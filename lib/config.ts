@@ -94,11 +94,12 @@ export const GRAPHQL_SETTINGS = {
   ),
   maxAliases: setting('PLATFORM_GRAPHQL_MAX_ALIASES', read.integer(), '15', 'aliases per GraphQL document; `0` turns it off'),
   maxTokens: setting('PLATFORM_GRAPHQL_MAX_TOKENS', read.integer(), '2000', 'lexical tokens per GraphQL document, checked while parsing; `0` turns it off'),
+  // About 50,000 objects at worst: a whole list at its 10,000-row cap with a few fields fits; lists multiplied inside lists do not.
   maxCost: setting(
     'PLATFORM_GRAPHQL_MAX_COST',
     read.integer(),
-    '5000',
-    'cost of a GraphQL operation with its variables: each object 1, each scalar 0.25, times the rows of the pages around it (`first`, `last`, `pageSize`; 20 when absent); `0` turns it off',
+    '50000',
+    'cost of a GraphQL operation with its variables: each object 1, each scalar 0.25, times the rows of every list around it. A list with a page argument (`first`, `last`, `pageSize`, `limit`), or inside a connection or page that has one, counts that many rows (the schema default, else 20, when absent); any other list counts its declared `@listSize(assumedSize)`, the most its service returns (10,000 for a whole master-data list). Operations the REST layer registers are exempt when it runs them in-process; `0` turns it off',
   ),
   maxDirectives: setting('PLATFORM_GRAPHQL_MAX_DIRECTIVES', read.integer(), '20', 'directives per GraphQL document; `0` turns it off'),
   introspection: setting(
