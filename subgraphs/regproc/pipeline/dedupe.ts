@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { OpenedPacket } from '../packets/packet-files.js';
 import { sampleDigests } from './biometrics.js';
-import type { Candidate, StageRegistration } from './stages.js';
+import type { Candidate, StageOutcome, StageRegistration } from './stages.js';
 import type { PipelineStorage, PipelineTx } from './storage.js';
 
 /**
@@ -10,6 +10,28 @@ import type { PipelineStorage, PipelineTx } from './storage.js';
  * an ABIS over the queue, answers later through `PipelineService.deduplicated`).
  */
 export type DedupeAnswer = { kind: 'unique' } | { kind: 'candidates'; candidates: Candidate[] } | { kind: 'waiting'; comment: string };
+
+/**
+ * De-duplication's answer as the BIOGRAPHIC_VERIFICATION stage's outcome,
+ * whether it came at once or later (an ABIS's reply): on to the UIN, or to
+ * an adjudicator with the candidates; `keep` written with it.
+ */
+export function deduplicationOutcome(answer: DedupeAnswer, keep?: (tx: PipelineTx, now: Date) => Promise<void>): StageOutcome {
+  const kept = keep ? { keep } : {};
+  if (answer.kind === 'waiting') return { kind: 'wait', transactions: [{ statusCode: 'IN_PROGRESS', comment: answer.comment }], ...kept };
+  if (answer.kind === 'unique')
+    return { kind: 'next', next: 'UIN_GENERATOR', transactions: [{ statusCode: 'SUCCESS', comment: 'no duplicate found' }], ...kept };
+  return {
+    kind: 'next',
+    next: 'MANUAL_ADJUDICATION',
+    transactions: [
+      { statusCode: 'FAILED', subStatusCode: 'POTENTIAL_DUPLICATE', comment: `${answer.candidates.length} possible duplicate(s): sent to manual adjudication` },
+      { type: 'MANUAL_ADJUDICATION', statusCode: 'IN_PROGRESS', comment: 'waiting for an adjudicator' },
+    ],
+    candidates: answer.candidates,
+    ...kept,
+  };
+}
 
 /** What a check leaves to write with the stage's outcome, in its transaction. */
 export interface DedupeOutcome {

@@ -5,7 +5,7 @@ import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { JobContext, Jobs } from '../../../lib/jobs/types.js';
 import type { Logger } from '../../../lib/log.js';
 import type { Clock } from '../../../lib/time.js';
-import type { Deduplication, DedupeAnswer } from './dedupe.js';
+import { deduplicationOutcome, type Deduplication, type DedupeAnswer } from './dedupe.js';
 import { isDeterministicDatabaseError } from '../../../lib/db/errors.js';
 import { ObjectStoreError } from '../../../lib/object-store/common.js';
 import { authenticationOutcome } from './authenticate.js';
@@ -229,19 +229,7 @@ export class PipelineService {
   async deduplicatedIn(tx: PipelineTx, rid: string, answer: Exclude<DedupeAnswer, { kind: 'waiting' }>, now: Date): Promise<boolean> {
     const row = await this.store.byRidIn(tx, rid);
     if (!row || row.stage !== 'BIOGRAPHIC_VERIFICATION' || !ACTIVE_STATUSES.has(row.status)) return false;
-    const outcome: StageOutcome =
-      answer.kind === 'unique'
-        ? { kind: 'next', next: 'UIN_GENERATOR', transactions: [{ statusCode: 'SUCCESS', comment: 'no duplicate found' }] }
-        : {
-            kind: 'next',
-            next: 'MANUAL_ADJUDICATION',
-            candidates: answer.candidates,
-            transactions: [
-              { statusCode: 'FAILED', subStatusCode: 'POTENTIAL_DUPLICATE', comment: `${answer.candidates.length} possible duplicate(s)` },
-              { type: 'MANUAL_ADJUDICATION', statusCode: 'IN_PROGRESS', comment: 'waiting for an adjudicator' },
-            ],
-          };
-    return this.recordIn(() => this.record(tx, row, 'BIOGRAPHIC_VERIFICATION', outcome, now));
+    return this.recordIn(() => this.record(tx, row, 'BIOGRAPHIC_VERIFICATION', deduplicationOutcome(answer), now));
   }
 
   /** The same, in a transaction of its own. */

@@ -4,7 +4,7 @@ import { packetProblems } from '../../../lib/packet/format.js';
 import type { OpenedPacket, PacketFiles } from '../packets/packet-files.js';
 import { REQUEST_HANDLER_TYPES } from '../registrations/inputs.js';
 import { authenticateResident, type ResidentBiometrics } from './authenticate.js';
-import type { DedupeAnswer, Deduplication } from './dedupe.js';
+import { deduplicationOutcome, type DedupeAnswer, type Deduplication } from './dedupe.js';
 import { checkMakers, type MakersPort } from './makers.js';
 import { StageRejection, type Candidate, type JobStage, type Stage, type StageOutcome, type StageRegistration, type StageTransaction } from './stages.js';
 import type { PipelineTx } from './storage.js';
@@ -168,25 +168,8 @@ export class StageWork {
 
   private async deduplicate(registration: StageRegistration): Promise<StageOutcome> {
     const packet = await this.open(registration);
-    const checked = await this.parts.dedupe().check(registration, packet);
-    const { keep } = checked;
-    const answer = checked.answer.kind === 'candidates' ? await this.others(registration, checked.answer.candidates, packet) : checked.answer;
-    if (answer.kind === 'waiting') return { kind: 'wait', transactions: [{ statusCode: 'IN_PROGRESS', comment: answer.comment }], ...(keep ? { keep } : {}) };
-    if (answer.kind === 'unique') return { kind: 'next', next: 'UIN_GENERATOR', transactions: [success('no duplicate found')], ...(keep ? { keep } : {}) };
-    return {
-      kind: 'next',
-      next: 'MANUAL_ADJUDICATION',
-      transactions: [
-        {
-          statusCode: 'FAILED',
-          subStatusCode: 'POTENTIAL_DUPLICATE',
-          comment: `${answer.candidates.length} possible duplicate(s): sent to manual adjudication`,
-        },
-        { type: 'MANUAL_ADJUDICATION', statusCode: 'IN_PROGRESS', comment: 'waiting for an adjudicator' },
-      ],
-      candidates: answer.candidates,
-      ...(keep ? { keep } : {}),
-    };
+    const { answer, keep } = await this.parts.dedupe().check(registration, packet);
+    return deduplicationOutcome(answer.kind === 'candidates' ? await this.others(registration, answer.candidates, packet) : answer, keep);
   }
 
   /**
