@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Registration } from '../../../generated/prisma/client.js';
 import { PlatformError } from '../../../lib/errors.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
@@ -7,20 +6,10 @@ import type { Logger } from '../../../lib/log.js';
 import type { Clock } from '../../../lib/time.js';
 import { deduplicationOutcome, type Deduplication, type DedupeAnswer } from './dedupe.js';
 import { isDeterministicDatabaseError } from '../../../lib/db/errors.js';
-import { ObjectStoreError } from '../../../lib/object-store/common.js';
 import { authenticationOutcome } from './authenticate.js';
-import {
-  ACTIVE_STATUSES,
-  JOB_STAGES,
-  STAGE_JOBS,
-  StageFault,
-  StageRejection,
-  type JobStage,
-  type Stage,
-  type StageOutcome,
-  type StageTransaction,
-} from './stages.js';
-import type { PipelineStorage, PipelineTx, RegistrationChange } from './storage.js';
+import { ACTIVE_STATUSES, JOB_STAGES, StageFault, type JobStage, type Stage, type StageOutcome } from './stages.js';
+import type { PipelineStorage, PipelineTx } from './storage.js';
+import { OutcomeRecorder } from './recorder.js';
 import type { StageWork } from './work.js';
 
 export interface PipelineSettings {
@@ -29,9 +18,6 @@ export interface PipelineSettings {
   stuckAfterSeconds: number;
 }
 
-/** Another run moved the registration first: this one's writes roll back. */
-class Overtaken extends Error {}
-
 /** The most stuck registrations one resume of a stage takes on (ResumedRegistrations.resumed): the rest wait for the next. */
 export const RESUME_LIMIT = 1000;
 
@@ -39,9 +25,6 @@ export const RESUME_LIMIT = 1000;
 export const notStuck = (rid: string, why: string) => new PlatformError('RPR-RGS-015', `Invalid request value, input data incorrect: ${rid} ${why}`);
 
 const isJobStage = (stage: string | null): stage is JobStage => (JOB_STAGES as readonly string[]).includes(stage ?? '');
-
-/** A failure an operator may read as it is: the platform's own refusals and faults, whose messages name files and fields, never a resident. */
-const isShown = (error: unknown): error is Error => error instanceof StageRejection || error instanceof StageFault || error instanceof PlatformError;
 
 /** The stages a registration waits at for an asynchronous answer (an ABIS's). */
 const WAITING_STAGES: ReadonlySet<string> = new Set(['BIOMETRIC_AUTHENTICATION', 'BIOGRAPHIC_VERIFICATION']);
@@ -59,12 +42,17 @@ export class PipelineService {
   constructor(
     private readonly store: PipelineStorage,
     private readonly work: StageWork,
-    private readonly jobs: Jobs,
+    jobs: Jobs,
     private readonly clock: Clock,
     private readonly settings: PipelineSettings,
     private readonly logger: Logger,
     private deduplication: Deduplication,
-  ) {}
+  ) {
+    this.recorder = new OutcomeRecorder(store, jobs, clock, settings, logger);
+  }
+
+  /** how outcomes and failures are written (recorder.ts) */
+  private readonly recorder: OutcomeRecorder;
 
   /** The de-duplication the BIOGRAPHIC_VERIFICATION stage runs (the ABIS component puts its own here). */
   get dedupe(): Deduplication {
@@ -75,14 +63,9 @@ export class PipelineService {
     this.deduplication = deduplication;
   }
 
-  /** One job per registration at a time: a second enqueue while one waits or runs is dropped. */
-  private enqueue(tx: PipelineTx, stage: JobStage, rid: string): Promise<void> {
-    return this.jobs.enqueue(STAGE_JOBS[stage], { rid }, { tx, singletonKey: `regproc:${rid}` });
-  }
-
   /** The packet receiver's hand-over, in its transaction: the first stage's job. */
   packetReceived(tx: PipelineTx, rid: string): Promise<void> {
-    return this.enqueue(tx, 'UPLOAD_PACKET', rid);
+    return this.recorder.enqueue(tx, 'UPLOAD_PACKET', rid);
   }
 
   /** The job of a stage: its work, then its outcome recorded with the job's completion. */
@@ -98,90 +81,20 @@ export class PipelineService {
       failure = error;
     }
     const write = (result: StageOutcome | undefined, error: unknown) =>
-      this.commit(row, async (tx, now) => {
+      this.recorder.commit(row, async (tx, now) => {
         // Completed first: the job gives up its singleton key, which the next stage's job takes.
         await job.completeIn(tx);
-        if (result) await this.record(tx, row, stage, result, now);
-        else await this.fail(tx, row, stage, error, now);
+        if (result) await this.recorder.record(tx, row, stage, result, now);
+        else await this.recorder.fail(tx, row, stage, error, now);
       });
     try {
       await write(outcome, failure);
     } catch (error) {
       // An outcome the database refuses for what it holds is refused again on every retry: the stage stops here, once.
       if (!isDeterministicDatabaseError(error)) throw error;
-      const reference = this.internalError(row.rid, stage, error);
+      const reference = this.recorder.internalError(row.rid, stage, error);
       await write(undefined, new StageFault(`the outcome of ${stage} could not be stored (internal error ${reference})`, true));
     }
-  }
-
-  /** An error whose text is not for operators: logged whole, shown as a reference to that log line. */
-  private internalError(rid: string, stage: string, error: unknown): string {
-    const reference = randomUUID().slice(0, 8);
-    this.logger.error({ rid, stage, reference, err: error }, 'registration stage: internal error');
-    return reference;
-  }
-
-  /**
-   * A stage's failure as it is kept and shown: a refusal's or fault's own
-   * message; anything else a reference to the log (the object store's named
-   * as such: its text holds addresses and paths).
-   */
-  private reasonOf(rid: string, stage: string, error: unknown): string {
-    if (isShown(error)) return error.message.slice(0, 500);
-    const what = error instanceof ObjectStoreError ? 'the object store failed: ' : '';
-    return `${what}internal error ${this.internalError(rid, stage, error)}: see the platform's log`;
-  }
-
-  private async commit(row: Registration, write: (tx: PipelineTx, now: Date) => Promise<void>): Promise<boolean> {
-    try {
-      await this.store.inTransaction((tx) => write(tx, this.clock.now()));
-      return true;
-    } catch (error) {
-      if (error instanceof Overtaken) {
-        this.logger.info({ rid: row.rid, stage: row.stage }, 'registration moved on by another run; this one is dropped');
-        return false;
-      }
-      throw error;
-    }
-  }
-
-  private async move(tx: PipelineTx, row: Registration, change: RegistrationChange, now: Date, from?: readonly string[]): Promise<void> {
-    if (!(await this.store.move(tx, row.rid, { stage: row.stage, ...(from ? { from } : {}) }, change, now))) throw new Overtaken();
-  }
-
-  private async record(tx: PipelineTx, row: Registration, stage: Stage, outcome: StageOutcome, now: Date): Promise<void> {
-    const reset = { attempts: 0, lastError: null, nextAttemptAt: null, ...(outcome.bioRefId ? { bioRefId: outcome.bioRefId } : {}) };
-    if (outcome.kind === 'next') {
-      await this.move(tx, row, { status: 'PROCESSING', stage: outcome.next, ...reset }, now);
-      if (outcome.candidates?.length) await this.store.addCandidates(tx, row.rid, outcome.candidates, now);
-      if (outcome.next !== 'MANUAL_ADJUDICATION') await this.enqueue(tx, outcome.next, row.rid);
-    } else await this.move(tx, row, { status: outcome.kind === 'wait' ? 'PROCESSING' : outcome.status, ...reset }, now);
-    await outcome.keep?.(tx, now);
-    await this.store.record(tx, row.rid, row.langCode, stage, outcome.transactions, now);
-  }
-
-  /**
-   * A refusal ends the registration, recorded after the checks it passed; a
-   * failure whose outcome could not be stored stops it (REPROCESS_FAILED);
-   * any other failure is the platform's: REPROCESS, or REPROCESS_FAILED past the limit.
-   */
-  private async fail(tx: PipelineTx, row: Registration, stage: Stage, error: unknown, now: Date): Promise<void> {
-    const reason = this.reasonOf(row.rid, stage, error);
-    if (error instanceof StageRejection) {
-      await this.move(tx, row, { status: error.status, lastError: reason }, now);
-      const refusal: StageTransaction = { type: error.transactionType, statusCode: error.status, subStatusCode: error.subStatusCode, comment: reason };
-      await this.store.record(tx, row.rid, row.langCode, stage, [...error.passed, refusal], now);
-      return;
-    }
-    const attempts = row.attempts + 1;
-    const spent = attempts >= this.settings.reprocessMaxAttempts || (error instanceof StageFault && error.final);
-    const nextAttemptAt = spent ? null : new Date(now.getTime() + this.settings.reprocessElapseSeconds * 1000);
-    this.logger.warn({ rid: row.rid, stage, attempts, spent, error: reason }, 'registration stage failed');
-    await this.move(tx, row, { status: spent ? 'REPROCESS_FAILED' : 'REPROCESS', attempts, lastError: reason, nextAttemptAt }, now);
-    const transaction: StageTransaction = spent
-      ? { statusCode: 'REPROCESS_FAILED', comment: `failed ${attempts} times; an admin may resume it: ${reason}` }
-      : { statusCode: 'REPROCESS', comment: `runs again after ${this.settings.reprocessElapseSeconds} s: ${reason}` };
-    await this.store.record(tx, row.rid, row.langCode, stage, [transaction], now);
   }
 
   /** A stage's job that spent its runner attempts (the database itself failing): the registration waits for an admin. */
@@ -189,9 +102,9 @@ export class PipelineService {
     const row = await this.store.byRid(rid);
     if (!row || row.stage !== stage || !ACTIVE_STATUSES.has(row.status)) return;
     // The runner's reason is a message of the job's last failure: the log has it, the registration a reference.
-    const shown = `internal error ${this.internalError(rid, stage, reason)}: see the platform's log`;
-    await this.commit(row, async (tx, now) => {
-      await this.move(tx, row, { status: 'REPROCESS_FAILED', lastError: shown }, now);
+    const shown = `internal error ${this.recorder.internalError(rid, stage, reason)}: see the platform's log`;
+    await this.recorder.commit(row, async (tx, now) => {
+      await this.recorder.move(tx, row, { status: 'REPROCESS_FAILED', lastError: shown }, now);
       await this.store.record(tx, row.rid, row.langCode, stage, [{ statusCode: 'REPROCESS_FAILED', comment: shown }], now);
     });
   }
@@ -202,8 +115,8 @@ export class PipelineService {
     for (const row of await this.store.dueForReprocess(this.clock.now(), 200)) {
       if (!isJobStage(row.stage)) continue;
       const stage = row.stage;
-      const done = await this.commit(row, async (tx, now) => {
-        await this.move(tx, row, { status: 'PROCESSING', nextAttemptAt: null }, now, ['REPROCESS']);
+      const done = await this.recorder.commit(row, async (tx, now) => {
+        await this.recorder.move(tx, row, { status: 'PROCESSING', nextAttemptAt: null }, now, ['REPROCESS']);
         await this.store.record(
           tx,
           row.rid,
@@ -212,7 +125,7 @@ export class PipelineService {
           [{ type: 'PACKET_REPROCESS', statusCode: 'IN_PROGRESS', comment: `attempt ${row.attempts + 1} of ${stage}` }],
           now,
         );
-        await this.enqueue(tx, stage, row.rid);
+        await this.recorder.enqueue(tx, stage, row.rid);
       });
       if (done) moved++;
     }
@@ -229,7 +142,7 @@ export class PipelineService {
   async deduplicatedIn(tx: PipelineTx, rid: string, answer: Exclude<DedupeAnswer, { kind: 'waiting' }>, now: Date): Promise<boolean> {
     const row = await this.store.byRidIn(tx, rid);
     if (!row || row.stage !== 'BIOGRAPHIC_VERIFICATION' || !ACTIVE_STATUSES.has(row.status)) return false;
-    return this.recordIn(() => this.record(tx, row, 'BIOGRAPHIC_VERIFICATION', deduplicationOutcome(answer), now));
+    return this.recorder.recordIn(() => this.recorder.record(tx, row, 'BIOGRAPHIC_VERIFICATION', deduplicationOutcome(answer), now));
   }
 
   /** The same, in a transaction of its own. */
@@ -246,7 +159,7 @@ export class PipelineService {
   async deduplicationFailedIn(tx: PipelineTx, rid: string, reason: string, now: Date): Promise<boolean> {
     const row = await this.store.byRidIn(tx, rid);
     if (!row || !WAITING_STAGES.has(row.stage ?? '') || !ACTIVE_STATUSES.has(row.status)) return false;
-    return this.recordIn(() => this.fail(tx, row, row.stage as Stage, new StageFault(reason), now));
+    return this.recorder.recordIn(() => this.recorder.fail(tx, row, row.stage as Stage, new StageFault(reason), now));
   }
 
   /**
@@ -257,18 +170,7 @@ export class PipelineService {
   async authenticatedIn(tx: PipelineTx, rid: string, matched: boolean, now: Date): Promise<boolean> {
     const row = await this.store.byRidIn(tx, rid);
     if (!row || row.stage !== 'BIOMETRIC_AUTHENTICATION' || !ACTIVE_STATUSES.has(row.status)) return false;
-    return this.recordIn(() => this.record(tx, row, 'BIOMETRIC_AUTHENTICATION', authenticationOutcome(matched), now));
-  }
-
-  /** An answer written in another component's transaction: false when another run moved the registration first. */
-  private async recordIn(write: () => Promise<void>): Promise<boolean> {
-    try {
-      await write();
-      return true;
-    } catch (error) {
-      if (error instanceof Overtaken) return false;
-      throw error;
-    }
+    return this.recorder.recordIn(() => this.recorder.record(tx, row, 'BIOMETRIC_AUTHENTICATION', authenticationOutcome(matched), now));
   }
 
   /**
@@ -290,7 +192,7 @@ export class PipelineService {
     const outcome: StageOutcome = approved
       ? { kind: 'next', next: 'UIN_GENERATOR', transactions: [{ statusCode: 'SUCCESS', comment: `approved by ${adjudicator}` }] }
       : { kind: 'end', status: 'REJECTED', transactions: [{ statusCode: 'REJECTED', comment: `rejected by ${adjudicator}` }] };
-    await this.record(tx, row, 'MANUAL_ADJUDICATION', outcome, now);
+    await this.recorder.record(tx, row, 'MANUAL_ADJUDICATION', outcome, now);
     if (!approved) await this.deduplication.rejected?.(tx, row, now);
   }
 
@@ -328,8 +230,8 @@ export class PipelineService {
         continue;
       }
       const stage = row.stage;
-      const done = await this.commit(row, async (tx, now) => {
-        await this.move(tx, row, { status: 'PROCESSING', attempts: 0, lastError: null, nextAttemptAt: null }, now, [row.status]);
+      const done = await this.recorder.commit(row, async (tx, now) => {
+        await this.recorder.move(tx, row, { status: 'PROCESSING', attempts: 0, lastError: null, nextAttemptAt: null }, now, [row.status]);
         await this.store.record(
           tx,
           row.rid,
@@ -338,7 +240,7 @@ export class PipelineService {
           [{ type: 'WORKFLOW_RESUME', statusCode: 'SUCCESS', comment: `${stage} resumed by ${admin}` }],
           now,
         );
-        await this.enqueue(tx, stage, row.rid);
+        await this.recorder.enqueue(tx, stage, row.rid);
       });
       if (done) resumed.push(rid);
     }
