@@ -1,79 +1,31 @@
 import stompit from 'stompit';
 import { log as rootLog, type Logger } from '../log.js';
+import {
+  connectionSettings,
+  reconnectDelay,
+  errorText,
+  fixErrorFrames,
+  readBody,
+  sendWithReceipt,
+  withTimeout,
+  type Session,
+  type StompConnectionOptions,
+  type StompHandler,
+  type StompState,
+  type SendOptions,
+  type Subscription,
+  type SubscribeOptions,
+  type StompTiming,
+} from './stomp-frames.js';
+
+export type { AckMode, SendOptions, StompConnectionOptions, StompHandler, StompMessage, StompState, SubscribeOptions } from './stomp-frames.js';
 
 /**
- * A STOMP 1.2 connection to ActiveMQ on top of stompit, kept alive across broker restarts.
- *
- * stompit gives one TCP session and forgets everything when it drops; this wrapper reconnects
- * with backoff and subscribes every active subscription again (stompit does not). Sends are
- * always persistent (ActiveMQ makes STOMP sends non-persistent otherwise) and resolve on the
- * broker's RECEIPT, so a resolved send is stored by the broker. The passcode never appears in
- * a log line or an error.
+ * A STOMP 1.2 connection to ActiveMQ on top of stompit, kept alive across broker restarts: stompit
+ * forgets everything when its one TCP session drops; this reconnects with backoff and subscribes
+ * again. Sends are persistent (ActiveMQ's STOMP default is not) and resolve on the broker's RECEIPT,
+ * so a resolved send is stored. The passcode never appears in a log line or an error.
  */
-
-export type StompState = 'UP' | 'DOWN' | 'CONNECTING';
-export type AckMode = 'client-individual' | 'auto';
-
-export interface StompMessage {
-  body: Buffer;
-  headers: Record<string, string>;
-  /** Acknowledge on the connection that delivered it; a no-op in `auto` mode or once that connection is gone (the broker redelivers). */
-  ack(): void;
-  /** ActiveMQ sends a NACKed message straight to its dead-letter queue (no broker-side retries). */
-  nack(): void;
-}
-
-export type StompHandler = (msg: StompMessage) => Promise<void> | void;
-
-export interface SendOptions {
-  /**
-   * false: no `content-length`, the frame ends at its NUL, as a JMS producer's TextMessage arrives
-   * (for a peer that takes a length-framed message for bytes); the body must hold no NUL. Default true.
-   */
-  contentLength?: boolean;
-}
-
-export interface SubscribeOptions {
-  ack?: AckMode;
-  /** Extra SUBSCRIBE headers, e.g. `activemq.prefetchSize` or `selector`. */
-  headers?: Record<string, string>;
-}
-
-export interface StompConnectionOptions {
-  /** `stomp://host:port` (`stomp+ssl://` for TLS); `stomp://login:passcode@host:port` also works. */
-  url: string;
-  login?: string;
-  passcode?: string;
-  logger?: Logger;
-  /** First reconnect delay; doubles per failed attempt up to `maxReconnectDelayMs`. Default 1000. */
-  reconnectDelayMs?: number;
-  maxReconnectDelayMs?: number;
-  /** Heart-beat offered both ways (ms); 0 turns it off. Default 10000: detects a dead peer that never sent FIN. */
-  heartbeatMs?: number;
-  /** Bound on TCP connect + CONNECT/CONNECTED. Default 10000. */
-  connectTimeoutMs?: number;
-  /** Bound on waiting for a SEND's RECEIPT. Default 30000. */
-  receiptTimeoutMs?: number;
-  /** Bound on close() waiting for running handlers and the DISCONNECT receipt. Default 5000. */
-  closeTimeoutMs?: number;
-}
-
-interface Subscription {
-  id: string;
-  destination: string;
-  ack: AckMode;
-  headers: Record<string, string>;
-  handler: StompHandler;
-}
-
-/** One TCP/STOMP session; a reconnect makes a new one. */
-interface Session {
-  client: stompit.Client;
-  live: Map<string, ReturnType<stompit.Client['subscribe']>>;
-  pendingReceipts: Set<(error: Error) => void>;
-  handlers: Set<Promise<void>>;
-}
-
 export class StompConnection {
   private readonly host: string;
   private readonly port: number;
@@ -81,7 +33,7 @@ export class StompConnection {
   private readonly login: string | undefined;
   private readonly passcode: string | undefined;
   private readonly log: Logger;
-  private readonly opts: Required<Omit<StompConnectionOptions, 'url' | 'login' | 'passcode' | 'logger'>>;
+  private readonly opts: StompTiming;
 
   private session: Session | null = null;
   private connecting: Promise<void> | null = null;
@@ -94,22 +46,8 @@ export class StompConnection {
   private readonly upListeners = new Set<() => void>();
 
   constructor(opts: StompConnectionOptions) {
-    const url = new URL(opts.url);
-    if (!['stomp:', 'stomp+ssl:', 'stomps:'].includes(url.protocol)) throw new Error(`unsupported STOMP URL scheme ${url.protocol}`);
-    this.host = url.hostname.replace(/^\[|\]$/g, '');
-    this.port = url.port ? Number(url.port) : 61613;
-    this.ssl = url.protocol !== 'stomp:';
-    this.login = opts.login ?? (url.username ? decodeURIComponent(url.username) : undefined);
-    this.passcode = opts.passcode ?? (url.password ? decodeURIComponent(url.password) : undefined);
+    ({ host: this.host, port: this.port, ssl: this.ssl, login: this.login, passcode: this.passcode, timing: this.opts } = connectionSettings(opts));
     this.log = (opts.logger ?? rootLog).child({ component: 'stomp', broker: `${this.host}:${this.port}` });
-    this.opts = {
-      reconnectDelayMs: opts.reconnectDelayMs ?? 1000,
-      maxReconnectDelayMs: opts.maxReconnectDelayMs ?? 30_000,
-      heartbeatMs: opts.heartbeatMs ?? 10_000,
-      connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
-      receiptTimeoutMs: opts.receiptTimeoutMs ?? 30_000,
-      closeTimeoutMs: opts.closeTimeoutMs ?? 5000,
-    };
   }
 
   get state(): StompState {
@@ -163,26 +101,7 @@ export class StompConnection {
       // Framed by length unless asked not to: a body may hold NUL bytes.
       ...(byLength ? { 'content-length': String(bytes.length) } : {}),
     };
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const finish = (error?: Error): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        session.pendingReceipts.delete(onDrop);
-        if (error) reject(error);
-        else resolve();
-      };
-      const onDrop = (error: Error): void => finish(new Error(`message to ${destination} not confirmed: ${error.message}`));
-      const timer = setTimeout(
-        () => finish(new Error(`no RECEIPT for message to ${destination} within ${this.opts.receiptTimeoutMs} ms`)),
-        this.opts.receiptTimeoutMs,
-      );
-      session.pendingReceipts.add(onDrop);
-      // stompit's onError would add a client 'error' listener per send; drops are handled in onDrop instead.
-      const sendOptions = { onReceipt: () => finish() } as unknown as stompit.Client.SendOptions;
-      session.client.send(frameHeaders, sendOptions).end(bytes);
-    });
+    return sendWithReceipt(session, frameHeaders, bytes, this.opts.receiptTimeoutMs);
   }
 
   /** Subscribes now if UP, and again on every reconnect. The returned function unsubscribes. */
@@ -287,12 +206,9 @@ export class StompConnection {
   }
 
   private sessionUp(session: Session): void {
-    if (this.closed) {
-      // close() ran while connecting; it awaits `connecting` and then finds this session.
-      this.session = session;
-      return;
-    }
     this.session = session;
+    // close() ran while connecting; it awaits `connecting` and then finds this session.
+    if (this.closed) return;
     this.failedAttempts = 0;
     for (const sub of this.subs.values()) this.subscribeOn(session, sub);
     this.log.info({ subscriptions: this.subs.size }, 'stomp connected');
@@ -324,10 +240,7 @@ export class StompConnection {
 
   private scheduleReconnect(): void {
     if (this.closed || this.reconnectTimer || this.session) return;
-    const base = Math.min(this.opts.reconnectDelayMs * 2 ** this.failedAttempts, this.opts.maxReconnectDelayMs);
-    // Jitter so that many instances do not reconnect in step after a broker restart.
-    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
-    this.failedAttempts++;
+    const delay = reconnectDelay(this.opts, this.failedAttempts++);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       this.attempt().catch(() => this.scheduleReconnect());
@@ -380,74 +293,7 @@ export class StompConnection {
 
   /** A new Error with the passcode removed and without stompit's `connectArgs` (which hold it). */
   private safeError(error: unknown): Error {
-    const raw = error instanceof Error ? error : new Error(String(error));
-    let message = raw.message;
-    const longMessage = (raw as { longMessage?: unknown }).longMessage;
-    // An ERROR frame's body: ActiveMQ puts a Java stack trace there, whose first line is enough.
-    const detail = typeof longMessage === 'string' ? (longMessage.trim().split('\n')[0] ?? '').slice(0, 500) : '';
-    if (detail && !message.includes(detail) && !detail.includes(message)) message += `: ${detail}`;
-    else if (detail.includes(message)) message = detail;
-    return new Error(this.redact(message));
-  }
-
-  private redact(text: string): string {
-    return this.passcode ? text.split(this.passcode).join('[redacted]') : text;
-  }
-}
-
-type CommandHandler = (this: stompit.Client, frame: IncomingFrame, beforeSendResponse: () => void) => void;
-type IncomingFrame = NodeJS.ReadableStream & { headers: Record<string, string> };
-const MAX_ERROR_BODY = 4096;
-
-/**
- * stompit 1.0 mishandles an ERROR frame with `content-type:text/plain` and a `content-length` up
- * to 4096: it calls destroy() on the frame instead of the client, so the error is thrown as an
- * uncaught exception (crashing the process, message and all) and the client only sees the socket
- * end. Every time stompit installs its command handlers, ours replaces its ERROR handler.
- */
-function fixErrorFrames(client: stompit.Client): void {
-  const onError: CommandHandler = function (frame) {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    frame.on('data', (chunk: Buffer) => {
-      if (size < MAX_ERROR_BODY) chunks.push(chunk);
-      size += chunk.length;
-    });
-    frame.once('end', () => {
-      const error = this.createApplicationError(frame.headers.message ?? 'server sent ERROR frame');
-      const body = Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY).toString('utf8');
-      if (body) Object.assign(error, { longMessage: body });
-      this.destroy(error);
-    });
-  };
-  const install = client.setCommandHandlers.bind(client);
-  client.setCommandHandlers = (handlers) => install({ ...handlers, ERROR: onError as unknown as Parameters<stompit.Client['setCommandHandlers']>[0][string] });
-}
-
-function readBody(frame: NodeJS.ReadableStream): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    frame.on('data', (chunk: Buffer | string) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
-    frame.once('end', () => resolve(Buffer.concat(chunks)));
-    frame.once('error', reject);
-  });
-}
-
-/** True when `promise` settled within `ms`. */
-async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([
-      promise.then(
-        () => true as const,
-        () => true as const,
-      ),
-      expired,
-    ]);
-  } finally {
-    clearTimeout(timer);
+    const text = errorText(error);
+    return new Error(this.passcode ? text.split(this.passcode).join('[redacted]') : text);
   }
 }
