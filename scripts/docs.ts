@@ -1,7 +1,6 @@
-// npm run docs: writes the README's configuration table from the settings declarations.
+// npm run docs: writes the configuration table of docs/configuration.md from the settings declarations.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { withSettingsTable } from '../gateway/settings-doc.js';
+import { CONFIGURATION_PAGE, withSettingsTable } from '../gateway/settings-doc.js';
 
-const file = new URL('../README.md', import.meta.url);
-writeFileSync(file, withSettingsTable(readFileSync(file, 'utf8')));
-console.log('README.md: configuration table written');
+writeFileSync(CONFIGURATION_PAGE, withSettingsTable(readFileSync(CONFIGURATION_PAGE, 'utf8')));
+console.log('docs/configuration.md: configuration table written');

@@ -21,8 +21,8 @@ import {
   syncRequestBody,
   type PacketDocument,
 } from '../lib/packet/format.js';
-import { sampleBiometrics } from '../lib/packet/sample-resident.js';
-import { adminCredentials, registrationCertificate, signIn, SYNC_PATH, UPLOAD_PATH } from '../lib/packet/simulator.js';
+import { sampleBiometrics } from '../tools/registration/sample-resident.js';
+import { adminCredentials, registrationCertificate, signIn, SYNC_PATH, UPLOAD_PATH } from '../tools/registration/simulator.js';
 
 const USAGE =
   'usage: npm run packet -- <identity.json> [files…] [--cbeff file.xml] [--category field[:TYPE]]… ' +

@@ -1,6 +1,6 @@
 // npm run simulate -- --count N [--centre 10001 --machine 10001] [--base http://localhost:8080]
 //   [--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start [--abis]]
-// Plays a registration centre against a running platform (lib/packet/simulator.ts): N sample
+// Plays a registration centre against a running platform (tools/registration/simulator.ts): N sample
 // residents synced, uploaded and followed to a final status; exit 0 only when all are PROCESSED but
 // the duplicates, which must wait in manual adjudication.
 // --start: first starts a platform of its own (as `npm start`, on the embedded database in a
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../lib/log.js';
-import { MAX_COUNT, signIn, simulate, type AdminCredentials } from '../lib/packet/simulator.js';
+import { MAX_COUNT, signIn, simulate, type AdminCredentials } from '../tools/registration/simulator.js';
 import { StompConnection } from '../lib/queue/stomp.js';
 import { DEFAULT_STOMP_URL, startMockAbis, type MockAbis } from '../tools/mock-abis/index.js';
 import { DEFAULT_PARTNER_ID } from '../tools/mock-abis/keys.js';

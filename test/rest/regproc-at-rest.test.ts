@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
+import { sampleResident, type SampleResident } from '../../tools/registration/sample-resident.js';
 import { cookieHeader, startTestPlatform, type TestDatabaseKind, type TestPlatform } from '../support/platform.js';
 import { registrationClient, type RegistrationClient } from '../support/regproc.js';
 

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCbeff } from '../../lib/packet/cbeff.js';
 import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody } from '../../lib/packet/format.js';
-import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
+import { sampleResident, type SampleResident } from '../../tools/registration/sample-resident.js';
 import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { REGPROC, registrationClient, type BuiltPacket, type RegistrationClient } from '../support/regproc.js';
 import { userLogin } from '../support/users.js';

@@ -2,7 +2,7 @@
 // syncs and uploads them, and follows their status (test/rest/regproc-*.test.ts).
 import { expect } from 'vitest';
 import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type PacketInput, type SyncRecord } from '../../lib/packet/format.js';
-import { sampleResident, type SampleResident } from '../../lib/packet/sample-resident.js';
+import { sampleResident, type SampleResident } from '../../tools/registration/sample-resident.js';
 import { envelopeOf, type TestPlatform } from './platform.js';
 
 export const REGPROC = '/registrationprocessor/v1';

@@ -15,7 +15,7 @@ import {
   syncRequestBody,
   type PacketInput,
 } from '../../lib/packet/format.js';
-import { sampleCities, sampleResident } from '../../lib/packet/sample-resident.js';
+import { sampleCities, sampleResident } from '../../tools/registration/sample-resident.js';
 import { readZip, writeZip } from '../../lib/packet/zip.js';
 
 const LIMITS = { maxUncompressedBytes: 20 * 1024 * 1024 };

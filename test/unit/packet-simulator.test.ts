@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBase64Any, decryptRegistration } from '../../lib/crypto/envelope.js';
 import { bdbDigests, parseCbeff } from '../../lib/packet/cbeff.js';
 import { readPacketZip } from '../../lib/packet/format.js';
-import { duplicatePlan, simulate, summarise, type FetchLike, type PacketTrack, type SimulationOptions } from '../../lib/packet/simulator.js';
+import { duplicatePlan, simulate, summarise, type FetchLike, type PacketTrack, type SimulationOptions } from '../../tools/registration/simulator.js';
 import { parseSimulateArgs } from '../../scripts/simulate.js';
 import { selfSignedKey } from '../support/certificates.js';
 

@@ -3,7 +3,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { PacketFormatError } from '../../lib/packet/errors.js';
 import { buildPacketZip, packetProblems, readPacketZip } from '../../lib/packet/format.js';
-import { sampleResident } from '../../lib/packet/sample-resident.js';
+import { sampleResident } from '../../tools/registration/sample-resident.js';
 import { INFLATION_FLOOR_BYTES, MAX_ZIP_ENTRIES, readZip, writeZip, type ZipReadLimits } from '../../lib/packet/zip.js';
 
 const LIMIT = { maxUncompressedBytes: 10 * 1024 * 1024 };

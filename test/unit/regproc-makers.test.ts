@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCbeff } from '../../lib/packet/cbeff.js';
 import { buildPacketZip, readPacketZip, type PacketInput } from '../../lib/packet/format.js';
-import { sampleBiometrics } from '../../lib/packet/sample-resident.js';
+import { sampleBiometrics } from '../../tools/registration/sample-resident.js';
 import type { MachinePlacement } from '../../subgraphs/masterdata/centres/machines.js';
 import { checkMakers, type MakerAccount, type MakersPort } from '../../subgraphs/regproc/pipeline/makers.js';
 import { StageRejection, type StageRegistration } from '../../subgraphs/regproc/pipeline/stages.js';

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CORE_SETTINGS, loadConfig } from '../../lib/config.js';
 import { read, readSettings, setting, SettingsError } from '../../lib/settings.js';
-import { withSettingsTable } from '../../gateway/settings-doc.js';
+import { CONFIGURATION_PAGE, withSettingsTable } from '../../gateway/settings-doc.js';
 import { otpSettings } from '../../subgraphs/otp/settings.js';
 
 describe('settings', () => {
-  it("README's configuration table is the one generated from the declarations (npm run docs)", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toBe(withSettingsTable(readme));
+  it("docs/configuration.md's table is the one generated from the declarations (npm run docs)", () => {
+    const page = readFileSync(CONFIGURATION_PAGE, 'utf8');
+    expect(page).toBe(withSettingsTable(page));
   });
 
   it('reads defaults, typed values, and an empty variable as unset', () => {
