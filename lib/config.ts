@@ -3,7 +3,7 @@ import { read, readSettings, setting, type SettingValues } from './settings.js';
 
 /**
  * The platform core's environment variables; each component declares its own
- * beside its code (subgraphs/<name>/settings.ts), and the README's table is
+ * beside its code (subgraphs/<name>/settings.ts), and the configuration page's table (docs/configuration.md) is
  * generated from all of them (`npm run docs`).
  */
 export const CORE_SETTINGS = {
@@ -56,7 +56,7 @@ export const CORE_SETTINGS = {
     'PLATFORM_SPEC_OPEN_ENDPOINTS',
     read.flag(),
     'false',
-    '`true` opens the key-material and OTP endpoints exactly as the spec flags them (see CONTRACT)',
+    '`true` opens the key-material and OTP endpoints exactly as the spec flags them (for deployments that guard them at the network edge; docs/security.md)',
   ),
   tokenLifeSeconds: setting('PLATFORM_TOKEN_LIFE_SECONDS', read.integer(1), '3600', 'access token life (`expiryTime`, cookie `Max-Age`)'),
   refreshTokenLifeSeconds: setting('PLATFORM_REFRESH_TOKEN_LIFE_SECONDS', read.integer(1), '86400', 'refresh token life'),

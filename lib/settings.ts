@@ -2,15 +2,15 @@ import { z } from 'zod';
 
 /**
  * One environment variable: its name, how it is read, its default and what it
- * means. The platform's core and every component declare theirs; the README's
- * configuration table is generated from the declarations.
+ * means. The platform's core and every component declare theirs; the table of
+ * docs/configuration.md is generated from the declarations.
  */
 export interface Setting<T> {
   env: string;
   schema: z.ZodType<T>;
   /** the value used when the variable is unset or empty, as an operator would write it; undefined: none */
   fallback: string | undefined;
-  /** what the README shows as the default when the fallback is not a plain value */
+  /** what the configuration page (docs/configuration.md) shows as the default when the fallback is not a plain value */
   shownDefault?: string;
   description: string;
 }
@@ -87,7 +87,7 @@ export function readSettings<S extends Settings>(spec: S, env: NodeJS.ProcessEnv
   return values as SettingValues<S>;
 }
 
-/** The README table rows of some declarations. */
+/** The configuration page's table rows of some declarations. */
 export function settingsTable(groups: { title: string; settings: Settings }[]): string {
   const rows = ['| variable | default | component | meaning |', '| --- | --- | --- | --- |'];
   for (const { title, settings } of groups) {

@@ -11,7 +11,7 @@ export type ComponentResolvers = Record<string, object>;
  * One platform component: a folder under subgraphs/ and one line in the
  * registry (gateway/components.ts), which pairs it with its REST routes and
  * job handlers. Everything shared is assembled from these declarations: the
- * role table, the configuration and its README table.
+ * role table, the configuration and its table in docs/configuration.md.
  */
 export interface Component<S extends Settings = Settings> {
   /** subgraph name; its SDL is schema/<name>.graphql */

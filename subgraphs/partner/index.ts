@@ -44,7 +44,7 @@ export const partner = defineComponent({
     });
     return offered;
   },
-  // The policy group a newcomer creates policies in at once (README, "Sample data").
+  // The policy group a newcomer creates policies in at once (docs/sample-country.md).
   start: async (deps) => {
     await deps.services.partnerValidation.start(deps.database);
     deps.onClose(() => deps.services.partnerValidation.stop());
