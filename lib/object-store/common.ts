@@ -8,6 +8,27 @@ export class ObjectStoreError extends Error {
   }
 }
 
+/** Where documents, biometrics and packets are kept: files or an S3-compatible server, one behaviour. */
+export interface ObjectStore {
+  /** Writes the object whole or not at all. */
+  put(key: string, data: Buffer): Promise<void>;
+  /** Writes the object from a file, streamed (a registration packet is never read whole into memory). */
+  putFile(key: string, filePath: string): Promise<void>;
+  /** The object, or null when absent. */
+  get(key: string): Promise<Buffer | null>;
+  /** Absent is fine. */
+  delete(key: string): Promise<void>;
+  /**
+   * Keys under a prefix (for audits and tests), in byte order; bounded by `limit`
+   * (default 1000). Which keys a cut list holds is the server's order: S3's is byte
+   * order, s3rver's is not.
+   */
+  list(prefix: string, limit?: number): Promise<string[]>;
+  readonly kind: 'files' | 's3';
+  /** Lets go of kept-alive connections (S3); nothing to do for files. */
+  close?(): void;
+}
+
 export const DEFAULT_LIST_LIMIT = 1000;
 
 /** One key segment: what both stores can hold under the same name (no `/`, no `~`, which marks temporary files). */

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { checkKey, checkLimit, checkPrefix, DEFAULT_LIST_LIMIT, ObjectStoreError, SEGMENT } from './common.js';
-import type { ObjectStore } from './index.js';
+import { checkKey, checkLimit, checkPrefix, DEFAULT_LIST_LIMIT, ObjectStoreError, type ObjectStore, SEGMENT } from './common.js';
 
 /** The code of a file system error, if it has one. */
 function codeOf(error: unknown): string | undefined {

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { checkKey, checkLimit, checkPrefix, DEFAULT_LIST_LIMIT, ObjectStoreError } from './common.js';
-import type { ObjectStore } from './index.js';
+import { checkKey, checkLimit, checkPrefix, DEFAULT_LIST_LIMIT, ObjectStoreError, type ObjectStore } from './common.js';
 
 /** Where an `s3://` URL points; the credentials stay inside the client. */
 export interface S3Location {
