@@ -11,16 +11,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bdbDigests, buildCbeff, parseCbeff } from '../lib/packet/cbeff.js';
-import {
-  buildPacketZip,
-  makeRid,
-  packetProblems,
-  readPacketZip,
-  sealPacket,
-  syncRecordOf,
-  syncRequestBody,
-  type PacketDocument,
-} from '../lib/packet/format.js';
+import { makeRid, packetProblems, readPacketZip } from '../lib/packet/format.js';
+import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type PacketDocument } from '../lib/packet/write.js';
 import { sampleBiometrics } from '../tools/registration/sample-resident.js';
 import { adminCredentials, registrationCertificate, signIn, SYNC_PATH, UPLOAD_PATH } from '../tools/registration/simulator.js';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../lib/db/client.js';
-import { syncRecordOf } from '../../lib/packet/format.js';
+import { syncRecordOf } from '../../lib/packet/write.js';
 import { createLogger } from '../../lib/log.js';
 import { StompConnection, type StompMessage } from '../../lib/queue/stomp.js';
 import { selfSignedKey } from '../support/certificates.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../lib/db/client.js';
-import { syncRecordOf } from '../../lib/packet/format.js';
+import { syncRecordOf } from '../../lib/packet/write.js';
 import { JOB_STAGES, STAGE_JOBS, type JobStage } from '../../subgraphs/regproc/pipeline/stages.js';
 import { cookieHeader, startTestPlatform, TEST_MASTER_KEY, type TestPlatform } from '../support/platform.js';
 import { createTestDatabase } from '../support/postgres.js';

@@ -4,7 +4,8 @@
 // /health (34-46 ms at worst here), grows by less than 200 MiB, and REJECTS the packet in one UPLOAD_PACKET attempt.
 import { crc32, createDeflateRaw } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeRid, sealPacket } from '../../lib/packet/format.js';
+import { makeRid } from '../../lib/packet/format.js';
+import { sealPacket } from '../../lib/packet/write.js';
 import { REGPROC as BASE, startPlatformProcess, type PlatformProcess } from '../support/platform-process.js';
 import { waitFor } from '../support/wait.js';
 

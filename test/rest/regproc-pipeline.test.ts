@@ -4,7 +4,7 @@
 // the receiver's refusals in MOSIP's order; duplicates through manual adjudication; reprocessing
 // and the stuck view.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syncRecordOf } from '../../lib/packet/format.js';
+import { syncRecordOf } from '../../lib/packet/write.js';
 import { expectRejected } from '../support/assertions.js';
 import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { adjudicator, PROCESSED_TRANSACTIONS, REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';

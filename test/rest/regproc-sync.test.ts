@@ -7,7 +7,7 @@ import { expectError, expectRejected } from '../support/assertions.js';
 import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { userLogin } from '../support/users.js';
 import { registrationClient } from '../support/regproc.js';
-import { syncRecordOf } from '../../lib/packet/format.js';
+import { syncRecordOf } from '../../lib/packet/write.js';
 import { refusalOf } from '../support/refusals.js';
 
 let t: TestPlatform;

@@ -5,7 +5,8 @@
 // make them, RIDs of another centre, and a packet the database cannot store as it is.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCbeff } from '../../lib/packet/cbeff.js';
-import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody } from '../../lib/packet/format.js';
+import { makeRid } from '../../lib/packet/format.js';
+import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody } from '../../lib/packet/write.js';
 import { sampleResident, type SampleResident } from '../../tools/registration/sample-resident.js';
 import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { REGPROC, registrationClient, type BuiltPacket, type RegistrationClient } from '../support/regproc.js';

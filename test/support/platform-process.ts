@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { syncRecordOf, syncRequestBody } from '../../lib/packet/format.js';
+import { syncRecordOf, syncRequestBody } from '../../lib/packet/write.js';
 import { createTestDatabase } from './postgres.js';
 import { freePort, waitFor } from './wait.js';
 

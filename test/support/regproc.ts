@@ -1,7 +1,8 @@
 // A registration client for tests: builds packets of sample residents as a client builds them,
 // syncs and uploads them, and follows their status (test/rest/regproc-*.test.ts).
 import { expect } from 'vitest';
-import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type PacketInput, type SyncRecord } from '../../lib/packet/format.js';
+import { makeRid } from '../../lib/packet/format.js';
+import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type PacketInput, type SyncRecord } from '../../lib/packet/write.js';
 import { sampleResident, type SampleResident } from '../../tools/registration/sample-resident.js';
 import { envelopeOf, type TestPlatform } from './platform.js';
 

@@ -4,17 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRsaKeyPair, issueCertificate } from '../../lib/crypto/certificates.js';
 import { decodeBase64Any, decryptRegistration, type PrivateKeyLookup } from '../../lib/crypto/envelope.js';
 import { bdbDigests, parseCbeff } from '../../lib/packet/cbeff.js';
-import {
-  buildPacketZip,
-  makeRid,
-  packetHash,
-  packetProblems,
-  readPacketZip,
-  sealPacket,
-  syncRecordOf,
-  syncRequestBody,
-  type PacketInput,
-} from '../../lib/packet/format.js';
+import { makeRid, packetHash, packetProblems, readPacketZip } from '../../lib/packet/format.js';
+import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type PacketInput } from '../../lib/packet/write.js';
 import { sampleCities, sampleResident } from '../../tools/registration/sample-resident.js';
 import { readZip, writeZip } from '../../lib/packet/zip.js';
 

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { PacketFormatError } from '../../lib/packet/errors.js';
-import { buildPacketZip, packetProblems, readPacketZip } from '../../lib/packet/format.js';
+import { packetProblems, readPacketZip } from '../../lib/packet/format.js';
+import { buildPacketZip } from '../../lib/packet/write.js';
 import { sampleResident } from '../../tools/registration/sample-resident.js';
 import { INFLATION_FLOOR_BYTES, MAX_ZIP_ENTRIES, readZip, writeZip, type ZipReadLimits } from '../../lib/packet/zip.js';
 

@@ -3,7 +3,8 @@
 // MOSIP's code, and nothing the packet says about its makers taken on its word.
 import { describe, expect, it } from 'vitest';
 import { buildCbeff } from '../../lib/packet/cbeff.js';
-import { buildPacketZip, readPacketZip, type PacketInput } from '../../lib/packet/format.js';
+import { readPacketZip } from '../../lib/packet/format.js';
+import { buildPacketZip, type PacketInput } from '../../lib/packet/write.js';
 import { sampleBiometrics } from '../../tools/registration/sample-resident.js';
 import type { MachinePlacement } from '../../subgraphs/masterdata/centres/machines.js';
 import { checkMakers, type MakerAccount, type MakersPort } from '../../subgraphs/regproc/pipeline/makers.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { buildCbeff, FINGER_SUBTYPES, IRIS_SUBTYPES, type BirInput } from '../../lib/packet/cbeff.js';
-import type { PacketDocument } from '../../lib/packet/format.js';
+import type { PacketDocument } from '../../lib/packet/write.js';
 
 /**
  * Sample residents of the sample country (subgraphs/masterdata/sample-country):

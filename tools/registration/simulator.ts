@@ -2,7 +2,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { buildPacketZip, makeRid, sealPacket, syncRecordOf, syncRequestBody, type SyncRecord } from '../../lib/packet/format.js';
+import { makeRid } from '../../lib/packet/format.js';
+import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type SyncRecord } from '../../lib/packet/write.js';
 import { sampleResident } from './sample-resident.js';
 
 /**
