@@ -14,7 +14,7 @@ import { bdbDigests, buildCbeff, parseCbeff } from '../lib/packet/cbeff.js';
 import { makeRid, packetProblems, readPacketZip } from '../lib/packet/format.js';
 import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type PacketDocument } from '../lib/packet/write.js';
 import { sampleBiometrics } from '../tools/registration/sample-resident.js';
-import { adminCredentials, registrationCertificate, signIn, SYNC_PATH, UPLOAD_PATH } from '../tools/registration/simulator.js';
+import { adminCredentials, registrationCertificate, signIn, SYNC_PATH, UPLOAD_PATH } from '../tools/registration/client.js';
 
 const USAGE =
   'usage: npm run packet -- <identity.json> [files…] [--cbeff file.xml] [--category field[:TYPE]]… ' +

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { signIn } from '../../tools/registration/simulator.js';
+import { signIn } from '../../tools/registration/client.js';
 import { loadOrCreateKeys } from '../../tools/mock-abis/keys.js';
 import { createAbisClient, uploadAbisCertificate } from '../../tools/mock-abis/setup.js';
 import { createTestDatabase } from '../support/postgres.js';

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeBase64Any, decryptRegistration } from '../../lib/crypto/envelope.js';
 import { bdbDigests, parseCbeff } from '../../lib/packet/cbeff.js';
 import { readPacketZip } from '../../lib/packet/format.js';
-import { duplicatePlan, simulate, summarise, type FetchLike, type PacketTrack, type SimulationOptions } from '../../tools/registration/simulator.js';
+import type { FetchLike } from '../../tools/registration/client.js';
+import { duplicatePlan, simulate, type SimulationOptions } from '../../tools/registration/simulator.js';
+import { summarise, type PacketTrack } from '../../tools/registration/summary.js';
 import { parseSimulateArgs } from '../../scripts/simulate.js';
 import { selfSignedKey } from '../support/certificates.js';
 

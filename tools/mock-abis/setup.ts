@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { envelopeOf, firstError, GRAPHQL_PATH, graphqlData, graphqlRequest, type MutationPayload } from '../registration/simulator.js';
+import { envelopeOf, firstError, GRAPHQL_PATH, graphqlData, graphqlRequest, type MutationPayload } from '../registration/client.js';
 import { uploadRequest } from './keys.js';
 
 /**
