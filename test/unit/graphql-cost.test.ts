@@ -32,7 +32,7 @@ import {
   registeredOperations,
   supergraphListSizes,
   type CostedRequest,
-} from '../../gateway/graphql-limits.js';
+} from '../../gateway/graphql-cost.js';
 import { GRAPHQL_SETTINGS } from '../../lib/config.js';
 import { componentSchemaDocument } from '../../lib/subgraph.js';
 
