@@ -1,20 +1,8 @@
-import type { Client, PrismaClient } from '../../generated/prisma/client.js';
-import type { Database, Subscription } from '../../lib/db/client.js';
-import { listenToTriggers } from '../../lib/db/triggers.js';
 import type { Logger } from '../../lib/log.js';
+import type { ClientStore, ClientSubscription, LoginClient } from './storage/clients.js';
 
-export type LoginClient = Pick<Client, 'clientId' | 'secretHash' | 'roles' | 'appIds' | 'isActive'>;
+export type { LoginClient };
 
-const CHANNEL = 'auth_client_changed';
-const TRIGGER_SQL = [
-  `CREATE OR REPLACE FUNCTION auth_client_announce_change() RETURNS trigger AS $$
-   BEGIN
-     PERFORM pg_notify('${CHANNEL}', OLD."clientId");
-     RETURN NULL;
-   END $$ LANGUAGE plpgsql`,
-  `CREATE OR REPLACE TRIGGER auth_client_announce_change AFTER UPDATE OR DELETE ON auth_client
-   FOR EACH ROW EXECUTE FUNCTION auth_client_announce_change()`,
-];
 const MAX_ENTRIES = 10_000;
 
 /**
@@ -28,19 +16,15 @@ export class ClientDirectory {
   /** bumped by every announcement: a read that started before one is not kept */
   private readonly versions = new Map<string, number>();
   private live = false;
-  private subscription: Subscription | undefined;
+  private subscription: ClientSubscription | undefined;
 
   constructor(
-    private readonly database: Pick<Database, 'prisma' | 'subscribe'>,
+    private readonly clients: Pick<ClientStore, 'loginClient' | 'listen'>,
     private readonly logger: Logger,
   ) {}
 
-  private get prisma(): PrismaClient {
-    return this.database.prisma;
-  }
-
   async start(): Promise<void> {
-    this.subscription = await listenToTriggers(this.database, CHANNEL, TRIGGER_SQL, {
+    this.subscription = await this.clients.listen({
       message: (clientId) => {
         this.entries.delete(clientId);
         this.versions.set(clientId, (this.versions.get(clientId) ?? 0) + 1);
@@ -66,12 +50,11 @@ export class ClientDirectory {
     const cached = this.live ? this.entries.get(clientId) : undefined;
     if (cached) return cached;
     const version = this.versions.get(clientId) ?? 0;
-    const [row] = await this.prisma.$queryRaw<LoginClient[]>`
-      SELECT "clientId", "secretHash", roles, "appIds", "isActive" FROM auth_client WHERE "clientId" = ${clientId}`;
+    const row = await this.clients.loginClient(clientId);
     if (row && this.live && (this.versions.get(clientId) ?? 0) === version) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(clientId, row);
     }
-    return row ?? null;
+    return row;
   }
 }

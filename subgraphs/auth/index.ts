@@ -8,6 +8,7 @@ import { authResolvers } from './resolvers.js';
 import { AuthService } from './service.js';
 import { SessionsService } from './sessions-service.js';
 import { authSettings } from './settings.js';
+import { authStorage } from './storage/index.js';
 import { UserScopes } from './user-scope.js';
 import { UsersService } from './users-service.js';
 
@@ -31,21 +32,22 @@ export const auth = defineComponent({
   inputs: authInputs,
   settings: authSettings,
   async services(deps: PlatformDeps, settings) {
-    const clients = new ClientDirectory(deps.database, deps.logger.child({ component: 'clients' }));
+    const storage = authStorage(deps.database);
+    const clients = new ClientDirectory(storage.clients, deps.logger.child({ component: 'clients' }));
     await clients.start();
     deps.onClose(() => clients.stop());
-    const auth = new AuthService(deps, settings, clients);
+    const auth = new AuthService(deps, settings, clients, storage);
     return {
       auth,
-      otpLogin: new OtpLoginService(deps, auth.throttle),
+      otpLogin: new OtpLoginService(deps, auth.throttle, storage.users),
       users: new UsersService(
-        deps,
+        { users: storage.users, clients: storage.clients, tokens: deps.tokens, clock: deps.clock },
         auth.secretKey,
         { throttle: auth.throttle, maxAgeDays: settings.passwordMaxAgeDays },
         // where users are placed is master data's, built after auth: asked at call time
         new UserScopes(() => deps.services.userPlaces),
       ),
-      sessions: new SessionsService(deps),
+      sessions: new SessionsService(storage.sessions, deps.tokens, deps.clock),
     };
   },
   start: (deps) => deps.services.auth.bootstrap(),

@@ -1,4 +1,3 @@
-import type { PrismaClient, User } from '../../generated/prisma/client.js';
 import type { PlatformDeps, PlatformServices } from '../../lib/deps.js';
 import type { Subject, TokenService } from '../../lib/tokens.js';
 import { RESIDENT_SUBJECT, type ResidentContact } from '../idrepo/residents/service.js';
@@ -7,6 +6,7 @@ import type { OtpService } from '../otp/service.js';
 import { authErrors } from './errors.js';
 import { isAppId } from './realms.js';
 import { userSubject } from './service.js';
+import type { UserRow, UserStore } from './storage/users.js';
 import type { LoginThrottle } from './throttle.js';
 
 export interface SendOtpInput {
@@ -31,7 +31,7 @@ const CHANNELS: Record<string, Channel> = { email: 'email', phone: 'sms', mobile
 const PHONE = /^\+?\d{6,15}$/;
 
 /** Who a login OTP goes to: a user of the store, or a resident found in the ID repository. */
-type Recipient = { user: User | null; resident?: undefined } | { user?: undefined; resident: ResidentContact };
+type Recipient = { user: UserRow | null; resident?: undefined } | { user?: undefined; resident: ResidentContact };
 
 /**
  * OTP login: sendotp sends a login OTP to the user's address, useridOTP
@@ -43,7 +43,6 @@ type Recipient = { user: User | null; resident?: undefined } | { user?: undefine
  * token speaks for the identity by its opaque id.
  */
 export class OtpLoginService {
-  private readonly prisma: PrismaClient;
   private readonly tokens: TokenService;
   private readonly otp: OtpService;
   private readonly notifications: NotificationService;
@@ -53,8 +52,9 @@ export class OtpLoginService {
   constructor(
     deps: PlatformDeps,
     private readonly throttle: LoginThrottle,
+    /** the users' table: logins by OTP read it, and pre-registration applicants are added to it */
+    private readonly users: Pick<UserStore, 'byId' | 'findOrCreate'>,
   ) {
-    this.prisma = deps.prisma;
     this.tokens = deps.tokens;
     this.otp = deps.services.otp;
     this.notifications = deps.services.notify;
@@ -95,7 +95,7 @@ export class OtpLoginService {
       const channel = channels[0]!;
       const fits = channel === 'email' ? NotificationService.isEmail(userId) : PHONE.test(userId);
       if (!fits) throw authErrors.channelPathNotFound(channel === 'email' ? 'email' : 'phone');
-      const user = await this.prisma.user.findUnique({ where: { userId: userId.toLowerCase() } });
+      const user = await this.users.byId(userId.toLowerCase());
       return { user, addresses: [[channel, userId]] };
     }
     if (resident) {
@@ -103,7 +103,7 @@ export class OtpLoginService {
       if (!contact) throw authErrors.userNotFound();
       return { resident: contact, addresses: channels.map((channel) => addressOf(channel, contact.email, contact.phone)) };
     }
-    const user = await this.prisma.user.findUnique({ where: { userId } });
+    const user = await this.users.byId(userId);
     if (!user || user.isLocked || !user.appIds.includes(input.appId)) throw authErrors.userNotFound();
     return { user, addresses: channels.map((channel) => addressOf(channel, user.mail, user.mobile)) };
   }
@@ -176,7 +176,7 @@ export class OtpLoginService {
   }
 
   private async userSubject(appId: string, userId: string): Promise<Subject> {
-    const user = appId === PRE_REGISTRATION ? await this.preRegistrationUser(userId) : await this.prisma.user.findUnique({ where: { userId } });
+    const user = appId === PRE_REGISTRATION ? await this.preRegistrationUser(userId) : await this.users.byId(userId);
     if (!user || user.isLocked || !user.appIds.includes(appId)) throw authErrors.userNotFound();
     return userSubject(user, appId);
   }
@@ -189,14 +189,10 @@ export class OtpLoginService {
   }
 
   /** The pre-registration applicant: found, or created on first login with role INDIVIDUAL. */
-  private preRegistrationUser(userId: string): Promise<User> {
+  private preRegistrationUser(userId: string): Promise<UserRow> {
     const id = userId.toLowerCase();
     const contact = NotificationService.isEmail(id) ? { mail: id } : { mobile: id };
-    return this.prisma.user.upsert({
-      where: { userId: id },
-      create: { userId: id, ...contact, roles: ['INDIVIDUAL'], appIds: [PRE_REGISTRATION] },
-      update: {},
-    });
+    return this.users.findOrCreate({ userId: id, ...contact, roles: ['INDIVIDUAL'], appIds: [PRE_REGISTRATION] });
   }
 }
 

@@ -1,6 +1,5 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { PrismaClient, User } from '../../generated/prisma/client.js';
 import type { Credentials } from '../../lib/credentials.js';
 import type { PlatformDeps } from '../../lib/deps.js';
 import { ROLES, type Role } from '../../lib/roles.js';
@@ -10,6 +9,8 @@ import { authErrors } from './errors.js';
 import { APP_IDS, isAppId } from './realms.js';
 import type { ClientDirectory, LoginClient } from './client-directory.js';
 import type { AuthSettings } from './settings.js';
+import type { AuthStorage } from './storage/index.js';
+import type { UserRow } from './storage/users.js';
 import { LoginThrottle } from './throttle.js';
 
 const CLIENT_SECRET_PURPOSE = 'auth/client-secret-hmac';
@@ -30,7 +31,7 @@ export interface ClientLoginInput {
 }
 
 /** The token subject of a user: roles, and the profile validateToken answers with. */
-export function userSubject(user: User, appId: string): Subject {
+export function userSubject(user: UserRow, appId: string): Subject {
   return {
     id: user.userId,
     type: 'user',
@@ -63,7 +64,6 @@ export interface TokenIdentity {
 
 /** The authentication manager's rules: logins, token validation and invalidation, bootstrap accounts. */
 export class AuthService {
-  private readonly prisma: PrismaClient;
   private readonly tokens: TokenService;
   /** shared with the OTP login, so every login path counts in one place */
   readonly throttle: LoginThrottle;
@@ -74,12 +74,13 @@ export class AuthService {
     private readonly deps: PlatformDeps,
     settings: AuthSettings,
     private readonly clients: ClientDirectory,
+    /** the users and clients tables, and the login counters */
+    private readonly storage: Pick<AuthStorage, 'users' | 'clients' | 'throttle'>,
   ) {
-    this.prisma = deps.prisma;
     this.tokens = deps.tokens;
     this.secretKey = deps.masterKey.derive(CLIENT_SECRET_PURPOSE);
     this.throttle = new LoginThrottle(
-      deps.prisma,
+      storage.throttle,
       deps.clock,
       { account: settings.throttleAccount, address: settings.throttleAddress },
       deps.masterKey.derive(THROTTLE_PURPOSE),
@@ -94,13 +95,13 @@ export class AuthService {
     this.requireRealm(input.appId);
     const userName = input.userName.trim();
     if (!userName) throw authErrors.missingUser();
-    let user: User | null = null;
+    let user: UserRow | null = null;
     await this.throttle.attempt(
       `user:${userName.toLowerCase()}`,
       clientAddress,
       { throttled: authErrors.throttled, denied: authErrors.invalidCredentials },
       async () => {
-        user = await this.prisma.user.findUnique({ where: { userId: userName } });
+        user = await this.storage.users.byId(userName);
         // The hash is checked even for an unknown user, so timing does not tell which names exist.
         const passwordOk = await verifyPassword(input.password, user?.passwordHash);
         return passwordOk && user !== null && !user.isLocked && user.appIds.includes(input.appId);
@@ -205,36 +206,28 @@ export class AuthService {
     const everything = { roles: [...ROLES], appIds: [...APP_IDS] };
     let password = config.adminPassword;
     let generated = false;
-    if (!password && !config.adminClientSecret && (await this.prisma.user.count()) === 0) {
+    if (!password && !config.adminClientSecret && (await this.storage.users.count()) === 0) {
       password = randomSecret(18);
       generated = true;
     }
-    if (password && !(await this.prisma.user.findUnique({ where: { userId: ADMIN_USER } }))) {
-      const { count } = await this.prisma.user.createMany({
-        data: [
-          {
-            userId: ADMIN_USER,
-            name: 'Platform administrator',
-            passwordHash: await hashPassword(password),
-            passwordChangedAt: this.deps.clock.now(),
-            ...everything,
-          },
-        ],
-        skipDuplicates: true,
+    if (password && !(await this.storage.users.byId(ADMIN_USER))) {
+      const stored = await this.storage.users.insertIfAbsent({
+        userId: ADMIN_USER,
+        name: 'Platform administrator',
+        passwordHash: await hashPassword(password),
+        passwordChangedAt: this.deps.clock.now(),
+        ...everything,
       });
-      if (count === 1) {
+      if (stored) {
         logger.info({ userId: ADMIN_USER }, 'created the bootstrap admin user');
         if (generated) this.reportGeneratedPassword(password);
       }
     }
     const secret = config.adminClientSecret;
-    if (secret && !(await this.prisma.client.findUnique({ where: { clientId: ADMIN_CLIENT } }))) {
+    if (secret && !(await this.storage.clients.byId(ADMIN_CLIENT))) {
       if (secret.length < 32) logger.warn('PLATFORM_ADMIN_CLIENT_SECRET is shorter than 32 characters; use a long random secret');
-      const { count } = await this.prisma.client.createMany({
-        data: [{ clientId: ADMIN_CLIENT, secretHash: hashClientSecret(secret, this.secretKey), ...everything }],
-        skipDuplicates: true,
-      });
-      if (count === 1) logger.info({ clientId: ADMIN_CLIENT }, 'created the bootstrap admin client');
+      const stored = await this.storage.clients.insertIfAbsent({ clientId: ADMIN_CLIENT, secretHash: hashClientSecret(secret, this.secretKey), ...everything });
+      if (stored) logger.info({ clientId: ADMIN_CLIENT }, 'created the bootstrap admin client');
     }
   }
 

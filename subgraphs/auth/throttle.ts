@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/time.js';
+import type { ThrottleStore } from './storage/throttle.js';
 
 const ACCOUNT_WINDOW_MS = 15 * 60_000;
 const ADDRESS_WINDOW_MS = 60_000;
@@ -26,7 +26,7 @@ export class LoginThrottle {
   private lastSweep = 0;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: ThrottleStore,
     private readonly clock: Clock,
     private readonly limits: ThrottleLimits,
     /** the HMAC key counters are named under */
@@ -62,25 +62,18 @@ export class LoginThrottle {
 
   /** A successful login wipes the account's failures. */
   async succeeded(account: string): Promise<void> {
-    if (this.limits.account) await this.prisma.throttleCounter.deleteMany({ where: { bucket: this.bucket('account', account) } });
+    if (this.limits.account) await this.store.clear(this.bucket('account', account));
   }
 
   /** The bucket's count after this attempt, in a window that starts afresh once it has run out. */
-  private async increment(bucket: string, now: Date, windowMs: number): Promise<number> {
-    const expired = new Date(now.getTime() - windowMs);
-    const [row] = await this.prisma.$queryRaw<{ count: number }[]>`
-      INSERT INTO auth_throttle (bucket, "windowStart", count) VALUES (${bucket}, ${now}, 1)
-      ON CONFLICT (bucket) DO UPDATE SET
-        count = CASE WHEN auth_throttle."windowStart" <= ${expired} THEN 1 ELSE auth_throttle.count + 1 END,
-        "windowStart" = CASE WHEN auth_throttle."windowStart" <= ${expired} THEN ${now} ELSE auth_throttle."windowStart" END
-      RETURNING count`;
-    return Number(row?.count ?? 1);
+  private increment(bucket: string, now: Date, windowMs: number): Promise<number> {
+    return this.store.increment(bucket, now, new Date(now.getTime() - windowMs));
   }
 
   /** Drops counters whose window has run out, at most once a minute per instance. */
   private async sweep(now: Date): Promise<void> {
     if (now.getTime() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now.getTime();
-    await this.prisma.throttleCounter.deleteMany({ where: { windowStart: { lt: new Date(now.getTime() - ACCOUNT_WINDOW_MS) } } });
+    await this.store.sweep(new Date(now.getTime() - ACCOUNT_WINDOW_MS));
   }
 }

@@ -1,4 +1,4 @@
-import type { User } from '../../generated/prisma/client.js';
+import type { UserRow } from './storage/users.js';
 import type { Principal } from '../../lib/tokens.js';
 import { authErrors } from './errors.js';
 
@@ -69,7 +69,7 @@ export class UserScopes {
   }
 
   /** A user's roles, for a caller whose scope holds the user (KER-ATH-403 otherwise). */
-  static rolesOf(scope: UserScope, user: Pick<User, 'userId' | 'roles'>): string[] {
+  static rolesOf(scope: UserScope, user: Pick<UserRow, 'userId' | 'roles'>): string[] {
     if (scope.userIds && !scope.userIds.has(user.userId)) throw authErrors.notYourUser(user.userId);
     return user.roles;
   }

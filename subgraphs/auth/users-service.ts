@@ -1,7 +1,4 @@
-import { likeLiteral } from '../../lib/db/like.js';
-import type { Client, Prisma, PrismaClient, User } from '../../generated/prisma/client.js';
-import { connection, orderBy, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
-import type { PlatformDeps } from '../../lib/deps.js';
+import type { Connection, PageArgs } from '../../lib/graph/connection.js';
 import { ROLES } from '../../lib/roles.js';
 import { hashClientSecret, hashPassword, randomSecret, verifyPassword } from '../../lib/secrets.js';
 import type { Clock } from '../../lib/time.js';
@@ -9,8 +6,12 @@ import type { Principal, TokenService } from '../../lib/tokens.js';
 import { NotificationService } from '../notify/service.js';
 import { authErrors } from './errors.js';
 import { APP_IDS } from './realms.js';
+import type { ClientFilter, ClientRow, ClientStore } from './storage/clients.js';
+import type { UserOrder, UserRow, UserStore } from './storage/users.js';
 import type { LoginThrottle } from './throttle.js';
 import { UserScopes, type UserScope } from './user-scope.js';
+
+export type { ClientFilter, UserOrder };
 
 export interface UserInput {
   userId?: string;
@@ -32,7 +33,6 @@ export interface ClientInput {
 }
 
 const USER_ID = /^[\w.@+-]{1,64}$/;
-const USER_ORDER = { USER_ID: 'userId', CREATED_AT: 'createdAt' } as const;
 
 export interface UserFilter {
   userId?: string | null;
@@ -46,16 +46,6 @@ export interface UserFilter {
   /** mapped to this centre (master data) */
   regCenterId?: string | null;
 }
-export interface UserOrder {
-  field: keyof typeof USER_ORDER;
-  direction: 'ASC' | 'DESC';
-}
-export interface ClientFilter {
-  clientId?: string | null;
-  role?: string | null;
-  appId?: string | null;
-  isActive?: boolean | null;
-}
 const MIN_PASSWORD = 8;
 const DAY_MS = 86_400_000;
 
@@ -65,20 +55,30 @@ export interface PasswordPolicy {
   maxAgeDays: number;
 }
 
+/** What users and clients administration works over: the two tables, the sessions it ends, the time. */
+export interface UsersServiceDeps {
+  users: UserStore;
+  clients: Pick<ClientStore, 'byId' | 'byIds' | 'page' | 'create' | 'update'>;
+  tokens: Pick<TokenService, 'revokeSubject'>;
+  clock: Clock;
+}
+
 /** Users and clients administration: who may log in, with which roles, to which applications. */
 export class UsersService {
-  private readonly prisma: PrismaClient;
-  private readonly tokens: TokenService;
+  private readonly userRows: UserStore;
+  private readonly clientRows: UsersServiceDeps['clients'];
+  private readonly tokens: UsersServiceDeps['tokens'];
   private readonly clock: Clock;
 
   constructor(
-    deps: PlatformDeps,
+    deps: UsersServiceDeps,
     private readonly secretKey: Buffer,
     private readonly passwords: PasswordPolicy,
     /** which users each admin manages */
     private readonly scopes: UserScopes,
   ) {
-    this.prisma = deps.prisma;
+    this.userRows = deps.users;
+    this.clientRows = deps.clients;
     this.tokens = deps.tokens;
     this.clock = deps.clock;
   }
@@ -89,7 +89,7 @@ export class UsersService {
   }
 
   /** When the user's password stops being accepted where expiry is enforced; null when it never does (no expiry, no password). */
-  passwordExpiresAt(user: Pick<User, 'passwordHash' | 'passwordChangedAt'>): Date | null {
+  passwordExpiresAt(user: Pick<UserRow, 'passwordHash' | 'passwordChangedAt'>): Date | null {
     if (!this.passwords.maxAgeDays || !user.passwordHash || !user.passwordChangedAt) return null;
     return new Date(user.passwordChangedAt.getTime() + this.passwords.maxAgeDays * DAY_MS);
   }
@@ -110,7 +110,7 @@ export class UsersService {
   }
 
   private async requireUser(userId: string) {
-    const user = await this.prisma.user.findUnique({ where: { userId } });
+    const user = await this.userRows.byId(userId);
     if (!user) throw authErrors.noSuchUser(userId);
     return user;
   }
@@ -121,7 +121,7 @@ export class UsersService {
   }
 
   /** A user's roles, for a caller whose scope holds the user (KER-ATH-403 otherwise). */
-  rolesOf(scope: UserScope, user: Pick<User, 'userId' | 'roles'>): string[] {
+  rolesOf(scope: UserScope, user: Pick<UserRow, 'userId' | 'roles'>): string[] {
     return UserScopes.rolesOf(scope, user);
   }
 
@@ -131,33 +131,22 @@ export class UsersService {
    * filter's zone and centre) is read first, in a fixed number of
    * statements, and narrows the same query that pages and counts.
    */
-  async users(scope: UserScope, page: PageArgs, filter?: UserFilter | null, order?: UserOrder | null): Promise<Connection<User>> {
+  async users(scope: UserScope, page: PageArgs, filter?: UserFilter | null, order?: UserOrder | null): Promise<Connection<UserRow>> {
     const among = await this.scopes.among(scope, filter);
-    const where: Prisma.UserWhereInput = {
-      AND: [
-        filter?.userId ? { userId: { contains: likeLiteral(filter.userId), mode: 'insensitive' } } : {},
-        filter?.name ? { name: { contains: likeLiteral(filter.name), mode: 'insensitive' } } : {},
-        filter?.role ? { roles: { has: filter.role } } : {},
-        filter?.appId ? { appIds: { has: filter.appId } } : {},
-        filter?.isLocked != null ? { isLocked: filter.isLocked } : {},
-        among ? { userId: { in: [...among] } } : {},
-      ],
-    };
-    return connection(
+    return this.userRows.page(
       page,
-      (user) => user.userId,
-      (query) => this.prisma.user.findMany({ where, ...pageArgs(query, 'userId'), orderBy: orderBy(order, USER_ORDER, 'USER_ID', 'userId') }),
-      () => this.prisma.user.count({ where }),
+      { userId: filter?.userId, name: filter?.name, role: filter?.role, appId: filter?.appId, isLocked: filter?.isLocked, among },
+      order,
     );
   }
 
-  user(userId: string) {
-    return this.prisma.user.findUnique({ where: { userId } });
+  user(userId: string): Promise<UserRow | null> {
+    return this.userRows.byId(userId);
   }
 
   /** Users by id, in one query (the batch behind User references). */
-  async usersById(userIds: readonly string[]): Promise<Map<string, User>> {
-    const rows = await this.prisma.user.findMany({ where: { userId: { in: [...userIds] } } });
+  async usersById(userIds: readonly string[]): Promise<Map<string, UserRow>> {
+    const rows = await this.userRows.byIds(userIds);
     return new Map(rows.map((row) => [row.userId, row]));
   }
 
@@ -165,18 +154,16 @@ export class UsersService {
     if (!USER_ID.test(input.userId)) throw authErrors.invalidInput('userId is 1 to 64 letters, digits or . @ + - _');
     this.checkProfile(input);
     if (await this.user(input.userId)) throw authErrors.alreadyExists(`User ${input.userId}`);
-    return this.prisma.user.create({
-      data: {
-        userId: input.userId,
-        name: input.name ?? null,
-        mail: input.mail ?? null,
-        mobile: input.mobile ?? null,
-        langCode: input.langCode ?? 'eng',
-        rid: input.rid ?? null,
-        roles: input.roles ?? [],
-        appIds: input.appIds ?? [],
-        ...(input.password ? await this.passwordColumns(input.password) : { passwordHash: null }),
-      },
+    return this.userRows.create({
+      userId: input.userId,
+      name: input.name ?? null,
+      mail: input.mail ?? null,
+      mobile: input.mobile ?? null,
+      langCode: input.langCode ?? 'eng',
+      rid: input.rid ?? null,
+      roles: input.roles ?? [],
+      appIds: input.appIds ?? [],
+      ...(input.password ? await this.passwordColumns(input.password) : { passwordHash: null }),
     });
   }
 
@@ -194,7 +181,7 @@ export class UsersService {
         appIds: input.appIds,
       }).filter(([, value]) => value !== undefined && value !== null),
     );
-    const user = await this.prisma.user.update({ where: { userId }, data });
+    const user = await this.userRows.update(userId, data);
     // New roles or realms take effect at the next login.
     if (input.roles || input.appIds) await this.tokens.revokeSubject(userId);
     return user;
@@ -203,7 +190,7 @@ export class UsersService {
   async resetPassword(userId: string, password: string) {
     this.checkProfile({ password });
     await this.requireUser(userId);
-    const user = await this.prisma.user.update({ where: { userId }, data: await this.passwordColumns(password) });
+    const user = await this.userRows.update(userId, await this.passwordColumns(password));
     await this.tokens.revokeSubject(userId);
     return user;
   }
@@ -225,38 +212,27 @@ export class UsersService {
     if (newPassword === currentPassword) throw authErrors.invalidInput('the new password is the current one');
     const refuse = { throttled: authErrors.throttled, denied: authErrors.invalidCredentials };
     await this.passwords.throttle.attempt(`user:${caller.subject.toLowerCase()}`, clientAddress, refuse, async () =>
-      verifyPassword(currentPassword, (await this.prisma.user.findUnique({ where: { userId: caller.subject } }))?.passwordHash),
+      verifyPassword(currentPassword, (await this.userRows.byId(caller.subject))?.passwordHash),
     );
-    await this.prisma.user.update({ where: { userId: caller.subject }, data: await this.passwordColumns(newPassword) });
+    await this.userRows.update(caller.subject, await this.passwordColumns(newPassword));
     await this.tokens.revokeSubject(caller.subject);
     return true;
   }
 
   async setLocked(userId: string, isLocked: boolean) {
     await this.requireUser(userId);
-    const user = await this.prisma.user.update({ where: { userId }, data: { isLocked } });
+    const user = await this.userRows.update(userId, { isLocked });
     if (isLocked) await this.tokens.revokeSubject(userId);
     return user;
   }
 
-  clients(page: PageArgs, filter?: ClientFilter | null): Promise<Connection<Client>> {
-    const where: Prisma.ClientWhereInput = {
-      ...(filter?.clientId ? { clientId: { contains: likeLiteral(filter.clientId), mode: 'insensitive' } } : {}),
-      ...(filter?.role ? { roles: { has: filter.role } } : {}),
-      ...(filter?.appId ? { appIds: { has: filter.appId } } : {}),
-      ...(filter?.isActive != null ? { isActive: filter.isActive } : {}),
-    };
-    return connection(
-      page,
-      (client) => client.clientId,
-      (query) => this.prisma.client.findMany({ where, ...pageArgs(query, 'clientId'), orderBy: { clientId: 'asc' } }),
-      () => this.prisma.client.count({ where }),
-    );
+  clients(page: PageArgs, filter?: ClientFilter | null): Promise<Connection<ClientRow>> {
+    return this.clientRows.page(page, filter);
   }
 
   /** Clients by id, in one query (the batch behind Client references). */
-  async clientsById(clientIds: readonly string[]): Promise<Map<string, Client>> {
-    const rows = await this.prisma.client.findMany({ where: { clientId: { in: [...clientIds] } } });
+  async clientsById(clientIds: readonly string[]): Promise<Map<string, ClientRow>> {
+    const rows = await this.clientRows.byIds(clientIds);
     return new Map(rows.map((row) => [row.clientId, row]));
   }
 
@@ -264,35 +240,33 @@ export class UsersService {
   async createClient(input: ClientInput & { clientId: string }) {
     if (!USER_ID.test(input.clientId)) throw authErrors.invalidInput('clientId is 1 to 64 letters, digits or . @ + - _');
     this.checkRolesAndApps(input);
-    if (await this.prisma.client.findUnique({ where: { clientId: input.clientId } })) throw authErrors.alreadyExists(`Client ${input.clientId}`);
+    if (await this.clientRows.byId(input.clientId)) throw authErrors.alreadyExists(`Client ${input.clientId}`);
     const secretKey = randomSecret(32);
-    await this.prisma.client.create({
-      data: {
-        clientId: input.clientId,
-        secretHash: hashClientSecret(secretKey, this.secretKey),
-        roles: input.roles ?? [],
-        appIds: input.appIds ?? [],
-        isActive: input.isActive ?? true,
-      },
+    await this.clientRows.create({
+      clientId: input.clientId,
+      secretHash: hashClientSecret(secretKey, this.secretKey),
+      roles: input.roles ?? [],
+      appIds: input.appIds ?? [],
+      isActive: input.isActive ?? true,
     });
     return { clientId: input.clientId, secretKey };
   }
 
   async updateClient(clientId: string, input: ClientInput) {
     this.checkRolesAndApps(input);
-    if (!(await this.prisma.client.findUnique({ where: { clientId } }))) throw authErrors.noSuchClient(clientId);
+    if (!(await this.clientRows.byId(clientId))) throw authErrors.noSuchClient(clientId);
     const data = Object.fromEntries(
       Object.entries({ roles: input.roles, appIds: input.appIds, isActive: input.isActive }).filter(([, v]) => v !== undefined && v !== null),
     );
-    const client = await this.prisma.client.update({ where: { clientId }, data });
+    const client = await this.clientRows.update(clientId, data);
     await this.tokens.revokeSubject(clientId);
     return client;
   }
 
   async rotateClientSecret(clientId: string) {
-    if (!(await this.prisma.client.findUnique({ where: { clientId } }))) throw authErrors.noSuchClient(clientId);
+    if (!(await this.clientRows.byId(clientId))) throw authErrors.noSuchClient(clientId);
     const secretKey = randomSecret(32);
-    await this.prisma.client.update({ where: { clientId }, data: { secretHash: hashClientSecret(secretKey, this.secretKey) } });
+    await this.clientRows.update(clientId, { secretHash: hashClientSecret(secretKey, this.secretKey) });
     await this.tokens.revokeSubject(clientId);
     return { clientId, secretKey };
   }

@@ -9,6 +9,7 @@ import { PartnerCertificates } from './partner-certificates.js';
 import { keysResolvers } from './resolvers.js';
 import { KeysService } from './service.js';
 import { keysSettings } from './settings.js';
+import { KeysStorage } from './storage.js';
 
 declare module '../../lib/deps.js' {
   interface PlatformServices {
@@ -30,18 +31,19 @@ export const keys = defineComponent({
   inputs: keysInputs,
   settings: keysSettings,
   async services(deps: PlatformDeps, settings) {
-    const store = new KeyStore(deps.prisma, deps.masterKey, deps.clock, settings.policy);
-    const partnerCertificates = new PartnerCertificates(deps.prisma, store, deps.clock);
+    const storage = new KeysStorage(deps.prisma);
+    const store = new KeyStore(storage, deps.masterKey, deps.clock, settings.policy);
+    const partnerCertificates = new PartnerCertificates(storage, store, deps.clock);
     // Partner management, built after the key store, says which partners a caller reaches.
     const partnerAccess = new PartnerCertificateAccess(() => deps.services.partnerReach);
     // Master data, built after the key store, says which machines a caller may map a key to.
-    const keys = new KeysService(deps.prisma, store, deps.clock, partnerCertificates, partnerAccess, (caller, name) =>
+    const keys = new KeysService(storage, store, deps.clock, partnerCertificates, partnerAccess, (caller, name) =>
       deps.services.machines.requireMappable(caller, name),
     );
     // The platform's own keys exist before the first request that needs them.
     await keys.ensurePlatformKeys();
     // Master data says which machines' keys a caller may list (one reach for writing and reading them).
-    const keyInventory = new KeyInventory(deps.prisma, deps.clock, (caller) => deps.services.machines.namesInReach(caller));
+    const keyInventory = new KeyInventory(storage, deps.clock, (caller) => deps.services.machines.namesInReach(caller));
     return { keys, keyInventory, partnerCertificates, partnerCertificateAccess: partnerAccess };
   },
   resolvers: (deps) =>

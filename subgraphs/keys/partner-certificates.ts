@@ -1,9 +1,9 @@
 import type { X509Certificate } from 'node:crypto';
-import type { KeyStoreEntry, PrismaClient } from '../../generated/prisma/client.js';
 import { issueCertificate, parseCertificate, type Subject } from '../../lib/crypto/certificates.js';
 import type { Clock } from '../../lib/time.js';
 import { keyErrors } from './errors.js';
 import type { KeyStore } from './key-store.js';
+import { keyTables, type KeyEntry, type KeysDatabase, type PartnerCertificateRows } from './storage.js';
 
 /** Where partners' certificates are kept: another domain's certificate per partner id. */
 export const PARTNER_APPLICATION = 'PARTNER';
@@ -41,11 +41,17 @@ export interface PartnerCertificateUpload {
  * management's key, as MOSIP signs partner certificates.
  */
 export class PartnerCertificates {
+  /** the key_store table, as partners' certificates are read from it */
+  private readonly rows: PartnerCertificateRows;
+
   constructor(
-    private readonly prisma: PrismaClient,
+    /** the database the wiring opened, or the entries as a test keeps them */
+    rows: PartnerCertificateRows | KeysDatabase,
     private readonly store: KeyStore,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.rows = keyTables(rows);
+  }
 
   /** The partner certificate manager's checks of the certificate itself: X.509, RSA of 2048 bits or more, in force now. */
   private check(certificateData: string): X509Certificate {
@@ -108,22 +114,12 @@ export class PartnerCertificates {
 
   /** Whether the key store keeps, or kept, a certificate under PARTNER/<partnerId> (another domain's, such as the ABIS partner's). */
   async held(partnerId: string): Promise<boolean> {
-    return (await this.prisma.keyStoreEntry.count({ where: { applicationId: PARTNER_APPLICATION, referenceId: partnerId } })) > 0;
+    return (await this.rows.countOf(PARTNER_APPLICATION, partnerId)) > 0;
   }
 
   /** The certificates in force of these partners, in one query (the batch behind Partner.certificate). */
-  async inForce(partnerIds: readonly string[]): Promise<Map<string, KeyStoreEntry>> {
-    const now = this.clock.now();
-    const rows = await this.prisma.keyStoreEntry.findMany({
-      where: {
-        applicationId: PARTNER_APPLICATION,
-        referenceId: { in: [...partnerIds] },
-        validFrom: { lte: now },
-        validTo: { gt: now },
-        OR: [{ retiredAt: null }, { retiredAt: { gt: now } }],
-      },
-      orderBy: { validFrom: 'asc' },
-    });
+  async inForce(partnerIds: readonly string[]): Promise<Map<string, KeyEntry>> {
+    const rows = await this.rows.inForceOf(PARTNER_APPLICATION, partnerIds, this.clock.now());
     // Ascending: the newest entry of each partner is set last.
     return new Map(rows.map((row) => [row.referenceId, row]));
   }

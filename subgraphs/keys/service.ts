@@ -1,5 +1,4 @@
-import { createHash, createPublicKey, createSign, createVerify, X509Certificate } from 'node:crypto';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import { X509Certificate } from 'node:crypto';
 import { parseCertificate, type Subject } from '../../lib/crypto/certificates.js';
 import {
   CryptoFormatError,
@@ -18,9 +17,15 @@ import { instantOr, type Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { keyErrors } from './errors.js';
 import type { KeyStore } from './key-store.js';
+import { MapMachineKey, type Caller } from './map-machine-key.js';
 import { PartnerCertificateAccess, type KeyCaller } from './partner-access.js';
 import { PARTNER_APPLICATION, PartnerCertificates } from './partner-certificates.js';
 import { NOTIFICATION_KEY, PLATFORM_APPLICATION, REGISTRATION_APPLICATION, RESPONSE_SIGNING_KEY } from './policy.js';
+import { SIGNING_KEY, SignData, type KeyPair } from './sign-data.js';
+import { keyTables, type KeysDatabase, type MachineKeyRows, type PartnerCertificateRows } from './storage.js';
+
+export { SIGNING_KEY };
+export type { Caller, KeyPair };
 
 export interface CryptoInput {
   applicationId?: string | null;
@@ -29,11 +34,6 @@ export interface CryptoInput {
   aad?: string | null;
   salt?: string | null;
   timeStamp?: string | null;
-}
-
-export interface KeyPair {
-  applicationId: string;
-  referenceId: string;
 }
 
 /** A timestamp the key manager and crypto manager take: an ISO 8601 instant (KER-CRY-007 otherwise); REST runs it on the wire's text too. */
@@ -45,33 +45,28 @@ export function cryptoPrerequisites(input: CryptoInput): asserts input is Crypto
   if (!input.data) throw keyErrors.emptyInput('data');
 }
 
-/** The caller of an operation that depends on who asks: its roles (crypto) and name (audit). */
-export type Caller = Pick<Principal, 'subject' | 'roles'>;
-
-/** The application and reference of the signature service's key (MOSIP: KERNEL / SIGN). */
-export const SIGNING_KEY: KeyPair = { applicationId: 'KERNEL', referenceId: 'SIGN' };
-/** Signatures validateSignature accepts: the signature service's and the platform's response signatures. */
-const VERIFIABLE_KEYS: KeyPair[] = [SIGNING_KEY, RESPONSE_SIGNING_KEY];
-/** Roles that may give a machine that already has a key another one. */
-const MACHINE_REMAPPERS = ['GLOBAL_ADMIN', 'REGISTRATION_ADMIN'];
-
-const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
-
 /** Key manager, crypto manager and signature service rules over the key store. */
 export class KeysService {
+  private readonly machines: MapMachineKey;
+  private readonly signatures: SignData;
+
   constructor(
-    private readonly prisma: PrismaClient,
+    /** the database the wiring opened, or the machine keys (and partners' certificates) as a test keeps them */
+    rows: (MachineKeyRows & PartnerCertificateRows) | KeysDatabase,
     readonly store: KeyStore,
     private readonly clock: Clock,
-    private readonly partnerCertificates: Pick<PartnerCertificates, 'replace'> = new PartnerCertificates(prisma, store, clock),
+    private readonly partnerCertificates: Pick<PartnerCertificates, 'replace'> = new PartnerCertificates(rows, store, clock),
     /** without partner management (a tool using the key store alone), partners' certificates are the key store admins' only */
     private readonly partnerAccess: PartnerCertificateAccess = new PartnerCertificateAccess(() => undefined),
     /** whether a caller may map a key to a machine: master data's rule (the machine's centre staff, the admins of its zone); alone, a GLOBAL_ADMIN only */
-    private readonly mayMapMachine: (caller: Caller, machineName: string) => Promise<void> = (caller) =>
+    mayMapMachine: (caller: Caller, machineName: string) => Promise<void> = (caller) =>
       caller.roles.includes('GLOBAL_ADMIN')
         ? Promise.resolve()
         : Promise.reject(new PlatformError('KER-ATH-403', 'Forbidden: only a GLOBAL_ADMIN maps machine keys here')),
-  ) {}
+  ) {
+    this.machines = new MapMachineKey(keyTables(rows), mayMapMachine);
+    this.signatures = new SignData(store, clock);
+  }
 
   private uploaded() {
     return { status: 'success', timestamp: this.clock.now().toISOString() };
@@ -213,56 +208,19 @@ export class KeysService {
     }
   }
 
-  /** A compact JWS (RS256) over the data with a pair's key in force: its certificate in x5c, its thumbprint as kid. */
-  private async signWith(pair: KeyPair, data: string): Promise<string> {
-    const entry = await this.store.current(pair.applicationId, pair.referenceId);
-    const certificate = this.store.certificateOf(entry);
-    const header = base64url(JSON.stringify({ alg: 'RS256', x5c: [certificate.raw.toString('base64')], kid: entry.thumbprint }));
-    const input = `${header}.${base64url(data)}`;
-    const signature = createSign('RSA-SHA256')
-      .update(input)
-      .sign(await this.store.privateKeyOf(entry))
-      .toString('base64url');
-    return `${input}.${signature}`;
-  }
-
-  /** The signature service: signs with KERNEL/SIGN, never with the key behind Response-Signature. */
-  async sign(data: string | null | undefined): Promise<{ signature: string; timestamp: string }> {
-    if (!data) throw keyErrors.signatureInput('data should not be null or empty');
-    return { signature: await this.signWith(SIGNING_KEY, data), timestamp: this.clock.now().toISOString() };
+  /** The signature service: signs with KERNEL/SIGN, never with the key behind Response-Signature (sign-data.ts). */
+  sign(data: string | null | undefined): Promise<{ signature: string; timestamp: string }> {
+    return this.signatures.sign(data);
   }
 
   /** Valid only when signed by one of this platform's signing keys (rotated ones too); a detached JWS needs `data`. */
-  async validateSignature(jws: string | null | undefined, data?: string | null): Promise<{ status: string; message: string }> {
-    const parts = jws?.split('.');
-    if (!parts || parts.length !== 3 || !parts[0] || !parts[2]) throw keyErrors.signatureInput('signature is not a compact JWS');
-    let header: { alg?: string; kid?: string };
-    try {
-      header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as typeof header;
-    } catch {
-      throw keyErrors.signatureInput('the JWS header is not JSON');
-    }
-    const payload = parts[1] ? Buffer.from(parts[1], 'base64url').toString('utf8') : data;
-    if (payload === undefined || payload === null) throw keyErrors.signatureInput('a detached signature needs data');
-    if (header.alg !== 'RS256' || !header.kid) throw keyErrors.signatureInvalid();
-    const entry = await this.store.entryByThumbprint(header.kid);
-    if (!entry || !VERIFIABLE_KEYS.some((pair) => entry.applicationId === pair.applicationId && entry.referenceId === pair.referenceId))
-      throw keyErrors.signatureInvalid();
-    const ok = createVerify('RSA-SHA256')
-      .update(`${parts[0]}.${base64url(payload)}`)
-      .verify(this.store.certificateOf(entry).publicKey, Buffer.from(parts[2], 'base64url'));
-    if (!ok || (data != null && data !== payload)) throw keyErrors.signatureInvalid();
-    return { status: 'success', message: 'Validation Successful' };
+  validateSignature(jws: string | null | undefined, data?: string | null): Promise<{ status: string; message: string }> {
+    return this.signatures.validateSignature(jws, data);
   }
 
-  /**
-   * The Response-Signature header value: a detached JWS over the body
-   * (MOSIP's convention), with a key of its own (PLATFORM/RESPONSE_SIGN) so
-   * that no caller of `sign` can produce a platform response.
-   */
-  async responseSignature(body: string): Promise<string> {
-    const [header, , signature] = (await this.signWith(RESPONSE_SIGNING_KEY, body)).split('.');
-    return `${header}..${signature}`;
+  /** The Response-Signature header value: a detached JWS over the body, with PLATFORM/RESPONSE_SIGN. */
+  responseSignature(body: string): Promise<string> {
+    return this.signatures.responseSignature(body);
   }
 
   /** Generates the platform's own keys where missing (first start). */
@@ -324,49 +282,13 @@ export class KeysService {
     return { publicKey: encodeBase64Url(publicKey), issuedAt: entry.validFrom.toISOString(), expiryAt: entry.validTo.toISOString(), profile: 'default' };
   }
 
-  private machineKey(publicKey: string): { der: Buffer; keyIndex: string } {
-    try {
-      const key = publicKey.includes('-----BEGIN')
-        ? createPublicKey(publicKey)
-        : createPublicKey({ key: decodeBase64Any(publicKey), format: 'der', type: 'spki' });
-      const der = key.export({ type: 'spki', format: 'der' });
-      return { der, keyIndex: createHash('sha256').update(der).digest('hex') };
-    } catch {
-      throw keyErrors.badPublicKey('publicKey is not a base64 SPKI (X.509) public key');
-    }
+  /** Maps a machine's public key (map-machine-key.ts). */
+  uploadMachinePublicKey(caller: Caller, machineName: string, publicKey: string) {
+    return this.machines.upload(caller, machineName, publicKey);
   }
 
-  /**
-   * Maps a machine's public key. Any registration role may map a new machine;
-   * re-mapping a machine that already has another key takes an admin, and the
-   * row keeps who mapped it first and who re-mapped it, and when.
-   */
-  async uploadMachinePublicKey(caller: Caller, machineName: string, publicKey: string) {
-    if (!machineName?.trim()) throw keyErrors.emptyInput('machineName');
-    const { der, keyIndex } = this.machineKey(publicKey);
-    await this.mayMapMachine(caller, machineName);
-    const other = await this.prisma.machinePublicKey.findUnique({ where: { keyIndex } });
-    if (other && other.machineName !== machineName) throw keyErrors.badPublicKey(`the key is already mapped to machine ${other.machineName}`);
-    const mapped = await this.prisma.machinePublicKey.findUnique({ where: { machineName } });
-    if (mapped && mapped.keyIndex !== keyIndex && !caller.roles.some((role) => MACHINE_REMAPPERS.includes(role))) {
-      throw new PlatformError('KER-ATH-403', `Forbidden: machine ${machineName} already has a key; only an admin may map another`);
-    }
-    const row = { publicKey: der.toString('base64'), keyIndex };
-    if (!mapped) await this.prisma.machinePublicKey.create({ data: { machineName, ...row, createdBy: caller.subject } });
-    else if (mapped.keyIndex !== keyIndex) await this.prisma.machinePublicKey.update({ where: { machineName }, data: { ...row, updatedBy: caller.subject } });
-    return { machineName, keyIndex, verified: null };
-  }
-
-  /**
-   * Whether a public key is the one mapped to a machine. A machine without a
-   * mapped key is unknown here: KER-SNC-155, as MOSIP's sync data answers a
-   * machine it does not find (validateKeyMachineMapping).
-   */
-  async verifyMachinePublicKey(machineName: string, publicKey: string) {
-    if (!machineName?.trim()) throw keyErrors.emptyInput('machineName');
-    const { keyIndex } = this.machineKey(publicKey);
-    const mapped = await this.prisma.machinePublicKey.findUnique({ where: { machineName } });
-    if (!mapped) throw keyErrors.machineNotFound(machineName);
-    return { machineName, keyIndex, verified: mapped.keyIndex === keyIndex };
+  /** Whether a public key is the one mapped to a machine; KER-SNC-155 for a machine without one. */
+  verifyMachinePublicKey(machineName: string, publicKey: string) {
+    return this.machines.verify(machineName, publicKey);
   }
 }

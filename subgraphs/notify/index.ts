@@ -5,6 +5,7 @@ import { notifyInputs } from './inputs.js';
 import { notifyResolvers } from './resolvers.js';
 import { NotificationService, RECIPIENT_KEY_PURPOSE } from './service.js';
 import { notifySettings } from './settings.js';
+import { NotificationStorage, TemplateStorage } from './storage.js';
 
 declare module '../../lib/deps.js' {
   interface PlatformServices {
@@ -21,7 +22,7 @@ export const notify = defineComponent({
   settings: notifySettings,
   services(deps: PlatformDeps, settings) {
     const service = new NotificationService(
-      deps.prisma,
+      { notifications: new NotificationStorage(deps.prisma), templates: new TemplateStorage(deps.prisma) },
       deps.clock,
       settings,
       deps.logger.child({ component: 'notify' }),

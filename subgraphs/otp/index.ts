@@ -5,6 +5,7 @@ import { otpInputs } from './inputs.js';
 import { otpResolvers } from './resolvers.js';
 import { OtpService } from './service.js';
 import { otpSettings } from './settings.js';
+import { OtpStorage } from './storage.js';
 
 declare module '../../lib/deps.js' {
   interface PlatformServices {
@@ -19,6 +20,6 @@ export const otp = defineComponent({
   access: otpAccess,
   inputs: otpInputs,
   settings: otpSettings,
-  services: (deps: PlatformDeps, settings) => ({ otp: new OtpService(deps.prisma, deps.masterKey, deps.clock, settings) }),
+  services: (deps: PlatformDeps, settings) => ({ otp: new OtpService(new OtpStorage(deps.prisma), deps.masterKey, deps.clock, settings) }),
   resolvers: (deps) => otpResolvers(deps.services.otp, deps.config.specOpenEndpoints),
 });

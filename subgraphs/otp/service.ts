@@ -1,10 +1,10 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { OtpSettings } from './settings.js';
 import type { MasterKey } from '../../lib/master-key.js';
 import type { Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { otpErrors } from './errors.js';
+import type { OtpStore } from './storage.js';
 
 /**
  * Keys live in namespaces: `api` for /otp/generate callers, `login` for the
@@ -45,7 +45,7 @@ export class OtpService {
   private readonly hmacKey: Buffer;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: OtpStore,
     masterKey: MasterKey,
     private readonly clock: Clock,
     readonly settings: OtpSettings,
@@ -72,21 +72,20 @@ export class OtpService {
   async generate(namespace: OtpNamespace, key: string, scope = ''): Promise<OtpGeneration> {
     const id = this.entryId(namespace, key, scope);
     const now = this.clock.now();
-    const entry = await this.prisma.otpEntry.findUnique({ where: { id } });
+    const entry = await this.store.entry(id);
     if (entry?.frozenUntil && entry.frozenUntil > now) return { otp: null, status: 'USER_BLOCKED' };
     const otp = this.newOtp();
     const otpHash = this.otpHash(id, otp).toString('base64');
     const expiresAt = new Date(now.getTime() + this.settings.expirySeconds * 1000);
     // A thawed key starts counting again.
-    const thawed = entry?.frozenUntil ? { failedAttempts: 0, frozenUntil: null } : {};
-    await this.prisma.otpEntry.upsert({ where: { id }, create: { id, otpHash, expiresAt }, update: { otpHash, expiresAt, ...thawed } });
+    await this.store.saveOtp(id, otpHash, expiresAt, Boolean(entry?.frozenUntil));
     return { otp, status: 'GENERATION_SUCCESSFUL' };
   }
 
   async check(namespace: OtpNamespace, key: string, otp: string, scope = ''): Promise<OtpCheck> {
     const id = this.entryId(namespace, key, scope);
     const now = this.clock.now();
-    const entry = await this.prisma.otpEntry.findUnique({ where: { id } });
+    const entry = await this.store.entry(id);
     if (!entry) return 'NOT_GENERATED';
     if (entry.frozenUntil && entry.frozenUntil > now) return 'BLOCKED';
     if (!entry.otpHash) return 'NOT_GENERATED';
@@ -95,22 +94,15 @@ export class OtpService {
     if (stored.length === given.length && timingSafeEqual(stored, given)) {
       if (!entry.expiresAt || entry.expiresAt <= now) return 'EXPIRED';
       // Consumed by whoever deletes the row holding this very hash: of two parallel validations one wins.
-      const { count } = await this.prisma.otpEntry.deleteMany({ where: { id, otpHash: entry.otpHash } });
-      return count === 1 ? 'VALID' : 'INVALID';
+      return (await this.store.consume(id, entry.otpHash)) ? 'VALID' : 'INVALID';
     }
     return this.recordFailure(id, now, entry.frozenUntil !== null);
   }
 
   private async recordFailure(id: string, now: Date, thawed: boolean): Promise<OtpCheck> {
-    const updated = await this.prisma.otpEntry.update({
-      where: { id },
-      data: thawed ? { failedAttempts: 1, frozenUntil: null } : { failedAttempts: { increment: 1 } },
-    });
-    if (updated.failedAttempts <= this.settings.attemptThreshold) return 'INVALID';
-    await this.prisma.otpEntry.update({
-      where: { id },
-      data: { frozenUntil: new Date(now.getTime() + this.settings.freezeSeconds * 1000), otpHash: null, expiresAt: null },
-    });
+    const failures = await this.store.countFailure(id, thawed);
+    if (failures <= this.settings.attemptThreshold) return 'INVALID';
+    await this.store.freeze(id, new Date(now.getTime() + this.settings.freezeSeconds * 1000));
     return 'BLOCKED';
   }
 
