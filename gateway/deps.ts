@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { PlatformConfig } from '../lib/config.js';
+import { loadGlobalConfiguration } from '../lib/global-configuration.js';
 import { openDatabase, type Database } from '../lib/db/client.js';
 import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
 import { log as defaultLogger, type Logger } from '../lib/log.js';
@@ -60,6 +61,8 @@ export interface Dependencies {
 export async function createDeps(options: DepsOptions): Promise<Dependencies> {
   const { config } = options;
   const settings = componentSettings(config.env);
+  // Read before anything opens: a bad file is a start-up error that names its setting.
+  const globalConfiguration = loadGlobalConfiguration(config.globalConfigFile);
   const logger = options.logger ?? defaultLogger;
   const clock = options.clock ?? systemClock;
   const database =
@@ -85,6 +88,7 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
   const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop(), () => queue.close(), () => objects.close?.()];
   const deps: PlatformDeps = {
     config,
+    globalConfiguration,
     prisma: database.prisma,
     database,
     masterKey,

@@ -32,6 +32,13 @@ export const CORE_SETTINGS = {
     undefined,
     '`stomp://host:61613` (ActiveMQ); unset: ABIS traffic is not sent and `/health` reports the queue `DISABLED`',
   ),
+  globalConfigFile: setting(
+    'PLATFORM_SYNC_GLOBAL_CONFIG',
+    read.optionalText(),
+    undefined,
+    "the platform's global configuration: the UIN, VID, RID and contact rules every component reads, served by `GET /v1/syncdata/configs` as `globalConfiguration`; a `.properties` or JSON file holding every key of the spec, read once at start",
+    '`config/syncdata/global.properties` (in the repository)',
+  ),
   stompLogin: setting('STOMP_LOGIN', read.optionalText(), undefined, 'broker login'),
   stompPasscode: setting('STOMP_PASSCODE', read.optionalText(), undefined, 'broker passcode'),
   adminPassword: setting(

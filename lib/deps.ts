@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { PlatformConfig } from './config.js';
+import type { ConfigMap } from './global-configuration.js';
 import type { Database } from './db/client.js';
 import type { EventBus } from './events.js';
 import type { Jobs } from './jobs/types.js';
@@ -22,6 +23,8 @@ export interface PlatformServices {}
 /** What every component is built from; one set per process. */
 export interface PlatformDeps {
   config: PlatformConfig;
+  /** the platform's global configuration (PLATFORM_SYNC_GLOBAL_CONFIG): the UIN, VID and contact rules */
+  globalConfiguration: ConfigMap;
   prisma: PrismaClient;
   /** the database itself: notifications (LISTEN), health */
   database: Database;

@@ -1,7 +1,7 @@
 import type { PlatformDeps } from '../../lib/deps.js';
 import { defineComponent } from '../component.js';
 import { syncdataAccess } from './access.js';
-import { loadSyncConfiguration } from './config-files.js';
+import { loadRegistrationConfiguration } from './config-files.js';
 import { syncdataInputs } from './inputs.js';
 import { syncdataResolvers } from './resolvers.js';
 import { SyncDataService } from './service.js';
@@ -25,7 +25,13 @@ export const syncdata = defineComponent({
   settings: syncdataSettings,
   // The configuration files are read here, once: a missing or incomplete file stops the start.
   services: (deps: PlatformDeps, settings) => {
-    const syncdata = new SyncDataService(deps.prisma, deps.clock, loadSyncConfiguration(settings), () => deps.services.users, deps.services.centreReach);
+    const syncdata = new SyncDataService(
+      deps.prisma,
+      deps.clock,
+      { registrationConfiguration: loadRegistrationConfiguration(settings.registrationConfigFile), globalConfiguration: deps.globalConfiguration },
+      () => deps.services.users,
+      deps.services.centreReach,
+    );
     // The sample centre's registration staff (README, "Sample country"): heard in whichever process master data loads the country.
     deps.events.on('sampleCountry.loaded', 'syncdata', async () => {
       const added = await syncdata.addSampleStaff();

@@ -6,7 +6,13 @@ import type { Principal } from '../../lib/tokens.js';
 import type { UsersService } from '../auth/users-service.js';
 import { CentreReach } from '../masterdata/centres/reach.js';
 import { SYNC_ENTITIES, type EntityQuery } from './client-settings.js';
-import type { ConfigMap, SyncConfiguration } from './config-files.js';
+import type { ConfigMap } from '../../lib/global-configuration.js';
+
+/** What GET /v1/syncdata/configs serves: the registration client's configuration and the platform's global one. */
+export interface SyncConfiguration {
+  registrationConfiguration: ConfigMap;
+  globalConfiguration: ConfigMap;
+}
 import { syncdataErrors } from './errors.js';
 import { encryptForMachine, machinePublicKey } from './machine-crypto.js';
 
@@ -112,10 +118,6 @@ export class SyncDataService {
   ) {}
 
   /** The global configuration (platform.kernel.*): the ID number rules the ID repository follows are those registration clients get. */
-  globalConfiguration(): Readonly<Record<string, string>> {
-    return this.config.globalConfiguration;
-  }
-
   configs(): { registrationConfiguration: ConfigEntry[]; globalConfiguration: ConfigEntry[] } {
     return { registrationConfiguration: entries(this.config.registrationConfiguration), globalConfiguration: entries(this.config.globalConfiguration) };
   }

@@ -8,13 +8,6 @@ export const syncdataSettings = {
     'the registration client configuration of `GET /v1/syncdata/configs` (`registrationConfiguration`): a `.properties` or JSON file holding every key of the spec; read once at start',
     '`config/syncdata/registration.properties` (in the repository)',
   ),
-  globalConfigFile: setting(
-    'PLATFORM_SYNC_GLOBAL_CONFIG',
-    read.optionalText(),
-    undefined,
-    'the global configuration of `GET /v1/syncdata/configs` (`globalConfiguration`): a `.properties` or JSON file holding every key of the spec; read once at start',
-    '`config/syncdata/global.properties` (in the repository)',
-  ),
 };
 
 export type SyncdataSettings = SettingValues<typeof syncdataSettings>;

@@ -9,7 +9,7 @@ import { systemClock } from '../../lib/time.js';
 import { IdrepoCipher } from '../../subgraphs/idrepo/cipher.js';
 import { sealedIdentity, sealedUin } from '../../subgraphs/idrepo/identities/records.js';
 import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
-import { loadSyncConfiguration } from '../../subgraphs/syncdata/config-files.js';
+import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
 import { DEFAULT_KEY_POLICY } from '../../subgraphs/keys/policy.js';
 import { KeyStore } from '../../subgraphs/keys/key-store.js';
 import { KeysService } from '../../subgraphs/keys/service.js';
@@ -25,7 +25,7 @@ export async function seedIdentities(url: string, passphrase: string, count: num
     const keys = new KeysService(prisma, new KeyStore(prisma, MasterKey.fromPassphrase(passphrase), systemClock, DEFAULT_KEY_POLICY), systemClock);
     const cipher = new IdrepoCipher(prisma, keys, systemClock);
     await cipher.start();
-    const rules = uinRules(loadSyncConfiguration({}).globalConfiguration);
+    const rules = uinRules(loadGlobalConfiguration(undefined));
     const uins: string[] = [];
     const seen = new Set<string>(taken);
     while (uins.length < count) {

@@ -27,7 +27,7 @@ import { benchPackets } from './packets.js';
 import { partnerChain } from './partners.js';
 import { DOCUMENTS, identityOf, newRid } from '../support/identity-data.js';
 import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
-import { loadSyncConfiguration } from '../../subgraphs/syncdata/config-files.js';
+import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
 import type { LoadCase, LoadResult } from './load.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -305,7 +305,7 @@ async function main(): Promise<void> {
       }
       if (identityCases.includes('identity create')) {
         // Each request a new identity: a body per request, so autocannon's paths are not enough — a fixed pool of bodies.
-        const rules = uinRules(loadSyncConfiguration({}).globalConfiguration);
+        const rules = uinRules(loadGlobalConfiguration(undefined));
         // A UIN already stored (seeded, or drawn by an earlier create) would be refused (IDR-IDC-012): drawn again.
         const taken = new Set(uins);
         const freeUin = (): string => {

@@ -43,7 +43,7 @@ async function resident(): Promise<{ uin: string; email: string; identityId: str
 
 /** A VID of the identity, stored as the VID area stores them (HMAC + ciphertext). */
 async function addVid(identityId: string, over: { status?: string; expiresAt?: Date | null } = {}): Promise<string> {
-  const vid = generateNumber(vidRules(t.platform.deps.services.syncdata.globalConfiguration()));
+  const vid = generateNumber(vidRules(t.platform.deps.globalConfiguration));
   const cipher = t.platform.deps.services.idrepoCipher;
   const id = randomUUID();
   await prisma().vid.create({
@@ -198,7 +198,7 @@ describe('authentication-type locks: lock, unlock, read', () => {
     // A revoked or expired VID names nothing: IDA-MLC-018, as an unknown one.
     const revoked = await addVid(identityId, { status: 'REVOKED' });
     const expired = await addVid(identityId, { expiresAt: new Date(t.clock.now().getTime() - 1000) });
-    for (const gone of [revoked, expired, generateNumber(vidRules(t.platform.deps.services.syncdata.globalConfiguration()))]) {
+    for (const gone of [revoked, expired, generateNumber(vidRules(t.platform.deps.globalConfiguration))]) {
       await expectRefused(
         () => update(login.cookie, bodyOf(gone, LOCK_OTP_AND_FINGER, { individualIdType: 'VID' })),
         'IDA-MLC-018',

@@ -19,7 +19,7 @@ describe('UIN pool', () => {
     const rows = await t.platform.deps.prisma.uinPool.findMany();
     expect(rows).toHaveLength(POOL);
     const cipher = t.platform.deps.services.idrepoCipher;
-    const rules = uinRules(t.platform.deps.services.syncdata.globalConfiguration());
+    const rules = uinRules(t.platform.deps.globalConfiguration);
     const uins = new Set<string>();
     for (const row of rows) {
       const uin = (await cipher.decrypt(row.uinEncrypted, `uin-pool/${row.uinHash}`)).toString('utf8');

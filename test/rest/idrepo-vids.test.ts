@@ -55,7 +55,7 @@ const patch = (vid: string, vidStatus: unknown, headers = processor) => vidCall(
 const regenerate = (vid: string, headers = processor) => vidCall(headers, 'POST', `/${vid}/regenerate`);
 const list = (uin: string, headers = processor) => vidCall(headers, 'GET', `/uin/${uin}`);
 const vidRows = () => t.platform.deps.prisma.vid.findMany();
-const rulesOfVids = () => vidRules(t.platform.deps.services.syncdata.globalConfiguration());
+const rulesOfVids = () => vidRules(t.platform.deps.globalConfiguration);
 const generateVid = () => generateNumber(rulesOfVids());
 
 describe('ID repository VIDs', () => {
@@ -519,7 +519,7 @@ describe('the VID policy', () => {
 
   it('follows the policy given to the service', async () => {
     const { deps } = t.platform;
-    const global = deps.services.syncdata.globalConfiguration();
+    const global = deps.globalConfiguration;
     const policies = new VidPolicies({
       vidPolicies: [
         {
@@ -547,7 +547,7 @@ describe('the VID policy', () => {
 
   it('answers IDR-VID-002 when no free number can be drawn, and stores nothing for it', async () => {
     const { deps } = t.platform;
-    const global = deps.services.syncdata.globalConfiguration();
+    const global = deps.globalConfiguration;
     // Two digits, the second a check digit: nine VIDs at most (none starts with 0).
     const tiny = { length: 2, notStartWith: ['0'], restrictedNumbers: [], sequenceLimit: 0, repeatingLimit: 0, repeatingBlockLimit: 0 };
     const policies = new VidPolicies({

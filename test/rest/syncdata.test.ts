@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '../../lib/roles.js';
-import { GLOBAL_KEYS, loadSyncConfiguration, REGISTRATION_KEYS } from '../../subgraphs/syncdata/config-files.js';
+import { GLOBAL_KEYS, loadGlobalConfiguration } from '../../lib/global-configuration.js';
+import { loadRegistrationConfiguration, REGISTRATION_KEYS } from '../../subgraphs/syncdata/config-files.js';
 import { syncdataErrors } from '../../subgraphs/syncdata/errors.js';
 import { expectRejected } from '../support/assertions.js';
 import { decryptForMachine, machineKeys, tpmKeyRequest } from '../support/machine.js';
@@ -309,17 +310,16 @@ describe('configs and roles', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'syncdata-config-'));
     const json = path.join(dir, 'registration.json');
     writeFileSync(json, JSON.stringify(Object.fromEntries(REGISTRATION_KEYS.map((key, i) => [key, i % 2 ? i : `value ${i}`]))));
-    const loaded = loadSyncConfiguration({ registrationConfigFile: json });
-    expect(loaded.registrationConfiguration.keyValidityPeriodRegPack).toBe('1');
-    expect(loaded.globalConfiguration['auth.header.name']).toBe('Authorization');
+    expect(loadRegistrationConfiguration(json).keyValidityPeriodRegPack).toBe('1');
+    expect(loadGlobalConfiguration(undefined)['auth.header.name']).toBe('Authorization');
 
-    expect(() => loadSyncConfiguration({ registrationConfigFile: path.join(dir, 'absent.properties') })).toThrow(/PLATFORM_SYNC_REGISTRATION_CONFIG=.*absent/);
+    expect(() => loadRegistrationConfiguration(path.join(dir, 'absent.properties'))).toThrow(/PLATFORM_SYNC_REGISTRATION_CONFIG=.*absent/);
     const partial = path.join(dir, 'global.properties');
     writeFileSync(partial, '# only one key\nauth.header.name=Authorization\n');
-    expect(() => loadSyncConfiguration({ globalConfigFile: partial })).toThrow(/PLATFORM_SYNC_GLOBAL_CONFIG=.*missing platform\.kernel\.email\.max-length/);
+    expect(() => loadGlobalConfiguration(partial)).toThrow(/PLATFORM_SYNC_GLOBAL_CONFIG=.*missing platform\.kernel\.email\.max-length/);
     const broken = path.join(dir, 'broken.json');
     writeFileSync(broken, '{"keyValidityPeriodRegPack": {"nested": 1}}');
-    expect(() => loadSyncConfiguration({ registrationConfigFile: broken })).toThrow(/not a string/);
+    expect(() => loadRegistrationConfiguration(broken)).toThrow(/not a string/);
   });
 
   it('lists every role of the platform', async () => {

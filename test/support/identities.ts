@@ -23,7 +23,7 @@ export function idrepoCalls(platform: () => TestPlatform) {
   /** The ID repository's VID calls. */
   const vidCall = (headers: Credentials, method: string, urlPath: string, body?: unknown) =>
     platform().request(method, '/idrepository/v1/vid' + urlPath, { body: body === undefined ? undefined : envelopeOf(body), headers });
-  const newUin = () => generateNumber(uinRules(platform().platform.deps.services.syncdata.globalConfiguration()));
+  const newUin = () => generateNumber(uinRules(platform().platform.deps.globalConfiguration));
   const create = (headers: Credentials, uin: string, rid = newRid(), over: Record<string, unknown> = {}, docs: unknown = DOCUMENTS) =>
     send(headers, 'POST', '/', { registrationId: rid, biometricReferenceId: `bio-${rid}`, identity: identityOf(uin, over), documents: docs });
   return { send, ok, vidCall, newUin, create };

@@ -29,7 +29,7 @@ import { MAX_RIDS, REGISTRATION_STAGES, REGISTRATION_STATUSES } from '../../subg
 import { MAX_TRANSACTIONS_LISTED } from '../../subgraphs/regproc/registrations/service.js';
 import { MAX_MATCHES_LISTED } from '../../subgraphs/regproc/verification/service.js';
 import { SYNC_ENTITIES } from '../../subgraphs/syncdata/client-settings.js';
-import { MAX_CONFIG_KEYS } from '../../subgraphs/syncdata/config-files.js';
+import { MAX_CONFIG_KEYS } from '../../lib/global-configuration.js';
 import { MAX_CENTRE_USERS, REGISTRATION_CLIENT_ROLES } from '../../subgraphs/syncdata/service.js';
 import { listSizeOf, outputFields, unboundedLists } from '../support/list-bounds.js';
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_KEYS, readConfigFile } from '../../subgraphs/syncdata/config-files.js';
+import { GLOBAL_KEYS, readConfigFile } from '../../lib/global-configuration.js';
 import { generateNumber, uinRules, verhoeffCheckDigit, verhoeffValid, vidRules, violations, type NumberRules } from '../../subgraphs/idrepo/numbers.js';
 
 const GLOBAL_FILE = fileURLToPath(new URL('../../config/syncdata/global.properties', import.meta.url));

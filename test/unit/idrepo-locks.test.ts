@@ -5,7 +5,7 @@ import type { IdentityRow } from '../../subgraphs/idrepo/identities/service.js';
 import { AuthTypeLockService, lockKey, lockSettings, type LockRequest, type LockSettings } from '../../subgraphs/idrepo/locks/service.js';
 import type { LockRow, LockStore } from '../../subgraphs/idrepo/locks/storage.js';
 import { generateNumber } from '../../subgraphs/idrepo/numbers.js';
-import { GLOBAL_KEYS, readConfigFile } from '../../subgraphs/syncdata/config-files.js';
+import { GLOBAL_KEYS, readConfigFile } from '../../lib/global-configuration.js';
 
 /*
  * The lock rules of locks/service.ts over an in-memory store, with the

@@ -4,7 +4,7 @@ import { generateNumber, uinRules, verhoeffCheckDigit, vidRules, violations, typ
 import { toDigits } from '../../subgraphs/idrepo/numbers/digits.js';
 import { breaksAt, compile, PATTERN_RULES } from '../../subgraphs/idrepo/numbers/patterns.js';
 import { checkDigitOf } from '../../subgraphs/idrepo/numbers/verhoeff.js';
-import { GLOBAL_KEYS, readConfigFile } from '../../subgraphs/syncdata/config-files.js';
+import { GLOBAL_KEYS, readConfigFile } from '../../lib/global-configuration.js';
 
 /*
  * What id-numbers.test.ts leaves to the pieces of numbers/: the generator's

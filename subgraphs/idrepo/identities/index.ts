@@ -41,10 +41,10 @@ export const identitiesArea = defineArea({
   schemas: identitiesSchemas,
   codeFor: idrepoCodeFor,
   services: (deps) => {
-    const { idrepoCipher: cipher, objectStore, idSchemas, syncdata } = deps.services;
+    const { idrepoCipher: cipher, objectStore, idSchemas } = deps.services;
     // A stored identity's UIN leaves the pool in the same transaction.
     const store = new IdentityStorage(deps.prisma, leavePool);
-    const checks = new IdentityChecks(idSchemas, uinRules(syncdata.globalConfiguration()));
+    const checks = new IdentityChecks(idSchemas, uinRules(deps.globalConfiguration));
     return { identities: new IdentityService(store, deps.clock, cipher, new IdentityFiles(objectStore, cipher), checks) };
   },
   resolvers: (deps) => identitiesResolvers(deps),

@@ -35,7 +35,7 @@ export const locksArea = defineArea({
       deps.clock,
       deps.services.identities,
       deps.services.vids,
-      lockSettings(deps.services.syncdata.globalConfiguration()),
+      lockSettings(deps.globalConfiguration),
     ),
   }),
   resolvers: (deps) => locksResolvers(deps),

@@ -17,7 +17,7 @@ export const residentsArea = defineArea({
   schemas: {},
   codeFor: idrepoCodeFor,
   services: (deps) => {
-    const global = deps.services.syncdata.globalConfiguration();
+    const global = deps.globalConfiguration;
     const { idrepoCipher, identities, vids } = deps.services;
     return { residents: new ResidentDirectory(idrepoCipher, identities, vids, { uin: uinRules(global), vid: vidRules(global) }) };
   },

@@ -24,7 +24,7 @@ export const uinsArea = defineArea({
   schemas: uinsSchemas,
   codeFor: idrepoCodeFor,
   services: (deps, settings) => {
-    const global = deps.services.syncdata.globalConfiguration();
+    const global = deps.globalConfiguration;
     const logger = deps.logger.child({ component: 'uin-pool' });
     return {
       uinPool: new UinPool(

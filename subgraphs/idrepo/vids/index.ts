@@ -45,7 +45,7 @@ export const vidsArea = defineArea({
   schemas: vidsSchemas,
   codeFor: idrepoCodeFor,
   services: (deps, settings) => {
-    const global = deps.services.syncdata.globalConfiguration();
+    const global = deps.globalConfiguration;
     // The policy: the operator's file (PLATFORM_VID_POLICY_FILE), else MOSIP's shipped one.
     const policies = settings.vidPolicyFile ? loadVidPolicy(settings.vidPolicyFile) : new VidPolicies();
     return {
