@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { PlatformConfig } from '../lib/config.js';
 import { loadGlobalConfiguration } from '../lib/global-configuration.js';
+import { TokenStorage } from '../lib/tokens/storage.js';
 import { openDatabase, type Database } from '../lib/db/client.js';
 import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
 import { log as defaultLogger, type Logger } from '../lib/log.js';
@@ -69,8 +70,9 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     options.database ??
     (await (config.databaseUrl ? openDatabase({ url: config.databaseUrl }) : openDatabase({ dataDir: path.join(config.dataDir, 'pglite') })));
   const masterKey = options.masterKey ?? MasterKey.load(config.masterKey, config.dataDir, logger);
+  const tokenTables = new TokenStorage(database.prisma);
   const tokens = new TokenService(
-    database.prisma,
+    tokenTables,
     masterKey,
     {
       issuer: config.tokenIssuer,
@@ -79,7 +81,7 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
       refreshLifeSeconds: config.refreshTokenLifeSeconds,
     },
     clock,
-    new RevocationList(database, clock, logger.child({ component: 'revocations' })),
+    new RevocationList(database, tokenTables, clock, logger.child({ component: 'revocations' })),
   );
   await tokens.init();
   const queue = openQueue({ url: config.stompUrl, login: config.stompLogin, passcode: config.stompPasscode, logger: logger.child({ component: 'stomp' }) });

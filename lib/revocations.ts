@@ -1,8 +1,8 @@
-import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Database, Subscription } from './db/client.js';
 import { listenToTriggers } from './db/triggers.js';
 import type { Logger } from './log.js';
 import type { Clock } from './time.js';
+import type { TokenStorage } from './tokens/storage.js';
 
 export const REVOCATION_CHANNEL = 'auth_token_revoked';
 
@@ -55,14 +55,12 @@ export class RevocationList {
   private lastSweep = 0;
 
   constructor(
+    /** where the revocations are announced (LISTEN), and whose triggers announce them */
     private readonly database: Pick<Database, 'prisma' | 'subscribe'>,
+    private readonly store: Pick<TokenStorage, 'revokedLive' | 'revokedAt'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
-
-  private get prisma(): PrismaClient {
-    return this.database.prisma;
-  }
 
   async start(): Promise<void> {
     this.subscription = await listenToTriggers(this.database, REVOCATION_CHANNEL, TRIGGER_SQL, {
@@ -92,12 +90,9 @@ export class RevocationList {
 
   private async reload(): Promise<void> {
     const now = this.clock.now();
-    const rows = await this.prisma.accessToken.findMany({
-      where: { revokedAt: { not: null }, expiresAt: { gt: now } },
-      select: { id: true, revokedAt: true, expiresAt: true },
-    });
+    const rows = await this.store.revokedLive(now);
     this.entries.clear();
-    for (const row of rows) this.entries.set(row.id, { revokedAt: row.revokedAt!.getTime(), expiresAt: row.expiresAt.getTime() });
+    for (const row of rows) this.entries.set(row.id, { revokedAt: row.revokedAt.getTime(), expiresAt: row.expiresAt.getTime() });
     this.live = true;
     this.logger.debug({ revoked: rows.length }, 'revocation list loaded');
   }
@@ -121,8 +116,8 @@ export class RevocationList {
       const entry = this.entries.get(id);
       return entry !== undefined && entry.revokedAt <= now;
     }
-    const row = await this.prisma.accessToken.findUnique({ where: { id }, select: { revokedAt: true } });
-    return !row || (row.revokedAt !== null && row.revokedAt.getTime() <= now);
+    const revokedAt = await this.store.revokedAt(id);
+    return revokedAt === undefined || (revokedAt !== null && revokedAt.getTime() <= now);
   }
 
   /** Expired tokens are refused by their exp anyway: their entries go. */

@@ -1,15 +1,14 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import jwt from 'jsonwebtoken';
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { Credentials } from './credentials.js';
 import { PlatformError } from './errors.js';
 import type { MasterKey } from './master-key.js';
 import type { RevocationList } from './revocations.js';
 import type { Clock } from './time.js';
+import type { RevokedTokens, SessionWrite, SubjectType, TokenRow, TokenStorage } from './tokens/storage.js';
 
-/** A user or client of the auth manager, or a resident signed in by UIN or VID (subject: the identity's opaque id). */
-export type SubjectType = 'user' | 'client' | 'resident';
+export type { SubjectType } from './tokens/storage.js';
 
 /** A user's profile, carried in the token so that validation needs no look-up (as Keycloak's tokens carry it). */
 export interface Profile {
@@ -64,29 +63,6 @@ const KEY_PURPOSE = 'auth/token-signing-key';
 /** Verified tokens kept (by hash) until their exp, so a repeated token costs no RSA verification. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
-interface TokenRow {
-  id: string;
-  sessionId: string;
-  subject: string;
-  subjectType: SubjectType;
-  kind: 'access' | 'refresh';
-  appId: string;
-  issuedAt: Date;
-  expiresAt: Date;
-}
-interface SessionRow {
-  id: string;
-  subject: string;
-  subjectType: SubjectType;
-  appId: string;
-  clientAddress: string | null;
-  createdAt: Date;
-  expiresAt: Date;
-}
-
-/** What recording tokens does to their session: open it, or extend it while it is live (refresh). */
-type SessionWrite = { open: SessionRow } | { extend: string; until: Date; at: Date };
-
 interface Claims {
   sub: string;
   jti: string;
@@ -121,7 +97,7 @@ export class TokenService {
   private readonly verified = new Map<string, Claims>();
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: TokenStorage,
     private readonly masterKey: MasterKey,
     private readonly settings: TokenSettings,
     private readonly clock: Clock,
@@ -135,21 +111,15 @@ export class TokenService {
    * Then starts the revocation list.
    */
   async init(): Promise<void> {
-    let row = await this.prisma.signingKey.findUnique({ where: { id: SIGNING_KEY_ID } });
+    let row = await this.store.signingKey(SIGNING_KEY_ID);
     if (!row) {
       const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      await this.prisma.signingKey.createMany({
-        data: [
-          {
-            id: SIGNING_KEY_ID,
-            privateKey: this.masterKey.wrap(pem, KEY_PURPOSE),
-            publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-          },
-        ],
-        skipDuplicates: true,
+      row = await this.store.offerSigningKey({
+        id: SIGNING_KEY_ID,
+        privateKey: this.masterKey.wrap(pem, KEY_PURPOSE),
+        publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       });
-      row = await this.prisma.signingKey.findUniqueOrThrow({ where: { id: SIGNING_KEY_ID } });
     }
     this.privateKey = createPrivateKey(this.masterKey.unwrap(row.privateKey, KEY_PURPOSE).toString('utf8'));
     this.publicKey = createPublicKey(row.publicKey);
@@ -181,43 +151,13 @@ export class TokenService {
     return this.issueInSession(subject, sessionId, now, refresh, { open: session });
   }
 
-  /**
-   * Records tokens in one statement, together with the session they open or,
-   * on refresh, the extension of their live session: logins are the
-   * platform's hottest write, and raw SQL skips the ORM's per-query planning.
-   * On refresh the session row is locked by the same statement, and nothing
-   * is inserted once it is revoked, so a refresh racing revokeSession either
-   * fails or hands out tokens that the revocation then ends. Answers whether
-   * the tokens were recorded.
-   */
-  private async record(tokens: TokenRow[], session: SessionWrite): Promise<boolean> {
-    const values = Prisma.join(
-      tokens.map(
-        (row) =>
-          Prisma.sql`(${row.id}, ${row.sessionId}, ${row.subject}, ${row.subjectType}, ${row.kind}, ${row.appId}, ${row.issuedAt}::timestamp(3), ${row.expiresAt}::timestamp(3))`,
-      ),
-    );
-    const columns = Prisma.sql`auth_token (id, "sessionId", subject, "subjectType", kind, "appId", "issuedAt", "expiresAt")`;
-    if ('open' in session) {
-      const { id, subject, subjectType, appId, clientAddress, createdAt, expiresAt } = session.open;
-      await this.prisma.$executeRaw`WITH opened AS (INSERT INTO auth_session (id, subject, "subjectType", "appId", "clientAddress", "createdAt", "expiresAt")
-          VALUES (${id}, ${subject}, ${subjectType}, ${appId}, ${clientAddress}, ${createdAt}, ${expiresAt}))
-        INSERT INTO ${columns} VALUES ${values}`;
-      return true;
-    }
-    const inserted = await this.prisma.$executeRaw`WITH live AS (UPDATE auth_session SET "refreshedAt" = ${session.at}, "expiresAt" = ${session.until}
-          WHERE id = ${session.extend} AND "revokedAt" IS NULL RETURNING id)
-        INSERT INTO ${columns} SELECT v.* FROM (VALUES ${values}) AS v WHERE EXISTS (SELECT 1 FROM live)`;
-    return inserted > 0;
-  }
-
   /** Signs the tokens, then records them with their session; a revoked session gets none (KER-ATH-008). */
   private async issueInSession(subject: Subject, sessionId: string, now: Date, refresh: boolean, session: SessionWrite): Promise<IssuedTokens> {
     const [access, renewal] = await Promise.all([
       this.sign(subject, sessionId, 'access', now, this.settings.accessLifeSeconds),
       refresh ? this.sign(subject, sessionId, 'refresh', now, this.settings.refreshLifeSeconds) : undefined,
     ]);
-    if (!(await this.record(renewal ? [access.row, renewal.row] : [access.row], session))) throw TOKEN_ERRORS.notStored();
+    if (!(await this.store.record(renewal ? [access.row, renewal.row] : [access.row], session))) throw TOKEN_ERRORS.notStored();
     return {
       token: access.jwt,
       expiresIn: this.settings.accessLifeSeconds,
@@ -327,13 +267,8 @@ export class TokenService {
     const claims = this.checkSignature(refreshToken, 'refresh');
     if (claims.appId !== appId) throw TOKEN_ERRORS.wrongRealm(appId);
     const now = this.clock.now();
-    const { count } = await this.prisma.accessToken.updateMany({
-      where: { id: claims.jti, rotatedAt: null, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
-      data: { rotatedAt: now },
-    });
-    if (count !== 1) {
-      const row = await this.prisma.accessToken.findUnique({ where: { id: claims.jti }, select: { rotatedAt: true } });
-      if (row?.rotatedAt) {
+    if (!(await this.store.rotate(claims.jti, now))) {
+      if (await this.store.wasRotated(claims.jti)) {
         await this.revokeSession(claims.sid);
         throw TOKEN_ERRORS.refreshReused();
       }
@@ -344,31 +279,21 @@ export class TokenService {
     return this.issueInSession(subject, claims.sid, now, true, { extend: claims.sid, until, at: now });
   }
 
-  /**
-   * Ends the live tokens matching `where` now, in one statement (no token
-   * issued between a read and a write escapes), on this instance at once and
-   * on the others through the trigger's notification.
-   */
-  private async revokeWhere(where: { subject: string } | { sessionId: string }): Promise<number> {
+  /** Ends the live tokens matching `where` now, on this instance at once and on the others through the trigger's notification. */
+  private async revokeWhere(where: RevokedTokens): Promise<number> {
     const now = this.clock.now();
-    const match = 'subject' in where ? Prisma.sql`subject = ${where.subject}` : Prisma.sql`"sessionId" = ${where.sessionId}`;
-    const rows = await this.prisma.$queryRaw<{ id: string; expiresAt: Date }[]>`
-      UPDATE auth_token SET "revokedAt" = ${now}
-      WHERE ${match} AND ("revokedAt" IS NULL OR "revokedAt" > ${now}) AND "expiresAt" > ${now}
-      RETURNING id, "expiresAt"`;
+    const rows = await this.store.revoke(where, now);
     for (const row of rows) this.revocations.note(row.id, now.getTime(), row.expiresAt.getTime());
     return rows.length;
   }
 
   /** Ends a session: every token it handed out, refresh tokens included. */
-  async revokeSession(sessionId: string): Promise<number> {
-    await this.prisma.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: this.clock.now() } });
+  revokeSession(sessionId: string): Promise<number> {
     return this.revokeWhere({ sessionId });
   }
 
   /** Ends every live session of a subject (locked user, reset password, changed roles, rotated client secret). */
-  async revokeSubject(subject: string): Promise<number> {
-    await this.prisma.session.updateMany({ where: { subject, revokedAt: null }, data: { revokedAt: this.clock.now() } });
+  revokeSubject(subject: string): Promise<number> {
     return this.revokeWhere({ subject });
   }
 }
