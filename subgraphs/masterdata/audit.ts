@@ -20,5 +20,10 @@ export const updated = (by: string, now: Date) => ({ updatedBy: by, updatedAt: n
 /** A soft delete: the row stays, for audit and for clients to sync the deletion. */
 export const deleted = (by: string, now: Date) => ({ updatedBy: by, updatedAt: now, deletedAt: now, changedAt: now, isDeleted: true, isActive: false });
 
+/** What each write sets of the audit columns (the values storage writes, plain data the rules compute). */
+export type Created = ReturnType<typeof created>;
+export type Updated = ReturnType<typeof updated>;
+export type Deleted = ReturnType<typeof deleted>;
+
 /** The rows a reader sees: not deleted. */
 export const LIVE = { isDeleted: false } as const;

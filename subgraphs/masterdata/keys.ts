@@ -1,9 +1,11 @@
-import type { PrismaClient } from '../../generated/prisma/client.js';
-import { isUniqueViolation } from '../../lib/db/unique.js';
 import { PlatformError } from '../../lib/errors.js';
 import type { PageQuery } from '../../lib/graph/connection.js';
-import { LIVE } from './audit.js';
 import { masterdataErrors } from './errors.js';
+import type { LanguageStore } from './storage.js';
+
+// Where centres and devices have always found them: the language check for code that holds a Prisma client, and the
+// insert-or-revive of a keyed row (it reads the database's unique violations); both live in storage.
+export { insertOrRevive, requireLanguage } from './storage.js';
 
 /**
  * Multilingual rows are keyed by (code, langCode): a connection's cursor is
@@ -41,30 +43,6 @@ export function cursorAt<C>(page: PageQuery, cursor: (key: [string, string]) => 
 export const byPair = <T>(rows: readonly T[], keyOf: (row: T) => [string, string]): Map<string, T> => new Map(rows.map((row) => [pairKey(...keyOf(row)), row]));
 
 /** A language rows may be written in: a live, active row of Language (KER-MSD-999 otherwise). */
-export async function requireLanguage(prisma: PrismaClient, code: string): Promise<void> {
-  const language = await prisma.language.findFirst({ where: { code, isActive: true, ...LIVE }, select: { code: true } });
-  if (!language) throw masterdataErrors.languageNotSupported(code);
-}
-
-/**
- * Inserts a row, or brings back its soft-deleted namesake (an update that
- * matches only a deleted row). A live namesake, found before or inserted by
- * a racing writer (P2002, or a revival that matched nothing), is `duplicate`.
- */
-export async function insertOrRevive<T>(write: {
-  existing: { isDeleted: boolean } | null | undefined;
-  duplicate: () => Error;
-  create: () => Promise<T>;
-  revive: () => Promise<{ count: number }>;
-  read: () => Promise<T>;
-}): Promise<T> {
-  if (write.existing && !write.existing.isDeleted) throw write.duplicate();
-  try {
-    if (!write.existing) return await write.create();
-    if (!(await write.revive()).count) throw write.duplicate();
-    return await write.read();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw write.duplicate();
-    throw error;
-  }
+export async function checkLanguage(languages: LanguageStore, code: string): Promise<void> {
+  if (!(await languages.isSupported(code))) throw masterdataErrors.languageNotSupported(code);
 }

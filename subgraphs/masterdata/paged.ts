@@ -69,12 +69,15 @@ export function pagedQuery(args: PagedArgs, sortable: Readonly<Record<string, st
   return { orderBy, skip: pageNumber * pageSize, take: pageSize, pageNumber, pageSize };
 }
 
+/** One page of a paged list as storage reads it: the order (row fields), the rows before it, and its size. */
+export type PagedQuery = { orderBy: Record<string, 'asc' | 'desc'>[]; skip: number; take: number };
+
 /** One page and the total, in two queries. */
 export async function paged<T>(
   args: PagedArgs,
   sortable: Readonly<Record<string, string>>,
   key: readonly string[],
-  find: (query: { orderBy: Record<string, 'asc' | 'desc'>[]; skip: number; take: number }) => Promise<T[]>,
+  find: (query: PagedQuery) => Promise<T[]>,
   count: () => Promise<number>,
 ): Promise<Paged<T>> {
   const { pageNumber, pageSize, ...query } = pagedQuery(args, sortable, key);

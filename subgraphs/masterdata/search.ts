@@ -124,6 +124,12 @@ export function searchQuery(request: SearchRequest, columns: SearchColumns, defa
   return { where, orderBy, skip: pageStart * pageFetch, take: pageFetch };
 }
 
+/** The rows a search selects: its scope and filters, each a condition on row fields (Prisma's where, as plain data). */
+export type SearchWhere = { AND: unknown[] };
+
+/** One page of a search as storage reads it: the rows, their order (row fields), the rows before it, and its size. */
+export type SearchQuery = { where: SearchWhere; orderBy: Record<string, 'asc' | 'desc'>[]; skip: number; take: number };
+
 /** Runs a search: the page and the total, in two indexed queries. */
 export async function runSearch<T, W>(
   request: SearchRequest,
@@ -131,8 +137,8 @@ export async function runSearch<T, W>(
   defaults: SearchDefaults,
   key: readonly string[],
   scope: W,
-  find: (args: { where: { AND: unknown[] }; orderBy: Record<string, 'asc' | 'desc'>[]; skip: number; take: number }) => Promise<T[]>,
-  count: (where: { AND: unknown[] }) => Promise<number>,
+  find: (args: SearchQuery) => Promise<T[]>,
+  count: (where: SearchWhere) => Promise<number>,
 ): Promise<SearchPage<T>> {
   const query = searchQuery(request, columns, defaults, key);
   const where = { AND: [scope, ...query.where.AND] };

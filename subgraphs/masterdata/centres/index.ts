@@ -1,12 +1,16 @@
 import { DEVICE_READERS, MASTERDATA_READERS, MASTERDATA_WRITERS, REGISTRATION_STAFF } from '../access.js';
 import { defineArea } from '../area.js';
+import { LanguageStorage } from '../storage.js';
 import { centresCodeFor, centresSchemas } from './inputs.js';
 import { MachineService } from './machines.js';
 import { CentreReach } from './reach.js';
 import { References } from './references.js';
 import { centresResolvers } from './resolvers.js';
 import { CentreService } from './service.js';
-import { centreListsStorage } from './storage.js';
+import { CentreUserStorage } from './storage/centre-users.js';
+import { CentreStorage } from './storage/centres.js';
+import { centreListsStorage } from './storage/lists.js';
+import { MachineStorage } from './storage/machines.js';
 import { UserPlaces } from './user-places.js';
 
 declare module '../../../lib/deps.js' {
@@ -58,17 +62,19 @@ export const centresArea = defineArea({
   schemas: centresSchemas,
   codeFor: centresCodeFor,
   services: (deps) => {
-    const references = new References(deps.prisma);
+    const centreStore = new CentreStorage(deps.prisma);
+    const userStore = new CentreUserStorage(deps.prisma);
     // Users belong to auth, built before master data: asked through its service at call time.
     const userExists = async (userId: string) => (await deps.services.users.usersById([userId])).has(userId);
-    // Zones and devices are the devices area's, built before this one.
-    const { zones } = deps.services;
-    const centreReach = new CentreReach(deps.prisma, zones);
+    // Zones and devices are the devices area's, locations the holidays area's, built before this one.
+    const { zones, devices, locations } = deps.services;
+    const references = new References(new LanguageStorage(deps.prisma), centreStore, locations, zones);
+    const centreReach = new CentreReach(centreStore, userStore, zones);
     return {
       centreReach,
-      userPlaces: new UserPlaces(deps.prisma, zones, centreReach),
-      centres: new CentreService(deps.prisma, deps.clock, references, userExists, zones, centreListsStorage(deps.prisma), deps.services.devices),
-      machines: new MachineService(deps.prisma, deps.clock, references, zones, centreReach),
+      userPlaces: new UserPlaces(userStore, zones, centreReach),
+      centres: new CentreService(centreStore, userStore, deps.clock, references, userExists, zones, centreListsStorage(deps.prisma), devices),
+      machines: new MachineService(new MachineStorage(deps.prisma), deps.clock, references, zones, centreReach),
     };
   },
   resolvers: (deps) => centresResolvers(deps.services),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { identifier, instantText } from '../../../lib/input.js';
 import { connectionPage } from '../paged.js';
-import { WEEK_DAYS } from './service.js';
+import { WEEK_DAYS } from './working-days.js';
 
 // eslint-disable-next-line no-control-regex -- control characters are what the rule refuses
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;

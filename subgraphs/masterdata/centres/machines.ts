@@ -1,18 +1,15 @@
-import type { Machine, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
-import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import { instantOr, type Clock } from '../../../lib/time.js';
-import { created, deleted, LIVE, updated } from '../audit.js';
+import { created, deleted, updated } from '../audit.js';
 import type { ZoneGuard, ZoneService } from '../devices/zones.js';
 import { masterdataErrors } from '../errors.js';
-import { cursorAt, pairKey, parsePair } from '../keys.js';
-import { isUniqueViolation } from '../../../lib/db/unique.js';
-import { underLock, type Tx } from '../../../lib/db/lock.js';
-import { nextId, type References } from './references.js';
-import { CentreReach, type Caller, type PlacedMachine, type Reach } from './reach.js';
+import { pairKey, parsePair } from '../keys.js';
 import { wholeList } from '../paged.js';
-import { likeLiteral } from '../search.js';
+import { CentreReach, type Caller, type PlacedMachine, type Reach } from './reach.js';
+import type { References } from './references.js';
+import type { LockedMachines, MachineFields, MachineFilter, MachineRow, MachineStore } from './storage/machines.js';
 
-export type MachineRow = Machine;
+export type { MachineFilter, MachineRow };
 
 /** Where a centre and machine stand for a registration client's calls: ACTIVE, or why not. */
 export type MachinePlacement = 'ACTIVE' | 'UNKNOWN_CENTRE' | 'INACTIVE_CENTRE' | 'UNKNOWN_MACHINE' | 'INACTIVE_MACHINE' | 'ELSEWHERE';
@@ -31,14 +28,6 @@ export interface MachineInput {
   isActive?: boolean | null;
 }
 
-export interface MachineFilter {
-  langCode?: string | null;
-  zoneCode?: string | null;
-  regCenterId?: string | null;
-  name?: string | null;
-  isActive?: boolean | null;
-}
-
 /** A machine's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone (KER-MSD-043 otherwise). */
 export const machineValidity = (text: string): Date => instantOr(text, masterdataErrors.badValidity);
 
@@ -51,12 +40,9 @@ const MACHINE = 'machine';
  * placing a machine at another zone's centre, or taking one from it, is
  * writing that centre. Read with the write's transaction.
  */
-async function zonesOf(db: Tx | PrismaClient, machines: readonly PlacedMachine[]): Promise<string[]> {
+async function zonesOf(inLock: LockedMachines, machines: readonly PlacedMachine[]): Promise<string[]> {
   const centreIds = [...new Set(machines.flatMap((machine) => (machine.regCenterId ? [machine.regCenterId] : [])))];
-  const centres = centreIds.length
-    ? await db.registrationCenter.findMany({ where: { id: { in: centreIds }, ...LIVE }, select: { zoneCode: true }, distinct: ['zoneCode'] })
-    : [];
-  return [...machines.map((machine) => machine.zoneCode), ...centres.map((centre) => centre.zoneCode)];
+  return [...machines.map((machine) => machine.zoneCode), ...(await inLock.centreZones(centreIds))];
 }
 
 /**
@@ -69,15 +55,15 @@ async function zonesOf(db: Tx | PrismaClient, machines: readonly PlacedMachine[]
  */
 export class MachineService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: MachineStore,
     private readonly clock: Clock,
     private readonly references: References,
-    private readonly zones: ZoneService,
-    private readonly reach: CentreReach,
+    private readonly zones: Pick<ZoneService, 'guardOf'>,
+    private readonly reach: Pick<CentreReach, 'of'>,
   ) {}
 
   /** The shared fields, once what they point to is checked. */
-  private async fields(input: MachineInput) {
+  private async fields(input: MachineInput): Promise<MachineFields> {
     const validity = input.validityDateTime ? machineValidity(input.validityDateTime) : null;
     await this.references.language(input.langCode);
     if (!(await this.references.zoneExists(input.zoneCode))) throw masterdataErrors.machineZoneNotFound(input.zoneCode);
@@ -100,25 +86,22 @@ export class MachineService {
    * once the machine as it is (every live row) and as it will be lie in the
    * caller's zones, and the name is checked free.
    */
-  private async locked(
+  private locked(
     guard: ZoneGuard,
     input: MachineInput,
     fields: PlacedMachine,
-    write: (tx: Prisma.TransactionClient, id: string) => Promise<MachineRow>,
+    write: (inLock: LockedMachines, id: string) => Promise<MachineRow>,
   ): Promise<MachineRow> {
-    try {
-      return await underLock(this.prisma, 'md_machine', async (tx) => {
-        const id = input.id ?? (await nextId(tx, 'machine'));
-        const current = await tx.machine.findMany({ where: { id, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
-        guard.require(MACHINE, ...(await zonesOf(tx, [fields, ...current])));
-        const named = await tx.machine.findFirst({ where: { name: input.name, id: { not: id }, ...LIVE }, select: { id: true } });
-        if (named) throw masterdataErrors.machineNameExists(input.name);
-        return write(tx, id);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw masterdataErrors.machineExists(input.id ?? '', input.langCode);
-      throw error;
-    }
+    return this.store.locked(
+      async (inLock) => {
+        const id = input.id ?? (await inLock.nextId());
+        const current = await inLock.placementsOf(id);
+        guard.require(MACHINE, ...(await zonesOf(inLock, [fields, ...current])));
+        if (await inLock.nameTaken(input.name, id)) throw masterdataErrors.machineNameExists(input.name);
+        return write(inLock, id);
+      },
+      () => masterdataErrors.machineExists(input.id ?? '', input.langCode),
+    );
   }
 
   /** A new machine, or a machine's row in another language (a soft-deleted row comes back). */
@@ -126,14 +109,14 @@ export class MachineService {
     const fields = await this.fields(input);
     const guard = await this.zones.guardOf(by);
     const now = this.clock.now();
-    return this.locked(guard, input, fields, async (tx, id) => {
-      const key = { id_langCode: { id, langCode: input.langCode } };
-      const existing = await tx.machine.findUnique({ where: key });
+    return this.locked(guard, input, fields, async (inLock, id) => {
+      const key = { id, langCode: input.langCode };
+      const existing = await inLock.row(key);
       if (existing && !existing.isDeleted) throw masterdataErrors.machineExists(id, input.langCode);
       const row = existing
-        ? await tx.machine.update({ where: key, data: { ...fields, ...created(by, now), updatedBy: null, updatedAt: null } })
-        : await tx.machine.create({ data: { id, langCode: input.langCode, ...fields, ...created(by, now) } });
-      await tx.machine.updateMany({ where: { id, langCode: { not: input.langCode }, ...LIVE }, data: { ...fields, ...updated(by, now) } });
+        ? await inLock.rewrite(key, { ...fields, ...created(by, now), updatedBy: null, updatedAt: null })
+        : await inLock.create(key, { ...fields, ...created(by, now) });
+      await inLock.updateOtherLanguages(key, { ...fields, ...updated(by, now) });
       return row;
     });
   }
@@ -143,27 +126,26 @@ export class MachineService {
     const fields = await this.fields(input);
     const guard = await this.zones.guardOf(by);
     const now = this.clock.now();
-    return this.locked(guard, input, fields, async (tx, id) => {
-      const { count } = await tx.machine.updateMany({ where: { id, ...LIVE }, data: { ...fields, ...updated(by, now) } });
-      if (!count) throw masterdataErrors.machineNotFound(id);
-      return tx.machine.findUniqueOrThrow({ where: { id_langCode: { id, langCode: input.langCode } } });
+    return this.locked(guard, input, fields, async (inLock, id) => {
+      if (!(await inLock.updateAll(id, { ...fields, ...updated(by, now) }))) throw masterdataErrors.machineNotFound(id);
+      return inLock.machine({ id, langCode: input.langCode });
     });
   }
 
   async delete(by: string, id: string): Promise<string> {
     const guard = await this.zones.guardOf(by);
-    return underLock(this.prisma, 'md_machine', async (tx) => {
-      const rows = await tx.machine.findMany({ where: { id, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
+    return this.store.locked(async (inLock) => {
+      const rows = await inLock.placementsOf(id);
       if (!rows.length) throw masterdataErrors.machineNotFound(id);
-      guard.require(MACHINE, ...(await zonesOf(tx, rows)));
-      await tx.machine.updateMany({ where: { id, ...LIVE }, data: deleted(by, this.clock.now()) });
+      guard.require(MACHINE, ...(await zonesOf(inLock, rows)));
+      await inLock.remove(id, deleted(by, this.clock.now()));
       return id;
     });
   }
 
   /** A live machine row, whoever asks (the writes check the zones themselves). */
   private async find(id: string, langCode: string): Promise<MachineRow> {
-    const row = await this.prisma.machine.findFirst({ where: { id, langCode, ...LIVE } });
+    const row = await this.store.live({ id, langCode });
     if (!row) throw masterdataErrors.machineNotFound(id);
     return row;
   }
@@ -175,10 +157,7 @@ export class MachineService {
    * its own centre, which the processor checks against the caller's reach.
    */
   async placement(centreId: string, machineId: string): Promise<MachinePlacement> {
-    const [centres, machines] = await Promise.all([
-      this.prisma.registrationCenter.findMany({ where: { id: centreId, ...LIVE }, select: { isActive: true } }),
-      this.prisma.machine.findMany({ where: { id: machineId, ...LIVE }, select: { isActive: true, regCenterId: true } }),
-    ]);
+    const { centres, machines } = await this.store.placement(centreId, machineId);
     if (!centres.length) return 'UNKNOWN_CENTRE';
     if (!centres.some((row) => row.isActive)) return 'INACTIVE_CENTRE';
     if (!machines.length) return 'UNKNOWN_MACHINE';
@@ -195,13 +174,7 @@ export class MachineService {
 
   /** The machines of a language the caller reaches, whole (at most LIST_LIMIT: refused beyond). */
   ofLanguage(reach: Reach, langCode: string): Promise<MachineRow[]> {
-    return wholeList('machines', 'machines', (take) =>
-      this.prisma.machine.findMany({
-        where: { AND: [{ langCode, ...LIVE }, CentreReach.machineWhere(reach)] },
-        orderBy: { id: 'asc' },
-        take,
-      }),
-    );
+    return wholeList('machines', 'machines', (take) => this.store.ofLanguage(reach, langCode, take));
   }
 
   /** The machines the caller reaches; asking for a centre it does not reach is refused, not answered with nothing. */
@@ -210,35 +183,23 @@ export class MachineService {
     if (centre && !CentreReach.reachesCentre(reach, centre) && (await this.references.centreExists(centre))) {
       throw CentreReach.refusal(reach, `registration centre ${centre}`);
     }
-    const where: Prisma.MachineWhereInput = {
-      AND: [
-        LIVE,
-        CentreReach.machineWhere(reach),
-        filter?.langCode ? { langCode: filter.langCode } : {},
-        filter?.zoneCode ? { zoneCode: filter.zoneCode } : {},
-        filter?.regCenterId ? { regCenterId: filter.regCenterId } : {},
-        filter?.name ? { name: { contains: likeLiteral(filter.name), mode: 'insensitive' } } : {},
-        filter?.isActive != null ? { isActive: filter.isActive } : {},
-      ],
-    };
-    return connection(
-      page,
-      (row) => pairKey(row.id, row.langCode),
-      (query) =>
-        this.prisma.machine.findMany({
-          where,
-          orderBy: [{ id: 'asc' }, { langCode: 'asc' }],
-          ...cursorAt(query, ([id, langCode]) => ({ id_langCode: { id, langCode } })),
-        }),
-      () => this.prisma.machine.count({ where }),
-    );
+    return this.store.page(reach, page, filter);
   }
 
   /** Machines by "id langCode" keys (entity references), in one query; those the caller does not reach come back as absent. */
   async byKeys(reach: Reach, keys: readonly string[]): Promise<Map<string, MachineRow>> {
-    const pairs = keys.map(parsePair);
-    const rows = await this.prisma.machine.findMany({ where: { OR: pairs.map(([id, langCode]) => ({ id, langCode })), ...LIVE } });
+    const rows = await this.store.byPairs(keys.map(parsePair));
     return new Map(rows.filter((row) => CentreReach.reachesMachine(reach, row)).map((row) => [pairKey(row.id, row.langCode), row]));
+  }
+
+  /**
+   * The names of the machines a caller reaches, for the key store's list of
+   * their public keys: a centre's staff their centre's, an admin its zones'.
+   * Null for a GLOBAL_ADMIN: every key, machines master data no longer holds too.
+   */
+  async namesInReach(caller: Caller): Promise<string[] | null> {
+    if (caller.roles.includes('GLOBAL_ADMIN')) return null;
+    return this.store.namesInReach(await this.reach.of(caller));
   }
 
   /**
@@ -248,20 +209,8 @@ export class MachineService {
    * has yet only a GLOBAL_ADMIN (else a key mapped ahead would be waiting for
    * whichever machine takes the name). KER-ATH-403 otherwise.
    */
-  /**
-   * The names of the machines a caller reaches, for the key store's list of
-   * their public keys: a centre's staff their centre's, an admin its zones'.
-   * Null for a GLOBAL_ADMIN: every key, machines master data no longer holds too.
-   */
-  async namesInReach(caller: Caller): Promise<string[] | null> {
-    if (caller.roles.includes('GLOBAL_ADMIN')) return null;
-    const where = CentreReach.machineWhere(await this.reach.of(caller));
-    const rows = await this.prisma.machine.findMany({ where: { ...where, ...LIVE }, select: { name: true }, distinct: ['name'] });
-    return rows.map((row) => row.name);
-  }
-
   async requireMappable(caller: Caller, machineName: string): Promise<void> {
-    const rows = await this.prisma.machine.findMany({ where: { name: machineName, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
+    const rows = await this.store.placementsNamed(machineName);
     if (!rows.length && caller.roles.includes('GLOBAL_ADMIN')) return;
     const reach = await this.reach.of(caller);
     if (!rows.length || !rows.every((row) => CentreReach.reachesMachine(reach, row))) throw masterdataErrors.notYourCentre(`${MACHINE} ${machineName}`);

@@ -1,29 +1,15 @@
-import type { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
 import type { PlatformError } from '../../../lib/errors.js';
 import type { Role } from '../../../lib/roles.js';
-import type { Principal } from '../../../lib/tokens.js';
-import { LIVE } from '../audit.js';
 import type { ZoneService } from '../devices/zones.js';
 import { masterdataErrors } from '../errors.js';
+import type { CentreUserStore } from './storage/centre-users.js';
+import type { CentreStore } from './storage/centres.js';
+import type { Caller, PlacedMachine, Reach } from './types.js';
 
-/** Who asks: its id (a user's, as centre and zone mappings name it) and roles. */
-export type Caller = Pick<Principal, 'subject' | 'roles'>;
+export type { Caller, PlacedMachine, Reach };
 
 /** The roles that administer by zone (MOSIP's admins, each mapped to its zones); the others reach only the centres they work at. */
 const ZONE_ADMINS: readonly Role[] = ['GLOBAL_ADMIN', 'ZONAL_ADMIN', 'MASTERDATA_ADMIN', 'REGISTRATION_ADMIN'];
-
-/** The registration centres and machines a caller reaches. */
-export interface Reach {
-  /** the caller holds an admin role: its zones count, and a refusal is KER-MSD-439 */
-  admin: boolean;
-  /** the zones it administers and those below them (admins only) */
-  zoneCodes: ReadonlySet<string>;
-  /** the centres it works at (mapped to it), and the centres of its zones */
-  centreIds: ReadonlySet<string>;
-}
-
-/** A machine as the rule reads it. */
-export type PlacedMachine = { zoneCode: string; regCenterId: string | null };
 
 /**
  * Which registration centres, their staff and machines a caller reaches: a
@@ -34,8 +20,9 @@ export type PlacedMachine = { zoneCode: string; regCenterId: string | null };
  */
 export class CentreReach {
   constructor(
-    private readonly prisma: PrismaClient,
-    private readonly zones: ZoneService,
+    private readonly centres: Pick<CentreStore, 'idsInZones' | 'exists'>,
+    private readonly users: Pick<CentreUserStore, 'worksAt'>,
+    private readonly zones: Pick<ZoneService, 'scopeOf' | 'coveredCodes'>,
   ) {}
 
   isAdmin(caller: Caller): boolean {
@@ -47,18 +34,11 @@ export class CentreReach {
     const admin = this.isAdmin(caller);
     const zoneCodes = new Set(admin ? await this.zones.coveredCodes(await this.zones.scopeOf(caller.subject)) : []);
     const [mapped, inZones] = await Promise.all([
-      this.worksAt(caller.subject),
-      zoneCodes.size
-        ? this.prisma.registrationCenter.findMany({ where: { zoneCode: { in: [...zoneCodes] }, ...LIVE }, select: { id: true }, distinct: ['id'] })
-        : Promise.resolve([]),
+      // the live centres a user is mapped to (one, by MOSIP's rule)
+      this.users.worksAt(caller.subject),
+      zoneCodes.size ? this.centres.idsInZones([...zoneCodes]) : Promise.resolve([]),
     ]);
-    return { admin, zoneCodes, centreIds: new Set([...mapped, ...inZones.map((row) => row.id)]) };
-  }
-
-  /** The live centres a user is mapped to (one, by MOSIP's rule). */
-  private async worksAt(userId: string): Promise<string[]> {
-    const rows = await this.prisma.registrationCenterUser.findMany({ where: { userId, isActive: true, ...LIVE }, select: { regCenterId: true } });
-    return rows.map((row) => row.regCenterId);
+    return { admin, zoneCodes, centreIds: new Set([...mapped, ...inZones]) };
   }
 
   /** Whether a reach holds a centre: the caller works there, or administers the centre's zone. */
@@ -71,11 +51,6 @@ export class CentreReach {
     return (reach.admin && reach.zoneCodes.has(machine.zoneCode)) || (machine.regCenterId !== null && reach.centreIds.has(machine.regCenterId));
   }
 
-  /** Prisma's condition on Machine for the machines a reach covers. */
-  static machineWhere(reach: Reach): Prisma.MachineWhereInput {
-    return { OR: [{ zoneCode: { in: reach.admin ? [...reach.zoneCodes] : [] } }, { regCenterId: { in: [...reach.centreIds] } }] };
-  }
-
   /**
    * Refuses a centre a list asks for that the reach does not hold (KER-MSD-439
    * for an admin, KER-ATH-403 for its staff); a centre that does not exist is
@@ -83,8 +58,7 @@ export class CentreReach {
    */
   async requireListed(reach: Reach, centreId: string): Promise<void> {
     if (CentreReach.reachesCentre(reach, centreId)) return;
-    const exists = await this.prisma.registrationCenter.findFirst({ where: { id: centreId, ...LIVE }, select: { id: true } });
-    if (exists) throw CentreReach.refusal(reach, `registration centre ${centreId}`);
+    if (await this.centres.exists(centreId)) throw CentreReach.refusal(reach, `registration centre ${centreId}`);
   }
 
   /** The refusal of what lies outside: an admin's zones (KER-MSD-439), or another centre for its staff (KER-ATH-403). */

@@ -1,37 +1,33 @@
-import type { PrismaClient } from '../../../generated/prisma/client.js';
-import type { Tx } from '../../../lib/db/lock.js';
-import { LIVE } from '../audit.js';
-import { masterdataErrors } from '../errors.js';
-import { requireLanguage } from '../keys.js';
+import type { ZoneService } from '../devices/zones.js';
+import type { LocationService } from '../holidays/locations-service.js';
+import { checkLanguage } from '../keys.js';
+import type { LanguageStore } from '../storage.js';
+import type { CentreStore } from './storage/centres.js';
 
 /** What centres and machines check before they write: the rows they point to exist (any language, not deleted). */
 export class References {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly languages: LanguageStore,
+    private readonly centres: Pick<CentreStore, 'exists'>,
+    private readonly locations: Pick<LocationService, 'mustExist'>,
+    private readonly zones: Pick<ZoneService, 'exists'>,
+  ) {}
 
+  /** KER-MSD-999 unless rows may be written in the language. */
   language(code: string): Promise<void> {
-    return requireLanguage(this.prisma, code);
+    return checkLanguage(this.languages, code);
   }
 
-  async location(code: string): Promise<void> {
-    const row = await this.prisma.location.findFirst({ where: { code, ...LIVE }, select: { code: true } });
-    if (!row) throw masterdataErrors.locationNotFound(code);
+  /** KER-MSD-026 for a location that does not exist. */
+  location(code: string): Promise<void> {
+    return this.locations.mustExist(code);
   }
 
-  async zoneExists(code: string): Promise<boolean> {
-    return (await this.prisma.zone.findFirst({ where: { code, ...LIVE }, select: { code: true } })) !== null;
+  zoneExists(code: string): Promise<boolean> {
+    return this.zones.exists(code);
   }
 
-  async centreExists(id: string): Promise<boolean> {
-    return (await this.prisma.registrationCenter.findFirst({ where: { id, ...LIVE }, select: { id: true } })) !== null;
+  centreExists(id: string): Promise<boolean> {
+    return this.centres.exists(id);
   }
-}
-
-const ID_TABLES = { centre: 'md_registration_center', machine: 'md_machine' } as const;
-/** MOSIP's generated centre and machine ids: five digits from 10001 (platform.kernel.*id.length). */
-const FIRST_ID = 10001;
-
-/** The next numeric id of a table; call it under the table's lock. */
-export async function nextId(tx: Tx, table: keyof typeof ID_TABLES): Promise<string> {
-  const [row] = await tx.$queryRawUnsafe<{ max: string | null }[]>(`SELECT max(id::bigint)::text AS max FROM "${ID_TABLES[table]}" WHERE id ~ '^[0-9]{1,15}$'`);
-  return String(Math.max(FIRST_ID, Number(row?.max ?? 0) + 1));
 }

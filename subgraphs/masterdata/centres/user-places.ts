@@ -1,11 +1,6 @@
-import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
-import { LIVE } from '../audit.js';
 import { ZoneScope, type ZoneService } from '../devices/zones.js';
 import { CentreReach, type Caller, type Reach } from './reach.js';
-
-/** `column IN (values)`, FALSE for no values. */
-const isIn = (column: Prisma.Sql, values: readonly string[]): Prisma.Sql =>
-  values.length ? Prisma.sql`${column} IN (${Prisma.join([...values])})` : Prisma.sql`FALSE`;
+import type { CentreUserStore } from './storage/centre-users.js';
 
 /**
  * Where users are placed, as master data knows it: the zones they are mapped
@@ -17,9 +12,9 @@ const isIn = (column: Prisma.Sql, values: readonly string[]): Prisma.Sql =>
  */
 export class UserPlaces {
   constructor(
-    private readonly prisma: PrismaClient,
-    private readonly zones: ZoneService,
-    private readonly reach: CentreReach,
+    private readonly users: Pick<CentreUserStore, 'usersOf' | 'placedIn' | 'centresOfUsers' | 'mapping'>,
+    private readonly zones: Pick<ZoneService, 'pathOf' | 'coveredCodes'>,
+    private readonly reach: Pick<CentreReach, 'of'>,
   ) {}
 
   /**
@@ -49,8 +44,7 @@ export class UserPlaces {
   /** The users mapped to a centre (its live mappings, as RegistrationCentre.users lists them); a centre outside the reach given: none. */
   private async usersOfCentre(regCenterId: string, reach?: Reach): Promise<Set<string>> {
     if (reach && !CentreReach.reachesCentre(reach, regCenterId)) return new Set();
-    const rows = await this.prisma.registrationCenterUser.findMany({ where: { regCenterId, ...LIVE }, select: { userId: true } });
-    return new Set(rows.map((row) => row.userId));
+    return new Set(await this.users.usersOf(regCenterId));
   }
 
   /**
@@ -66,25 +60,13 @@ export class UserPlaces {
   /** The users mapped to one of these zones, or working at one of these centres or at a centre of one of these zones: one statement. */
   private async placedIn(zoneCodes: readonly string[], centreIds: readonly string[]): Promise<Set<string>> {
     if (!zoneCodes.length && !centreIds.length) return new Set();
-    const rows = await this.prisma.$queryRaw<{ userId: string }[]>`
-      SELECT zu."userId" FROM "md_zone_user" zu
-        WHERE zu."isActive" AND NOT zu."isDeleted" AND ${isIn(Prisma.sql`zu."zoneCode"`, zoneCodes)}
-      UNION
-      SELECT cu."userId" FROM "md_reg_center_user" cu
-        WHERE NOT cu."isDeleted" AND (${isIn(Prisma.sql`cu."regCenterId"`, centreIds)} OR cu."regCenterId" IN (
-          SELECT c."id" FROM "md_registration_center" c WHERE NOT c."isDeleted" AND ${isIn(Prisma.sql`c."zoneCode"`, zoneCodes)}))`;
-    return new Set(rows.map((row) => row.userId));
+    return this.users.placedIn(zoneCodes, centreIds);
   }
 
   /** The centre each user works at (its live mapping: one at a time, by MOSIP's rule), in one query for a page of users. */
   async centresOfUsers(userIds: readonly string[]): Promise<Map<string, string>> {
-    const rows = await this.prisma.registrationCenterUser.findMany({
-      where: { userId: { in: [...userIds] }, ...LIVE },
-      select: { userId: true, regCenterId: true },
-      orderBy: [{ userId: 'asc' }, { regCenterId: 'asc' }],
-    });
     const centres = new Map<string, string>();
-    for (const row of rows) if (!centres.has(row.userId)) centres.set(row.userId, row.regCenterId);
+    for (const row of await this.users.centresOfUsers(userIds)) if (!centres.has(row.userId)) centres.set(row.userId, row.regCenterId);
     return centres;
   }
 
@@ -96,7 +78,7 @@ export class UserPlaces {
    * packet made then and checked after a re-mapping is refused: never wrongly let in.
    */
   async workedAt(regCenterId: string, userId: string, at: Date): Promise<boolean> {
-    const row = await this.prisma.registrationCenterUser.findUnique({ where: { regCenterId_userId: { regCenterId, userId } } });
+    const row = await this.users.mapping({ regCenterId, userId });
     if (!row || row.createdAt > at) return false;
     if (row.isActive && !row.isDeleted) return true;
     const ended = row.deletedAt ?? row.updatedAt ?? row.changedAt;

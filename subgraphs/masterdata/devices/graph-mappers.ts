@@ -1,8 +1,8 @@
 import type { Connection } from '../../../lib/graph/connection.js';
 import type { SearchPage } from '../search.js';
-import type { DeviceSpecificationRow, DeviceTypeRow } from './catalogue.js';
-import type { DeviceRow } from './service.js';
-import type { ZoneRow } from './zones.js';
+import type { DeviceSpecificationRow, DeviceTypeRow } from './storage/catalogue.js';
+import type { DeviceRow } from './storage/devices.js';
+import type { ZoneRow } from './storage/zones.js';
 
 export type DeviceConnectionModel = Connection<DeviceRow>;
 export type DeviceTypeConnectionModel = Connection<DeviceTypeRow>;
@@ -12,11 +12,11 @@ export type DeviceSearchPageModel = SearchPage<DeviceRow>;
 
 /** GraphQL type → the value its resolvers receive as parent (paths from subgraphs/masterdata/). */
 export const devicesMappers = {
-  Device: './devices/service.js#DeviceRow',
-  DeviceType: './devices/catalogue.js#DeviceTypeRow',
-  DeviceSpecification: './devices/catalogue.js#DeviceSpecificationRow',
-  Zone: './devices/zones.js#ZoneRow',
-  ZoneUser: './devices/zones.js#ZoneUserRow',
+  Device: './devices/storage/devices.js#DeviceRow',
+  DeviceType: './devices/storage/catalogue.js#DeviceTypeRow',
+  DeviceSpecification: './devices/storage/catalogue.js#DeviceSpecificationRow',
+  Zone: './devices/storage/zones.js#ZoneRow',
+  ZoneUser: './devices/storage/zones.js#ZoneUserRow',
   DeviceConnection: './devices/graph-mappers.js#DeviceConnectionModel',
   DeviceTypeConnection: './devices/graph-mappers.js#DeviceTypeConnectionModel',
   DeviceSpecificationConnection: './devices/graph-mappers.js#DeviceSpecificationConnectionModel',

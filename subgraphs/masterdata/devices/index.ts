@@ -1,10 +1,14 @@
 import { access } from '../../../lib/roles.js';
 import { DEVICE_READERS, MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
 import { defineArea } from '../area.js';
+import { LanguageStorage } from '../storage.js';
 import { DeviceCatalogueService } from './catalogue.js';
 import { devicesCodeFor, devicesSchemas } from './inputs.js';
 import { devicesResolvers } from './resolvers.js';
-import { DeviceService } from './service.js';
+import { DeviceService, type Caller } from './service.js';
+import { CatalogueStorage } from './storage/catalogue.js';
+import { DeviceStorage } from './storage/devices.js';
+import { ZoneStorage } from './storage/zones.js';
 import { ZoneService } from './zones.js';
 
 declare module '../../../lib/deps.js' {
@@ -58,9 +62,20 @@ export const devicesArea = defineArea({
   schemas: devicesSchemas,
   codeFor: devicesCodeFor,
   services: (deps) => {
-    const zones = new ZoneService(deps.prisma, deps.clock, async (userId) => (await deps.services.users.usersById([userId])).has(userId));
-    const deviceCatalogue = new DeviceCatalogueService(deps.prisma, deps.clock);
-    return { zones, deviceCatalogue, devices: new DeviceService(deps.prisma, deps.clock, zones, deviceCatalogue, () => deps.services.centreReach) };
+    const languages = new LanguageStorage(deps.prisma);
+    const userExists = async (userId: string) => (await deps.services.users.usersById([userId])).has(userId);
+    const zones = new ZoneService(new ZoneStorage(deps.prisma), languages, deps.clock, userExists);
+    const deviceCatalogue = new DeviceCatalogueService(new CatalogueStorage(deps.prisma), languages, deps.clock);
+    // The centres area (built after this one) decides which centres a caller reaches: asked at call time.
+    const requireCentreListed = async (caller: Caller, centreId: string) => {
+      const { centreReach } = deps.services;
+      await centreReach.requireListed(await centreReach.of(caller), centreId);
+    };
+    return {
+      zones,
+      deviceCatalogue,
+      devices: new DeviceService(new DeviceStorage(deps.prisma), languages, deps.clock, zones, deviceCatalogue, requireCentreListed),
+    };
   },
   resolvers: (deps) => devicesResolvers(deps.services),
 });

@@ -1,30 +1,19 @@
-import type { Device as DeviceRow, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
-import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { instantOr, type Clock } from '../../../lib/time.js';
-import { created, deleted, LIVE, updated } from '../audit.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import type { NestedList } from '../../../lib/graph/nested.js';
+import type { Clock } from '../../../lib/time.js';
+import type { Principal } from '../../../lib/tokens.js';
 import { masterdataErrors } from '../errors.js';
+import { byPair, parsePair } from '../keys.js';
 import { wholeList } from '../paged.js';
-import { filterValues, likeLiteral, runSearch, type FilterValuesRequest, type SearchColumns, type SearchRequest } from '../search.js';
+import type { FilterValuesRequest, SearchRequest } from '../search.js';
+import type { LanguageStore } from '../storage.js';
 import type { DeviceCatalogueService } from './catalogue.js';
-import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
+import type { DeviceConditions, DeviceRow, DeviceStore } from './storage/devices.js';
+import { createDevice, retireDevice, updateDevice, type DeviceInput, type DeviceWriting } from './write-device.js';
 import type { ZoneService } from './zones.js';
-import type { Caller, CentreReach } from '../centres/reach.js';
 
-export type { DeviceRow };
-
-/** MOSIP's DeviceDto. */
-export interface DeviceInput {
-  id: string;
-  name: string;
-  serialNum: string;
-  deviceSpecId: string;
-  macAddress: string;
-  ipAddress?: string | null;
-  langCode: string;
-  isActive: boolean;
-  validityDateTime: string;
-  zoneCode: string;
-}
+export type { DeviceConditions, DeviceInput, DeviceRow };
+export { deviceValidity } from './write-device.js';
 
 export interface DeviceFilter {
   langCode?: string | null;
@@ -36,70 +25,11 @@ export interface DeviceFilter {
   regCenterId?: string | null;
 }
 
-/**
- * A device list's filter as conditions on the rows, once its rules are
- * read (the caller's zones, a zone's subtree, a type's specifications):
- * the portal's list and the lists under a page of centres apply the same.
- */
-export interface DeviceConditions {
-  /** the zones the rows lie in: the caller's, or those of them at and below the zone asked for */
-  zoneCodes: readonly string[];
-  /** the specifications of the device type asked for */
-  specIds?: readonly string[];
-  deviceSpecId?: string;
-  langCode?: string;
-  isActive?: boolean;
-  /** part of the name, any case, taken literally */
-  name?: string;
-  /** the centre the rows are placed at (a centre's own list gives it by parent) */
-  regCenterId?: string;
-}
+/** Who lists devices: its id (as zone and centre mappings name it) and roles. */
+export type Caller = Pick<Principal, 'subject' | 'roles'>;
 
-/** Prisma's condition on Device for the live rows that meet `conditions`. */
-export const deviceWhere = (conditions: DeviceConditions): Prisma.DeviceWhereInput => ({
-  AND: [
-    LIVE,
-    { zoneCode: { in: [...conditions.zoneCodes] } },
-    conditions.specIds ? { deviceSpecId: { in: [...conditions.specIds] } } : {},
-    conditions.deviceSpecId ? { deviceSpecId: conditions.deviceSpecId } : {},
-    conditions.langCode ? { langCode: conditions.langCode } : {},
-    conditions.isActive !== undefined ? { isActive: conditions.isActive } : {},
-    conditions.name ? { name: { contains: likeLiteral(conditions.name), mode: 'insensitive' } } : {},
-    conditions.regCenterId ? { regCenterId: conditions.regCenterId } : {},
-  ],
-});
-
-const TEXT = ['contains', 'equals', 'startsWith'] as const;
-
-/** The columns a device search filters and sorts by (MOSIP's names). */
-const COLUMNS: SearchColumns = {
-  id: { field: 'id', kind: 'text', filters: TEXT },
-  name: { field: 'name', kind: 'text', filters: TEXT },
-  serialNum: { field: 'serialNum', kind: 'text', filters: TEXT },
-  macAddress: { field: 'macAddress', kind: 'text', filters: TEXT },
-  deviceSpecId: { field: 'deviceSpecId', kind: 'text', filters: TEXT },
-  zoneCode: { field: 'zoneCode', kind: 'text', filters: TEXT },
-  isActive: { field: 'isActive', kind: 'boolean', filters: ['equals'] },
-  createdDateTime: { field: 'createdAt', kind: 'date' },
-  updatedDateTime: { field: 'updatedAt', kind: 'date' },
-};
-const KEY = ['id', 'langCode'] as const;
 /** What KER-MSD-439 names. */
 const DEVICE = 'device';
-
-/** What a device is apart from its name: the same in each of its languages. */
-/** A device's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone. */
-export const deviceValidity = (text: string): Date => instantOr(text, () => masterdataErrors.deviceInsert('validityDateTime must be an ISO 8601 instant'));
-
-const sharedFields = (input: DeviceInput, validityDateTime: Date) => ({
-  serialNum: input.serialNum,
-  deviceSpecId: input.deviceSpecId,
-  macAddress: input.macAddress,
-  ipAddress: input.ipAddress ?? null,
-  zoneCode: input.zoneCode,
-  validityDateTime,
-  isActive: input.isActive,
-});
 
 /**
  * Devices, each in a zone. Every caller acts in its own scope: writes need
@@ -108,78 +38,44 @@ const sharedFields = (input: DeviceInput, validityDateTime: Date) => ({
  * Invalid_Device_Zone_notPresentInDB, or one since deleted); reads, searches and
  * lists show only the caller's zones. Zone, specification and status
  * belong to the device, so its languages share them; deletion and
- * decommissioning take every language.
+ * decommissioning take every language (write-device.ts).
  */
 export class DeviceService {
+  private readonly writing: DeviceWriting;
+
   constructor(
-    private readonly prisma: PrismaClient,
-    private readonly clock: Clock,
+    private readonly store: DeviceStore,
+    languages: LanguageStore,
+    clock: Clock,
     private readonly zones: ZoneService,
     private readonly catalogue: DeviceCatalogueService,
-    /** the centres area's reach (built after this area: asked at call time) */
-    private readonly centreReach: () => CentreReach,
-  ) {}
-
-  async create(by: string, input: DeviceInput): Promise<DeviceRow> {
-    await requireLanguage(this.prisma, input.langCode);
-    const validity = deviceValidity(input.validityDateTime);
-    (await this.zones.guardOf(by)).require(DEVICE, input.zoneCode);
-    if (!(await this.catalogue.specificationExists(input.deviceSpecId))) {
-      throw masterdataErrors.deviceInsert(`device specification ${input.deviceSpecId} not found`);
-    }
-    const rows = await this.prisma.device.findMany({ where: { id: input.id }, select: { langCode: true, zoneCode: true, isDeleted: true } });
-    const other = rows.find((row) => !row.isDeleted && row.langCode !== input.langCode && row.zoneCode !== input.zoneCode);
-    if (other) throw masterdataErrors.deviceInsert(`device ${input.id} is in zone ${other.zoneCode} (${other.langCode}): its languages share one zone`);
-    const key = { id: input.id, langCode: input.langCode };
-    const data = { name: input.name, ...sharedFields(input, validity), ...created(by, this.clock.now()), updatedBy: null, updatedAt: null };
-    return insertOrRevive({
-      existing: rows.find((row) => row.langCode === input.langCode),
-      duplicate: () => masterdataErrors.deviceInsert(`device ${input.id} already exists in ${input.langCode}`),
-      create: () => this.prisma.device.create({ data: { ...key, ...data } }),
-      revive: () => this.prisma.device.updateMany({ where: { ...key, isDeleted: true }, data }),
-      read: () => this.prisma.device.findUniqueOrThrow({ where: { id_langCode: key } }),
-    });
+    /** refuses a centre a list asks for that the caller does not reach (the centres area's reach, built after this area) */
+    private readonly requireCentreListed: (caller: Caller, centreId: string) => Promise<void>,
+  ) {
+    this.writing = { store, languages, clock, zones, catalogue };
   }
 
-  async update(by: string, input: DeviceInput): Promise<DeviceRow> {
-    const key = { id: input.id, langCode: input.langCode };
-    const row = await this.prisma.device.findFirst({ where: { ...key, ...LIVE } });
-    if (!row) throw masterdataErrors.deviceNotFound(input.id);
-    (await this.zones.guardOf(by)).require(DEVICE, row.zoneCode, input.zoneCode);
-    const validity = deviceValidity(input.validityDateTime);
-    if (!(await this.catalogue.specificationExists(input.deviceSpecId))) {
-      throw masterdataErrors.deviceUpdate(`device specification ${input.deviceSpecId} not found`);
-    }
-    const now = this.clock.now();
-    await this.prisma.$transaction([
-      this.prisma.device.updateMany({ where: { id: input.id, ...LIVE }, data: { ...sharedFields(input, validity), ...updated(by, now) } }),
-      this.prisma.device.update({ where: { id_langCode: key }, data: { name: input.name } }),
-    ]);
-    return this.prisma.device.findUniqueOrThrow({ where: { id_langCode: key } });
+  create(by: string, input: DeviceInput): Promise<DeviceRow> {
+    return createDevice(this.writing, by, input);
+  }
+
+  update(by: string, input: DeviceInput): Promise<DeviceRow> {
+    return updateDevice(this.writing, by, input);
   }
 
   /** Decommissioning: every language soft-deleted and inactive, unless the device is placed at a centre (KER-MSD-440). */
   decommission(by: string, id: string): Promise<string> {
-    return this.retire(by, id, masterdataErrors.deviceMappedToCentre);
+    return retireDevice(this.writing, by, id, masterdataErrors.deviceMappedToCentre);
   }
 
   /** Deletion: as decommissioning, refused while the device is placed at a centre (KER-MSD-147). */
   delete(by: string, id: string): Promise<string> {
-    return this.retire(by, id, masterdataErrors.deviceDependency);
-  }
-
-  private async retire(by: string, id: string, placed: (id: string) => Error): Promise<string> {
-    const rows = await this.prisma.device.findMany({ where: { id, ...LIVE }, select: { zoneCode: true, regCenterId: true } });
-    if (!rows.length) throw masterdataErrors.deviceNotFound(id);
-    (await this.zones.guardOf(by)).require(DEVICE, ...rows.map((row) => row.zoneCode));
-    if (rows.some((row) => row.regCenterId)) throw placed(id);
-    await this.prisma.device.updateMany({ where: { id, ...LIVE }, data: deleted(by, this.clock.now()) });
-    return id;
+    return retireDevice(this.writing, by, id, masterdataErrors.deviceDependency);
   }
 
   /** One device of the caller's zones. */
   async get(userId: string, id: string, langCode: string): Promise<DeviceRow> {
-    const row = await this.prisma.device.findFirst({ where: { id, langCode, ...LIVE } });
+    const row = await this.store.live({ id, langCode });
     if (!row) throw masterdataErrors.deviceNotFound(id);
     (await this.zones.guardOf(userId)).require(DEVICE, row.zoneCode);
     return row;
@@ -189,23 +85,16 @@ export class DeviceService {
   async byLanguage(userId: string, langCode: string, deviceType?: string): Promise<DeviceRow[]> {
     const zoneCodes = await this.zones.coveredCodes(await this.zones.scopeOf(userId));
     const specIds = deviceType === undefined ? undefined : await this.catalogue.specificationIdsOfType(deviceType);
-    const rows = await wholeList('devices', 'devices', (take) =>
-      this.prisma.device.findMany({
-        where: { langCode, zoneCode: { in: zoneCodes }, ...(specIds ? { deviceSpecId: { in: specIds } } : {}), ...LIVE },
-        orderBy: [{ id: 'asc' }],
-        take,
-      }),
-    );
+    const rows = await wholeList('devices', 'devices', (take) => this.store.ofLanguage(langCode, zoneCodes, specIds, take));
     if (!rows.length) throw masterdataErrors.deviceNotFound();
     return rows;
   }
 
-  /** The live devices of the caller's zones (of a language, when the request names one). */
-  private async scopeWhere(userId: string, languageCode?: string | null, zoneFilters: readonly string[] = []): Promise<Prisma.DeviceWhereInput> {
+  /** The caller's zones (of a language, when the request names one); asking for a zone outside one's own is refused, not answered with nothing. */
+  private async scope(userId: string, languageCode?: string | null, zoneFilters: readonly string[] = []) {
     const scope = await this.zones.scopeOf(userId);
-    // Asking for a zone outside one's own is refused, not answered with nothing.
     for (const zoneCode of zoneFilters) if ((await this.zones.coverage(scope, zoneCode)) === 'outside') throw masterdataErrors.zoneNotAuthorized();
-    return { ...LIVE, zoneCode: { in: await this.zones.coveredCodes(scope) }, ...(languageCode ? { langCode: languageCode } : {}) };
+    return { zoneCodes: await this.zones.coveredCodes(scope), langCode: languageCode };
   }
 
   /** MOSIP's device search over the caller's zones. */
@@ -213,38 +102,12 @@ export class DeviceService {
     const zoneFilters = (request.filters ?? [])
       .filter((filter) => filter.columnName.toLowerCase() === 'zonecode' && filter.type.toLowerCase() === 'equals' && filter.value)
       .map((filter) => filter.value!);
-    const scope = await this.scopeWhere(userId, request.languageCode, zoneFilters);
-    return runSearch(
-      request,
-      COLUMNS,
-      { sortfield: 'createdDateTime', sorttype: 'DESC' },
-      KEY,
-      scope,
-      (query) =>
-        this.prisma.device.findMany({
-          where: query.where as Prisma.DeviceWhereInput,
-          orderBy: query.orderBy,
-          skip: query.skip,
-          take: query.take,
-        }),
-      (where) => this.prisma.device.count({ where: where as Prisma.DeviceWhereInput }),
-    );
+    return this.store.search(await this.scope(userId, request.languageCode, zoneFilters), request);
   }
 
   /** The values of device columns over the caller's zones. */
   async filterValues(userId: string, request: FilterValuesRequest) {
-    const scope = await this.scopeWhere(userId, request.languageCode);
-    return filterValues(request, COLUMNS, scope, async (where, field, distinct, take) => {
-      const column = field as Prisma.DeviceScalarFieldEnum;
-      const rows = await this.prisma.device.findMany({
-        where: where,
-        select: { [column]: true },
-        ...(distinct ? { distinct: [column] } : {}),
-        orderBy: { [column]: 'asc' },
-        take,
-      });
-      return rows.map((row) => (row as Record<string, unknown>)[column]);
-    });
+    return this.store.filterValues(await this.scope(userId, request.languageCode), request);
   }
 
   /**
@@ -278,33 +141,22 @@ export class DeviceService {
    * is refused (KER-MSD-439), as the machines list refuses it.
    */
   async list(caller: Caller, page: PageArgs, filter?: DeviceFilter | null): Promise<Connection<DeviceRow>> {
-    if (filter?.regCenterId) {
-      const reach = this.centreReach();
-      await reach.requireListed(await reach.of(caller), filter.regCenterId);
-    }
-    const where = deviceWhere(await this.conditions(caller.subject, filter));
-    return connection(
-      page,
-      (row) => pairKey(row.id, row.langCode),
-      (query) => {
-        const { after, ...rest } = pairPage(query);
-        return this.prisma.device.findMany({
-          where,
-          orderBy: [{ id: 'asc' }, { langCode: 'asc' }],
-          ...rest,
-          ...(after ? { cursor: { id_langCode: { id: after[0], langCode: after[1] } } } : {}),
-        });
-      },
-      () => this.prisma.device.count({ where }),
-    );
+    if (filter?.regCenterId) await this.requireCentreListed(caller, filter.regCenterId);
+    return this.store.page(await this.conditions(caller.subject, filter), page);
+  }
+
+  /**
+   * The devices placed at each centre of a page, among those of the caller's
+   * zones that meet the filter (read once, when the list is first read): what
+   * `devices(filter)` answers for each centre alone.
+   */
+  atCentres(userId: string, filter: DeviceFilter): NestedList<DeviceRow> {
+    return this.store.atCentres(() => this.conditions(userId, filter));
   }
 
   /** Devices by (id, langCode) pairKey, in one query; another admin's come back as absent. */
   async byKeys(userId: string, keys: readonly string[]): Promise<Map<string, DeviceRow>> {
     const zoneCodes = await this.zones.coveredCodes(await this.zones.scopeOf(userId));
-    const rows = await this.prisma.device.findMany({
-      where: { OR: keys.map(parsePair).map(([id, langCode]) => ({ id, langCode })), zoneCode: { in: zoneCodes } },
-    });
-    return byPair(rows, (row) => [row.id, row.langCode]);
+    return byPair(await this.store.byPairs(keys.map(parsePair), zoneCodes), (row) => [row.id, row.langCode]);
   }
 }

@@ -1,17 +1,17 @@
-import type { Prisma, PrismaClient, Zone as ZoneRow, ZoneUser as ZoneUserRow } from '../../../generated/prisma/client.js';
 import { PlatformError } from '../../../lib/errors.js';
-import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
-import { created, deleted, LIVE } from '../audit.js';
+import { created, deleted } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { byPair, insertOrRevive, pairKey, pairPage, parsePair, requireLanguage } from '../keys.js';
+import { byPair, checkLanguage, insertOrRevive, parsePair } from '../keys.js';
 import { wholeList } from '../paged.js';
-import { likeLiteral } from '../search.js';
+import type { LanguageStore } from '../storage.js';
+import type { ZoneFilter, ZoneRow, ZoneStore, ZoneUserRow } from './storage/zones.js';
 
 /** The most zone rows (zones × languages) User.zones answers for one user. */
 export const USER_ZONES_LIMIT = 1000;
 
-export type { ZoneRow, ZoneUserRow };
+export type { ZoneFilter, ZoneRow, ZoneUserRow };
 
 export interface ZoneInput {
   code: string;
@@ -20,12 +20,6 @@ export interface ZoneInput {
   hierarchyLevel: number;
   hierarchyName: string;
   parentZoneCode?: string | null;
-}
-
-export interface ZoneFilter {
-  langCode?: string | null;
-  parentZoneCode?: string | null;
-  hierarchyLevel?: number | null;
 }
 
 /** Who acts: their id (ZoneUser.userId) and roles. */
@@ -51,15 +45,7 @@ export class ZoneScope {
   covers(path: string): boolean {
     return this.paths.some((mine) => path === mine || path.startsWith(`${mine}/`));
   }
-
-  /** Prisma's condition on Zone for the zones covered (none when the caller administers none). */
-  zoneWhere(): Prisma.ZoneWhereInput {
-    return this.paths.length ? { OR: this.paths.map(atOrBelow) } : { code: { in: [] } };
-  }
 }
-
-/** A zone at `path` or below it: a path is matched segment by segment, its `_` and `%` taken literally (LIKE would match "Z_1/" in "ZX1/"). */
-const atOrBelow = (path: string): Prisma.ZoneWhereInput => ({ OR: [{ path }, { path: { startsWith: `${likeLiteral(path)}/` } }] });
 
 /**
  * The zones a caller may write in, read once: the zone-cover check of every
@@ -87,29 +73,27 @@ export class ZoneGuard {
  */
 export class ZoneService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: ZoneStore,
+    private readonly languages: LanguageStore,
     private readonly clock: Clock,
     /** whether a user exists (the auth component's users) */
     private readonly userExists: (userId: string) => Promise<boolean>,
   ) {}
 
   async scopeOf(userId: string): Promise<ZoneScope> {
-    const mapped = await this.prisma.zoneUser.findMany({ where: { userId, isActive: true, ...LIVE }, select: { zoneCode: true } });
+    const mapped = await this.store.mappedZoneCodes(userId);
     if (!mapped.length) return new ZoneScope(userId, []);
-    const zones = await this.prisma.zone.findMany({
-      where: { code: { in: mapped.map((row) => row.zoneCode) }, ...LIVE },
-      select: { path: true },
-      distinct: ['path'],
-    });
-    return new ZoneScope(
-      userId,
-      zones.map((zone) => zone.path),
-    );
+    return new ZoneScope(userId, await this.store.pathsOf(mapped));
   }
 
   /** The path of a zone (its languages share it), undefined when there is no such zone. */
-  async pathOf(code: string): Promise<string | undefined> {
-    return (await this.prisma.zone.findFirst({ where: { code, ...LIVE }, select: { path: true } }))?.path;
+  pathOf(code: string): Promise<string | undefined> {
+    return this.store.pathOf(code);
+  }
+
+  /** Whether a zone exists (in any language, not deleted). */
+  async exists(code: string): Promise<boolean> {
+    return (await this.store.pathOf(code)) !== undefined;
   }
 
   /** The guard of a caller's writes: the zones it administers and every zone below them. */
@@ -124,34 +108,21 @@ export class ZoneService {
   }
 
   /** The codes of the zones covered, or of those at and below `under` (a covered zone). */
-  async coveredCodes(scope: ZoneScope, under?: string): Promise<string[]> {
-    const where: Prisma.ZoneWhereInput = under ? atOrBelow(under) : scope.zoneWhere();
-    const rows = await this.prisma.zone.findMany({ where: { AND: [where, LIVE] }, select: { code: true }, distinct: ['code'] });
-    return rows.map((row) => row.code);
+  coveredCodes(scope: ZoneScope, under?: string): Promise<string[]> {
+    return under ? this.store.codesAtOrBelow(under) : this.store.codesCovered(scope.paths);
   }
 
   /** The caller's zones and those below them, in a language, from the top, whole (at most LIST_LIMIT: refused beyond); KER-MSD-339 for a caller without zones. */
   async hierarchy(userId: string, langCode: string): Promise<ZoneRow[]> {
     const scope = await this.scopeOf(userId);
     if (!scope.paths.length) throw masterdataErrors.userZoneUnavailable(userId);
-    return wholeList('zones', 'zones', (take) =>
-      this.prisma.zone.findMany({
-        where: { AND: [scope.zoneWhere(), { langCode }, LIVE] },
-        orderBy: [{ hierarchyLevel: 'asc' }, { path: 'asc' }],
-        take,
-      }),
-    );
+    return wholeList('zones', 'zones', (take) => this.store.hierarchy(scope.paths, langCode, take));
   }
 
   /** Of the caller's zones, those no zone lies below (a part of `hierarchy`, so bounded as it is). */
   async leafs(userId: string, langCode: string): Promise<ZoneRow[]> {
     const zones = await this.hierarchy(userId, langCode);
-    const parents = await this.prisma.zone.findMany({
-      where: { parentZoneCode: { in: zones.map((zone) => zone.code) }, ...LIVE },
-      select: { parentZoneCode: true },
-      distinct: ['parentZoneCode'],
-    });
-    const withChildren = new Set(parents.map((row) => row.parentZoneCode));
+    const withChildren = await this.store.parentsAmong(zones.map((zone) => zone.code));
     return zones.filter((zone) => !withChildren.has(zone.code));
   }
 
@@ -161,9 +132,9 @@ export class ZoneService {
    * languages of a zone share its parent; a deleted zone comes back.
    */
   async create(caller: Caller, input: ZoneInput): Promise<ZoneRow> {
-    await requireLanguage(this.prisma, input.langCode);
+    await checkLanguage(this.languages, input.langCode);
     const path = await this.pathFor(caller, input);
-    const rows = await this.prisma.zone.findMany({ where: { code: input.code }, select: { langCode: true, path: true, isDeleted: true } });
+    const rows = await this.store.rowsOfCode(input.code);
     const other = rows.find((row) => !row.isDeleted && row.langCode !== input.langCode && row.path !== path);
     if (other) throw masterdataErrors.zoneInsert(`zone ${input.code} lies at ${other.path} in ${other.langCode}: its languages share one parent`);
     const key = { code: input.code, langCode: input.langCode };
@@ -181,9 +152,9 @@ export class ZoneService {
     return insertOrRevive({
       existing: rows.find((row) => row.langCode === input.langCode),
       duplicate: () => masterdataErrors.zoneInsert(`zone ${input.code} already exists in ${input.langCode}`),
-      create: () => this.prisma.zone.create({ data: { ...key, ...data } }),
-      revive: () => this.prisma.zone.updateMany({ where: { ...key, isDeleted: true }, data }),
-      read: () => this.prisma.zone.findUniqueOrThrow({ where: { code_langCode: key } }),
+      create: () => this.store.createZone(key, data),
+      revive: () => this.store.reviveZone(key, data),
+      read: () => this.store.zone(key),
     });
   }
 
@@ -193,7 +164,7 @@ export class ZoneService {
       return input.code;
     }
     if (input.parentZoneCode === input.code) throw masterdataErrors.zoneInsert('a zone cannot be its own parent');
-    const parent = await this.prisma.zone.findFirst({ where: { code: input.parentZoneCode, ...LIVE }, select: { path: true, hierarchyLevel: true } });
+    const parent = await this.store.parentOf(input.parentZoneCode);
     if (!parent) throw masterdataErrors.zoneNotFound(input.parentZoneCode);
     if (!(await this.scopeOf(caller.subject)).covers(parent.path)) throw masterdataErrors.zoneNotAuthorized();
     if (input.hierarchyLevel <= parent.hierarchyLevel) {
@@ -209,18 +180,20 @@ export class ZoneService {
     const key = { userId, zoneCode };
     const data = { isActive: true, ...created(by, this.clock.now()), updatedBy: null, updatedAt: null };
     return insertOrRevive({
-      existing: await this.prisma.zoneUser.findUnique({ where: { userId_zoneCode: key }, select: { isDeleted: true } }),
+      existing: await this.store.mappingState(key),
       duplicate: () => masterdataErrors.zoneUserInsert(`user ${userId} is already mapped to zone ${zoneCode}`),
-      create: () => this.prisma.zoneUser.create({ data: { ...key, ...data } }),
-      revive: () => this.prisma.zoneUser.updateMany({ where: { ...key, isDeleted: true }, data }),
-      read: () => this.prisma.zoneUser.findUniqueOrThrow({ where: { userId_zoneCode: key } }),
+      create: () => this.store.createMapping(key, data),
+      revive: () => this.store.reviveMapping(key, data),
+      read: () => this.store.mapping(key),
     });
   }
 
   async unmapUser(by: string, userId: string, zoneCode: string): Promise<ZoneUserRow> {
-    const { count } = await this.prisma.zoneUser.updateMany({ where: { userId, zoneCode, ...LIVE }, data: deleted(by, this.clock.now()) });
-    if (!count) throw masterdataErrors.zoneUserNotFound(`user ${userId} is not mapped to zone ${zoneCode}`);
-    return this.prisma.zoneUser.findUniqueOrThrow({ where: { userId_zoneCode: { userId, zoneCode } } });
+    const key = { userId, zoneCode };
+    if (!(await this.store.removeMapping(key, deleted(by, this.clock.now())))) {
+      throw masterdataErrors.zoneUserNotFound(`user ${userId} is not mapped to zone ${zoneCode}`);
+    }
+    return this.store.mapping(key);
   }
 
   /**
@@ -229,13 +202,8 @@ export class ZoneService {
    * below them), as every zone list it reads.
    */
   async zonesOfUsers(userIds: readonly string[], scope: ZoneScope): Promise<Map<string, ZoneRow[]>> {
-    const mapped = await this.prisma.zoneUser.findMany({ where: { userId: { in: [...userIds] }, isActive: true, ...LIVE } });
-    const zones = (
-      await this.prisma.zone.findMany({
-        where: { code: { in: [...new Set(mapped.map((row) => row.zoneCode))] }, ...LIVE },
-        orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
-      })
-    ).filter((zone) => scope.covers(zone.path));
+    const mapped = await this.store.mappingsOfUsers(userIds);
+    const zones = (await this.store.zonesOfCodes([...new Set(mapped.map((row) => row.zoneCode))])).filter((zone) => scope.covers(zone.path));
     const result = new Map<string, ZoneRow[]>(userIds.map((userId) => [userId, []]));
     for (const row of mapped) result.get(row.userId)?.push(...zones.filter((zone) => zone.code === row.zoneCode));
     // The bound the schema declares (User.zones): an admin's zones in every language, far beyond any real mapping.
@@ -245,36 +213,12 @@ export class ZoneService {
 
   /** The caller's zones and those below them, by code and language. */
   async list(userId: string, page: PageArgs, filter?: ZoneFilter | null): Promise<Connection<ZoneRow>> {
-    const scope = await this.scopeOf(userId);
-    const where: Prisma.ZoneWhereInput = {
-      AND: [
-        scope.zoneWhere(),
-        LIVE,
-        filter?.langCode ? { langCode: filter.langCode } : {},
-        filter?.parentZoneCode ? { parentZoneCode: filter.parentZoneCode } : {},
-        typeof filter?.hierarchyLevel === 'number' ? { hierarchyLevel: filter.hierarchyLevel } : {},
-      ],
-    };
-    return connection(
-      page,
-      (row) => pairKey(row.code, row.langCode),
-      (query) => {
-        const { after, ...rest } = pairPage(query);
-        return this.prisma.zone.findMany({
-          where,
-          orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
-          ...rest,
-          ...(after ? { cursor: { code_langCode: { code: after[0], langCode: after[1] } } } : {}),
-        });
-      },
-      () => this.prisma.zone.count({ where }),
-    );
+    return this.store.page((await this.scopeOf(userId)).paths, page, filter);
   }
 
   /** Zones by (code, langCode) pairKey, in one query. */
   async byKeys(keys: readonly string[]): Promise<Map<string, ZoneRow>> {
-    const pairs = keys.map(parsePair);
-    const rows = await this.prisma.zone.findMany({ where: { OR: pairs.map(([code, langCode]) => ({ code, langCode })) } });
+    const rows = await this.store.byPairs(keys.map(parsePair));
     return byPair(rows, (row) => [row.code, row.langCode]);
   }
 }

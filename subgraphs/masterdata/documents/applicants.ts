@@ -1,25 +1,14 @@
-import type { ApplicantTypeRule, ApplicantValidDocument, PrismaClient } from '../../../generated/prisma/client.js';
-import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
-import { LIVE, created, deleted, updated } from '../audit.js';
-import { masterdataErrors } from '../errors.js';
-import { isUniqueViolation } from '../../../lib/db/unique.js';
-import type { CodedRow } from './coded.js';
-import { keysetConnection } from './keyset.js';
-import { LIST_LIMIT, wholeList } from '../paged.js';
 import { within } from '../../../lib/graph/capped.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import { created, deleted, updated } from '../audit.js';
+import { masterdataErrors } from '../errors.js';
+import { LIST_LIMIT, wholeList } from '../paged.js';
+import type { CodedRow } from './coded.js';
 import type { DocumentsService } from './service.js';
+import type { ApplicantDocumentKey, ApplicantStore, RuleKey } from './storage/applicants.js';
+import type { ApplicantTypeRuleRow, ApplicantValidDocumentRow, CodedStore } from './storage/coded.js';
 
-export interface RuleKey {
-  individualTypeCode: string;
-  ageGroupTypeCode: string;
-  genderTypeCode: string;
-}
-
-export interface ApplicantDocumentKey {
-  applicantTypeCode: string;
-  docCategoryCode: string;
-  docTypeCode: string;
-}
+export type { ApplicantDocumentKey, RuleKey } from './storage/applicants.js';
 
 /** The categories (one row per language) an applicant type may present, each with its types in that language. */
 export interface ApplicantDocuments {
@@ -30,16 +19,14 @@ export interface ApplicantDocuments {
 export const VALID_FOR_APPLICANT = 'Valid document for applicant type';
 
 /** A revival of a soft-deleted or inactive row: live and active again. */
-const revive = (by: string, now: Date) => ({ isActive: true, isDeleted: false, deletedAt: null, ...updated(by, now) });
+const revive = (by: string, now: Date) => ({ isActive: true, isDeleted: false as const, deletedAt: null, ...updated(by, now) });
 
-/** Retries an upsert once when a racing one inserted the row first: the second attempt updates it. */
-async function upsertRacing<T>(upsert: () => Promise<T>): Promise<T> {
-  try {
-    return await upsert();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return upsert();
-  }
+/** What the applicant rules read: their own tables, the categories' and types' rows, and the documents' rules. */
+export interface ApplicantDocumentsDeps {
+  store: ApplicantStore;
+  categories: Pick<CodedStore, 'activeOf'>;
+  types: Pick<CodedStore, 'activeOf'>;
+  documents: Pick<DocumentsService, 'checkLanguage' | 'assertCategoryAndType' | 'isValid'>;
 }
 
 /**
@@ -48,13 +35,14 @@ async function upsertRacing<T>(upsert: () => Promise<T>): Promise<T> {
  * categories and types valid for that applicant type.
  */
 export class ApplicantDocumentsService {
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly documents: DocumentsService,
-  ) {}
+  private readonly store: ApplicantStore;
+
+  constructor(private readonly deps: ApplicantDocumentsDeps) {
+    this.store = deps.store;
+  }
 
   async applicantType(key: RuleKey): Promise<string> {
-    const rule = await this.prisma.applicantTypeRule.findFirst({ where: { ...key, isActive: true, ...LIVE } });
+    const rule = await this.store.activeRule(key);
     if (!rule)
       throw masterdataErrors.applicantDocumentsNotFound(`no applicant type for ${key.individualTypeCode}/${key.ageGroupTypeCode}/${key.genderTypeCode}`);
     return rule.applicantTypeCode;
@@ -62,21 +50,18 @@ export class ApplicantDocumentsService {
 
   /** MOSIP's /doccattypes: categories in the given languages (all when none), each with its types; KER-MSD-150 when there are none. */
   async documentsOf(key: RuleKey, languages?: readonly string[] | null): Promise<ApplicantDocuments> {
-    for (const language of languages ?? []) await this.documents.checkLanguage(language);
+    for (const language of languages ?? []) await this.deps.documents.checkLanguage(language);
     const applicantTypeCode = await this.applicantType(key);
-    const valid = await wholeList('documents of an applicant type', 'applicantValidDocuments', (take) =>
-      this.prisma.applicantValidDocument.findMany({ where: { applicantTypeCode, isActive: true, ...LIVE }, take }),
-    );
-    const inLanguages = languages?.length ? { langCode: { in: [...languages] } } : {};
+    const valid = await wholeList('documents of an applicant type', 'applicantValidDocuments', (take) => this.store.documentsOf(applicantTypeCode, take));
     const [categories, types] = await Promise.all([
-      this.prisma.documentCategory.findMany({
-        where: { code: { in: valid.map((row) => row.docCategoryCode) }, isActive: true, ...LIVE, ...inLanguages },
-        orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
-      }),
-      this.prisma.documentType.findMany({
-        where: { code: { in: valid.map((row) => row.docTypeCode) }, isActive: true, ...LIVE, ...inLanguages },
-        orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
-      }),
+      this.deps.categories.activeOf(
+        valid.map((row) => row.docCategoryCode),
+        languages,
+      ),
+      this.deps.types.activeOf(
+        valid.map((row) => row.docTypeCode),
+        languages,
+      ),
     ]);
     const documentCategories = categories
       .map((category) => {
@@ -95,97 +80,47 @@ export class ApplicantDocumentsService {
   }
 
   async check(key: ApplicantDocumentKey): Promise<string> {
-    const row = await this.prisma.applicantValidDocument.findFirst({ where: { ...key, isActive: true, ...LIVE }, select: { applicantTypeCode: true } });
-    if (!row) throw masterdataErrors.applicantDocumentsNotFound(`${key.applicantTypeCode}/${key.docCategoryCode}/${key.docTypeCode}`);
+    if (!(await this.store.presents(key)))
+      throw masterdataErrors.applicantDocumentsNotFound(`${key.applicantTypeCode}/${key.docCategoryCode}/${key.docTypeCode}`);
     return VALID_FOR_APPLICANT;
   }
 
-  saveRule(input: RuleKey & { applicantTypeCode: string; isActive: boolean }, by: string, now: Date): Promise<ApplicantTypeRule> {
+  saveRule(input: RuleKey & { applicantTypeCode: string; isActive: boolean }, by: string, now: Date): Promise<ApplicantTypeRuleRow> {
     const { applicantTypeCode, isActive, ...key } = input;
-    return upsertRacing(() =>
-      this.prisma.applicantTypeRule.upsert({
-        where: { individualTypeCode_ageGroupTypeCode_genderTypeCode: key },
-        create: { ...key, applicantTypeCode, isActive, ...created(by, now) },
-        update: { ...revive(by, now), applicantTypeCode, isActive },
-      }),
-    );
+    return this.store.saveRule(key, {
+      create: { applicantTypeCode, isActive, ...created(by, now) },
+      update: { ...revive(by, now), applicantTypeCode, isActive },
+    });
   }
 
-  async deleteRule(key: RuleKey, by: string, now: Date): Promise<ApplicantTypeRule> {
-    const removed = await this.prisma.applicantTypeRule.updateMany({ where: { ...key, ...LIVE }, data: deleted(by, now) });
-    if (removed.count === 0)
-      throw masterdataErrors.applicantDocumentsNotFound(`no rule for ${key.individualTypeCode}/${key.ageGroupTypeCode}/${key.genderTypeCode}`);
-    return (await this.prisma.applicantTypeRule.findUnique({ where: { individualTypeCode_ageGroupTypeCode_genderTypeCode: key } }))!;
+  async deleteRule(key: RuleKey, by: string, now: Date): Promise<ApplicantTypeRuleRow> {
+    const removed = await this.store.removeRule(key, deleted(by, now));
+    if (!removed) throw masterdataErrors.applicantDocumentsNotFound(`no rule for ${key.individualTypeCode}/${key.ageGroupTypeCode}/${key.genderTypeCode}`);
+    return removed;
   }
 
   /** Lets an applicant type present a category and type that exist and are mapped to each other; idempotent. */
-  async mapDocument(key: ApplicantDocumentKey, by: string, now: Date): Promise<ApplicantValidDocument> {
-    await this.documents.assertCategoryAndType(key.docCategoryCode, key.docTypeCode);
-    if (!(await this.documents.isValid(key.docCategoryCode, key.docTypeCode)))
+  async mapDocument(key: ApplicantDocumentKey, by: string, now: Date): Promise<ApplicantValidDocumentRow> {
+    await this.deps.documents.assertCategoryAndType(key.docCategoryCode, key.docTypeCode);
+    if (!(await this.deps.documents.isValid(key.docCategoryCode, key.docTypeCode)))
       throw masterdataErrors.validDocumentNotMapped(key.docCategoryCode, key.docTypeCode);
-    return upsertRacing(() =>
-      this.prisma.applicantValidDocument.upsert({
-        where: { applicantTypeCode_docCategoryCode_docTypeCode: key },
-        create: { ...key, isActive: true, ...created(by, now) },
-        update: revive(by, now),
-      }),
-    );
+    return this.store.saveDocument(key, { create: { isActive: true, ...created(by, now) }, update: revive(by, now) });
   }
 
-  async unmapDocument(key: ApplicantDocumentKey, by: string, now: Date): Promise<ApplicantValidDocument> {
-    const removed = await this.prisma.applicantValidDocument.updateMany({ where: { ...key, ...LIVE }, data: deleted(by, now) });
-    if (removed.count === 0) throw masterdataErrors.applicantDocumentsNotFound(`${key.applicantTypeCode}/${key.docCategoryCode}/${key.docTypeCode}`);
-    return (await this.prisma.applicantValidDocument.findUnique({ where: { applicantTypeCode_docCategoryCode_docTypeCode: key } }))!;
+  async unmapDocument(key: ApplicantDocumentKey, by: string, now: Date): Promise<ApplicantValidDocumentRow> {
+    const removed = await this.store.removeDocument(key, deleted(by, now));
+    if (!removed) throw masterdataErrors.applicantDocumentsNotFound(`${key.applicantTypeCode}/${key.docCategoryCode}/${key.docTypeCode}`);
+    return removed;
   }
 
-  rules(page: PageArgs, filter?: { applicantTypeCode?: string | null } | null): Promise<Connection<ApplicantTypeRule>> {
-    const where = { ...LIVE, ...(filter?.applicantTypeCode ? { applicantTypeCode: filter.applicantTypeCode } : {}) };
-    return keysetConnection<ApplicantTypeRule>(
-      page,
-      ['individualTypeCode', 'ageGroupTypeCode', 'genderTypeCode'],
-      ({ take, skip, after }) =>
-        this.prisma.applicantTypeRule.findMany({
-          where,
-          orderBy: [{ individualTypeCode: 'asc' }, { ageGroupTypeCode: 'asc' }, { genderTypeCode: 'asc' }],
-          take,
-          ...(skip !== undefined ? { skip } : {}),
-          ...(after
-            ? {
-                cursor: {
-                  individualTypeCode_ageGroupTypeCode_genderTypeCode: { individualTypeCode: after[0]!, ageGroupTypeCode: after[1]!, genderTypeCode: after[2]! },
-                },
-              }
-            : {}),
-        }),
-      () => this.prisma.applicantTypeRule.count({ where }),
-    );
+  rules(page: PageArgs, filter?: { applicantTypeCode?: string | null } | null): Promise<Connection<ApplicantTypeRuleRow>> {
+    return this.store.rules(filter ?? {}, page);
   }
 
   validDocuments(
     page: PageArgs,
     filter?: { applicantTypeCode?: string | null; docCategoryCode?: string | null } | null,
-  ): Promise<Connection<ApplicantValidDocument>> {
-    const where = {
-      ...LIVE,
-      ...(filter?.applicantTypeCode ? { applicantTypeCode: filter.applicantTypeCode } : {}),
-      ...(filter?.docCategoryCode ? { docCategoryCode: filter.docCategoryCode } : {}),
-    };
-    return keysetConnection<ApplicantValidDocument>(
-      page,
-      ['applicantTypeCode', 'docCategoryCode', 'docTypeCode'],
-      ({ take, skip, after }) =>
-        this.prisma.applicantValidDocument.findMany({
-          where,
-          orderBy: [{ applicantTypeCode: 'asc' }, { docCategoryCode: 'asc' }, { docTypeCode: 'asc' }],
-          take,
-          ...(skip !== undefined ? { skip } : {}),
-          ...(after
-            ? {
-                cursor: { applicantTypeCode_docCategoryCode_docTypeCode: { applicantTypeCode: after[0]!, docCategoryCode: after[1]!, docTypeCode: after[2]! } },
-              }
-            : {}),
-        }),
-      () => this.prisma.applicantValidDocument.count({ where }),
-    );
+  ): Promise<Connection<ApplicantValidDocumentRow>> {
+    return this.store.documents(filter ?? {}, page);
   }
 }

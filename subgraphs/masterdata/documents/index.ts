@@ -1,10 +1,14 @@
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { MASTERDATA_READERS, MASTERDATA_WRITERS } from '../access.js';
 import { defineArea } from '../area.js';
+import { LanguageStorage } from '../storage.js';
 import { ApplicantDocumentsService } from './applicants.js';
 import { documentsCodeFor, documentsSchemas } from './inputs.js';
 import { documentsResolvers } from './resolvers.js';
 import { DocumentsService } from './service.js';
+import { ApplicantStorage } from './storage/applicants.js';
+import { CodedStorage } from './storage/coded.js';
+import { ValidDocumentStorage } from './storage/valid-documents.js';
 
 declare module '../../../lib/deps.js' {
   interface PlatformServices {
@@ -59,8 +63,12 @@ export const documentsArea = defineArea({
   schemas: documentsSchemas,
   codeFor: documentsCodeFor,
   services: (deps: PlatformDeps) => {
-    const documents = new DocumentsService(deps.prisma);
-    return { documents, applicantDocuments: new ApplicantDocumentsService(deps.prisma, documents) };
+    const categories = CodedStorage.categories(deps.prisma);
+    const types = CodedStorage.types(deps.prisma);
+    const applicants = new ApplicantStorage(deps.prisma);
+    const languages = new LanguageStorage(deps.prisma);
+    const documents = new DocumentsService({ categories, types, validDocuments: new ValidDocumentStorage(deps.prisma), applicants, languages });
+    return { documents, applicantDocuments: new ApplicantDocumentsService({ store: applicants, categories, types, documents }) };
   },
   resolvers: documentsResolvers,
 });

@@ -1,18 +1,28 @@
-import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { PageArgs } from '../../../lib/graph/connection.js';
-import { LIVE, created, updated } from '../audit.js';
+import { created, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
+import { checkLanguage } from '../keys.js';
 import { wholeList } from '../paged.js';
-import { requireLanguage } from '../keys.js';
-import { isUniqueViolation } from '../../../lib/db/unique.js';
 import type { FilterValuesRequest, SearchRequest } from '../search.js';
-import { CodedRows, type CodedFilter, type CodedOrder, type CodedRow, type CodedTable, type DocumentFields } from './coded.js';
+import type { LanguageStore } from '../storage.js';
+import { CodedRows, type CodedFilter, type CodedOrder, type CodedRow, type DocumentFields } from './coded.js';
+import type { ApplicantStore } from './storage/applicants.js';
+import type { CodedStore, MappedCode } from './storage/coded.js';
+import type { ValidDocumentStore } from './storage/valid-documents.js';
 
 export type DocumentCategoryRow = CodedRow;
 export type DocumentTypeRow = CodedRow;
-export type { ApplicantTypeRule as ApplicantTypeRuleRow, ApplicantValidDocument as ApplicantValidDocumentRow } from '../../../generated/prisma/client.js';
+export type { ApplicantTypeRuleRow, ApplicantValidDocumentRow } from './storage/coded.js';
 
-/** MOSIP's list calls answer every row; a country has tens of document codes, so this bound is never reached in practice. */
+/** The tables the documents' rules read and write, each through its store. */
+export interface DocumentStores {
+  categories: CodedStore;
+  types: CodedStore;
+  validDocuments: ValidDocumentStore;
+  /** the applicant valid documents, which a category or type must not be deleted under */
+  applicants: Pick<ApplicantStore, 'maps'>;
+  languages: LanguageStore;
+}
 
 export interface ValidDocumentMapping {
   docCategoryCode: string;
@@ -31,17 +41,16 @@ export class DocumentsService {
   readonly categories: CodedRows;
   readonly types: CodedRows;
 
-  constructor(private readonly prisma: PrismaClient) {
-    // The two delegates have the same columns; see CodedTable.
+  constructor(private readonly stores: DocumentStores) {
     this.categories = new CodedRows({
-      table: prisma.documentCategory as unknown as CodedTable,
+      store: stores.categories,
       notFound: masterdataErrors.documentCategoryNotFound,
       duplicate: masterdataErrors.documentCategoryInsert,
       dependency: masterdataErrors.documentCategoryDependency,
       inUse: (code) => this.inUse({ docCategoryCode: code }),
     });
     this.types = new CodedRows({
-      table: prisma.documentType as unknown as CodedTable,
+      store: stores.types,
       notFound: masterdataErrors.documentTypeNotFound,
       duplicate: masterdataErrors.documentTypeInsert,
       dependency: masterdataErrors.documentTypeDependency,
@@ -50,17 +59,14 @@ export class DocumentsService {
   }
 
   /** A code mapped by a live valid document or applicant valid document. */
-  private async inUse(where: { docCategoryCode: string } | { docTypeCode: string }): Promise<boolean> {
-    const [valid, applicant] = await Promise.all([
-      this.prisma.validDocument.findFirst({ where: { ...where, isActive: true, ...LIVE }, select: { docTypeCode: true } }),
-      this.prisma.applicantValidDocument.findFirst({ where: { ...where, ...LIVE }, select: { docTypeCode: true } }),
-    ]);
-    return Boolean(valid ?? applicant);
+  private async inUse(code: MappedCode): Promise<boolean> {
+    const [valid, applicant] = await Promise.all([this.stores.validDocuments.mapsActive(code), this.stores.applicants.maps(code)]);
+    return valid || applicant;
   }
 
   /** Refuses a language that is not a live, active row of the Language table. */
   checkLanguage(langCode: string): Promise<void> {
-    return requireLanguage(this.prisma, langCode);
+    return checkLanguage(this.stores.languages, langCode);
   }
 
   async create(rows: CodedRows, fields: DocumentFields, by: string, now: Date): Promise<CodedRow> {
@@ -84,11 +90,8 @@ export class DocumentsService {
   }
 
   /** The codes of the types mapped (and active) to a category, all of them (at most LIST_LIMIT: refused beyond). */
-  private async validTypeCodes(categoryCode: string): Promise<string[]> {
-    const mapped = await wholeList('document types mapped to a category', 'documentTypes', (take) =>
-      this.prisma.validDocument.findMany({ where: { docCategoryCode: categoryCode, isActive: true, ...LIVE }, select: { docTypeCode: true }, take }),
-    );
-    return mapped.map((row) => row.docTypeCode);
+  private validTypeCodes(categoryCode: string): Promise<string[]> {
+    return wholeList('document types mapped to a category', 'documentTypes', (take) => this.stores.validDocuments.typeCodesOf(categoryCode, take));
   }
 
   /** The types valid for a category in a language, whole (at most LIST_LIMIT: refused beyond; MOSIP answers KER-MSD-118 when there are none). */
@@ -120,36 +123,22 @@ export class DocumentsService {
 
   /** Whether a category and a type exist (in some language). */
   async assertCategoryAndType(docCategoryCode: string, docTypeCode: string): Promise<void> {
-    const [category, type] = await Promise.all([
-      this.prisma.documentCategory.findFirst({ where: { code: docCategoryCode, ...LIVE }, select: { code: true } }),
-      this.prisma.documentType.findFirst({ where: { code: docTypeCode, ...LIVE }, select: { code: true } }),
-    ]);
+    const [category, type] = await Promise.all([this.stores.categories.exists(docCategoryCode), this.stores.types.exists(docTypeCode)]);
     if (!category) throw masterdataErrors.documentCategoryNotFound(docCategoryCode);
     if (!type) throw masterdataErrors.documentTypeNotFound(docTypeCode);
   }
 
   /** Whether a type is mapped (and active) to a category. */
-  async isValid(docCategoryCode: string, docTypeCode: string): Promise<boolean> {
-    const row = await this.prisma.validDocument.findFirst({ where: { docCategoryCode, docTypeCode, isActive: true, ...LIVE }, select: { docTypeCode: true } });
-    return Boolean(row);
+  isValid(docCategoryCode: string, docTypeCode: string): Promise<boolean> {
+    return this.stores.validDocuments.isMapped({ docCategoryCode, docTypeCode });
   }
 
   /** Maps a type to a category, or re-activates the mapping; racing maps: one wins, the other is KER-MSD-360. */
   async map(docCategoryCode: string, docTypeCode: string, by: string, now: Date): Promise<ValidDocumentMapping> {
     await this.assertCategoryAndType(docCategoryCode, docTypeCode);
     const key = { docCategoryCode, docTypeCode };
-    const revived = await this.prisma.validDocument.updateMany({
-      where: { ...key, OR: [{ isActive: false }, { isDeleted: true }] },
-      data: { isActive: true, isDeleted: false, deletedAt: null, ...updated(by, now) },
-    });
-    if (revived.count === 0) {
-      try {
-        await this.prisma.validDocument.create({ data: { ...key, isActive: true, ...created(by, now) } });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw masterdataErrors.validDocumentAlreadyMapped();
-        throw error;
-      }
-    }
+    const revived = await this.stores.validDocuments.reactivate(key, updated(by, now));
+    if (revived === 0 && !(await this.stores.validDocuments.insert({ ...key, ...created(by, now) }))) throw masterdataErrors.validDocumentAlreadyMapped();
     return {
       ...key,
       isActive: true,
@@ -161,10 +150,10 @@ export class DocumentsService {
   /** Unmaps (de-activates) a mapping, as MOSIP does: the row stays for sync. */
   async unmap(docCategoryCode: string, docTypeCode: string, by: string, now: Date): Promise<ValidDocumentMapping> {
     const key = { docCategoryCode, docTypeCode };
-    const row = await this.prisma.validDocument.findFirst({ where: { ...key, ...LIVE } });
+    const row = await this.stores.validDocuments.liveRow(key);
     if (!row) throw masterdataErrors.validDocumentNotMapped(docCategoryCode, docTypeCode);
-    const changed = await this.prisma.validDocument.updateMany({ where: { ...key, isActive: true, ...LIVE }, data: { isActive: false, ...updated(by, now) } });
-    if (changed.count === 0) throw masterdataErrors.validDocumentAlreadyUnmapped();
+    const changed = await this.stores.validDocuments.deactivate(key, updated(by, now));
+    if (changed === 0) throw masterdataErrors.validDocumentAlreadyUnmapped();
     return {
       ...key,
       isActive: false,

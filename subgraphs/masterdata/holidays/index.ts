@@ -6,6 +6,7 @@ import { pairKey } from '../keys.js';
 import { holidaysCodeFor, holidaysSchemas } from './inputs.js';
 import { LocationService } from './locations-service.js';
 import { HolidayService } from './service.js';
+import { HolidayStorage, LocationStorage } from './storage.js';
 
 // REST's holiday routes take the schemas from here.
 export { holidaysSchemas } from './inputs.js';
@@ -45,8 +46,8 @@ export const holidaysArea = defineArea({
   schemas: holidaysSchemas,
   codeFor: holidaysCodeFor,
   services: (deps) => {
-    const locations = new LocationService(deps.prisma, deps.clock);
-    return { locations, holidays: new HolidayService(deps.prisma, deps.clock, locations) };
+    const locations = new LocationService(new LocationStorage(deps.prisma), deps.clock);
+    return { locations, holidays: new HolidayService(new HolidayStorage(deps.prisma), deps.clock, locations) };
   },
   resolvers: (deps) => {
     const { holidays, locations } = deps.services;

@@ -1,10 +1,11 @@
-import type { Location as LocationRow, PrismaClient } from '../../../generated/prisma/client.js';
-import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
-import { created, LIVE } from '../audit.js';
+import { created } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { cursorAt, pairKey, parsePair } from '../keys.js';
+import { pairKey, parsePair } from '../keys.js';
 import { wholeList } from '../paged.js';
+import type { LocationRow } from './rows.js';
+import type { LocationConditions, LocationStore } from './storage.js';
 
 export type { LocationRow };
 
@@ -21,27 +22,23 @@ export interface LocationInput {
   isActive: boolean;
 }
 
-export interface LocationFilter {
-  langCode?: string | null;
-  hierarchyLevel?: number | null;
-  parentCode?: string | null;
-}
+export type LocationFilter = LocationConditions;
 
 /** The location hierarchy (country, region, province, city, ...), one row per language. */
 export class LocationService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: LocationStore,
     private readonly clock: Clock,
   ) {}
 
   async create(by: string, input: LocationInput): Promise<LocationRow> {
     if (input.parentLocCode) {
-      const parent = await this.prisma.location.findFirst({ where: { code: input.parentLocCode, ...LIVE } });
+      const parent = await this.store.anyLive(input.parentLocCode);
       if (!parent) throw masterdataErrors.locationNotFound(input.parentLocCode);
       if (parent.hierarchyLevel !== input.hierarchyLevel - 1)
         throw masterdataErrors.locationInsert(`a level ${input.hierarchyLevel} location needs a parent of level ${input.hierarchyLevel - 1}`);
     } else if (input.hierarchyLevel !== 0) throw masterdataErrors.locationInsert('only the country (level 0) has no parent');
-    const data = {
+    const values = {
       name: input.name,
       hierarchyLevel: input.hierarchyLevel,
       hierarchyName: input.hierarchyName,
@@ -50,33 +47,26 @@ export class LocationService {
       ...created(by, this.clock.now()),
     };
     // Create, or revive a deleted row of the same key; a live one is a duplicate.
-    const existing = await this.prisma.location.findUnique({ where: { code_langCode: { code: input.code, langCode: input.langCode } } });
+    const existing = await this.store.rowOf(input.code, input.langCode);
     if (existing && !existing.isDeleted) throw masterdataErrors.locationInsert(`location ${input.code} (${input.langCode}) already exists`);
-    return this.prisma.location.upsert({
-      where: { code_langCode: { code: input.code, langCode: input.langCode } },
-      create: { code: input.code, langCode: input.langCode, ...data },
-      update: data,
-    });
+    return this.store.save(input.code, input.langCode, values);
   }
 
   /** A live location in any language, or KER-MSD-026. */
   async mustExist(code: string): Promise<void> {
-    const found = await this.prisma.location.findFirst({ where: { code, ...LIVE }, select: { code: true } });
-    if (!found) throw masterdataErrors.locationNotFound(code);
+    if (!(await this.store.exists(code))) throw masterdataErrors.locationNotFound(code);
   }
 
   /** The locations of a language, whole (at most LIST_LIMIT: refused beyond). */
   byLanguage(langCode: string): Promise<LocationRow[]> {
-    return wholeList('locations', 'locations', (take) =>
-      this.prisma.location.findMany({ where: { langCode, ...LIVE }, orderBy: [{ hierarchyLevel: 'asc' }, { code: 'asc' }], take }),
-    );
+    return wholeList('locations', 'locations', (take) => this.store.ofLanguage(langCode, take));
   }
 
   /** The location and its ancestors up to the country, nearest first (at most LOCATION_DEPTH of them). */
   async hierarchy(code: string, langCode: string): Promise<LocationRow[]> {
     const chain: LocationRow[] = [];
     for (let next: string | null = code; next && chain.length < LOCATION_DEPTH;) {
-      const row: LocationRow | null = await this.prisma.location.findFirst({ where: { code: next, langCode, ...LIVE } });
+      const row: LocationRow | null = await this.store.liveRow(next, langCode);
       if (!row) break;
       chain.push(row);
       next = row.parentCode;
@@ -88,34 +78,16 @@ export class LocationService {
   /** A location's children in a language, whole (at most LIST_LIMIT: refused beyond). */
   async children(code: string, langCode: string): Promise<LocationRow[]> {
     await this.mustExist(code);
-    return wholeList('locations', 'locations', (take) =>
-      this.prisma.location.findMany({ where: { parentCode: code, langCode, ...LIVE }, orderBy: { code: 'asc' }, take }),
-    );
+    return wholeList('locations', 'locations', (take) => this.store.children(code, langCode, take));
   }
 
   list(page: PageArgs, filter?: LocationFilter | null): Promise<Connection<LocationRow>> {
-    const where = {
-      ...LIVE,
-      ...(filter?.langCode ? { langCode: filter.langCode } : {}),
-      ...(filter?.hierarchyLevel !== null && filter?.hierarchyLevel !== undefined ? { hierarchyLevel: filter.hierarchyLevel } : {}),
-      ...(filter?.parentCode ? { parentCode: filter.parentCode } : {}),
-    };
-    return connection(
-      page,
-      (row) => pairKey(row.code, row.langCode),
-      (query) =>
-        this.prisma.location.findMany({
-          where,
-          ...cursorAt(query, ([code, langCode]) => ({ code_langCode: { code, langCode } })),
-          orderBy: [{ code: 'asc' }, { langCode: 'asc' }],
-        }),
-      () => this.prisma.location.count({ where }),
-    );
+    return this.store.list(filter ?? {}, page);
   }
 
   /** Locations by pairKey(code, langCode), for references and loaders. */
   async byKeys(keys: readonly string[]): Promise<Map<string, LocationRow>> {
-    const rows = await this.prisma.location.findMany({ where: { OR: keys.map(parsePair).map(([code, langCode]) => ({ code, langCode })), ...LIVE } });
+    const rows = await this.store.byKeys(keys.map(parsePair));
     return new Map(rows.map((row) => [pairKey(row.code, row.langCode), row]));
   }
 }

@@ -1,16 +1,16 @@
-import { Prisma, type Holiday as HolidayRow, type PrismaClient } from '../../../generated/prisma/client.js';
-import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { PlatformError } from '../../../lib/errors.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
-import { cursorAt, pairKey, parsePair } from '../keys.js';
-import { isUniqueViolation } from '../../../lib/db/unique.js';
+import { pairKey, parsePair } from '../keys.js';
 import { paged, wholeList, type Paged, type PagedArgs } from '../paged.js';
 import { filterValues, runSearch, type FilterValuesRequest, type SearchColumns, type SearchPage, type SearchRequest } from '../search.js';
 import type { LocationService } from './locations-service.js';
+import { dateOf, holidayDates, holidayIdOf, type HolidayFilter, type HolidayRow } from './rows.js';
+import type { HolidayStore } from './storage.js';
 
-export type { HolidayRow };
+// The rows and their plain rules, where other code has always found them (centres, REST, the graph's mappers).
+export { dayOf, holidayDates, holidayIdOf, type HolidayFilter, type HolidayRow } from './rows.js';
 
 export interface HolidayInput {
   id?: number | null;
@@ -33,14 +33,6 @@ export interface HolidayKey {
   holidayDate: string;
   holidayName: string;
   locationCode: string;
-}
-
-export interface HolidayFilter {
-  langCode?: string | null;
-  locationCode?: string | null;
-  from?: string | null;
-  to?: string | null;
-  isActive?: boolean | null;
 }
 
 /** Document 2's search columns, and the row fields MOSIP's DTO names sort by. */
@@ -67,35 +59,8 @@ const SORTABLE = {
   locationCode: 'locationCode',
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A holiday id from a cursor or reference: a positive whole number, else the key is not one of this list. */
-export function holidayIdOf(text: string): number {
-  const id = Number(text);
-  if (!Number.isSafeInteger(id) || id < 1) throw new PlatformError('BAD_USER_INPUT', 'not a holiday key');
-  return id;
-}
-
-/** A holiday's date: yyyy-MM-dd, a real day. */
-function dateOf(text: string, error: (why: string) => Error): Date {
-  const date = new Date(`${text}T00:00:00.000Z`);
-  if (!DATE.test(text) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw error(`${text} is not a date (yyyy-MM-dd)`);
-  return date;
-}
-
-/** A day as REST sends it, checked as the holiday writes check it (their error when it is not yyyy-MM-dd): the graph's Date. */
-export function dayOf(text: string, error: (why: string) => Error): string {
-  dateOf(text, error);
-  return text;
-}
-
-/** A holiday list's dates, from and to included: yyyy-MM-dd, real days (KER-MSD-019 otherwise). */
-export function holidayDates(filter?: Pick<HolidayFilter, 'from' | 'to'> | null): { from?: Date; to?: Date } {
-  return {
-    ...(filter?.from ? { from: dateOf(filter.from, masterdataErrors.holidayFetch) } : {}),
-    ...(filter?.to ? { to: dateOf(filter.to, masterdataErrors.holidayFetch) } : {}),
-  };
-}
+/** A search's or filter list's rows: live ones, of the request's language unless it asks for all. */
+const scopeOf = (languageCode?: string | null) => ({ ...LIVE, ...(languageCode && languageCode !== 'all' ? { langCode: languageCode } : {}) });
 
 /**
  * Holidays of locations, one row per language sharing the holiday's id. The
@@ -104,90 +69,62 @@ export function holidayDates(filter?: Pick<HolidayFilter, 'from' | 'to'> | null)
  */
 export class HolidayService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: HolidayStore,
     private readonly clock: Clock,
-    private readonly locations: LocationService,
+    private readonly locations: Pick<LocationService, 'mustExist'>,
   ) {}
 
   async create(by: string, input: HolidayInput): Promise<HolidayRow> {
     const holidayDate = dateOf(input.holidayDate, masterdataErrors.holidayInsert);
     await this.locations.mustExist(input.locationCode);
-    const data = {
-      locationCode: input.locationCode,
-      holidayDate,
-      holidayName: input.holidayName,
-      holidayDesc: input.holidayDesc,
-      langCode: input.langCode,
-      isActive: input.isActive,
-    };
-    try {
-      // A translation joins the id of the holiday it translates (given, or the same location and date in another language).
-      const sibling = input.id
-        ? await this.prisma.holiday.findFirst({ where: { id: input.id } })
-        : await this.prisma.holiday.findFirst({ where: { locationCode: input.locationCode, holidayDate, langCode: { not: input.langCode }, ...LIVE } });
-      if (input.id && !sibling) throw masterdataErrors.holidayNotFound();
-      const revived = await this.prisma.holiday.updateMany({
-        where: { locationCode: input.locationCode, holidayDate, holidayName: input.holidayName, langCode: input.langCode, isDeleted: true },
-        data: { ...data, ...created(by, this.clock.now()), updatedBy: null, updatedAt: null },
-      });
-      if (revived.count)
-        return await this.prisma.holiday.findFirstOrThrow({
-          where: { locationCode: input.locationCode, holidayDate, holidayName: input.holidayName, langCode: input.langCode },
-        });
-      return await this.prisma.holiday.create({ data: { ...data, ...(sibling ? { id: sibling.id } : {}), ...created(by, this.clock.now()) } });
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw masterdataErrors.holidayInsert(`${input.holidayName} on ${input.holidayDate} at ${input.locationCode} (${input.langCode}) already exists`);
-      throw error;
-    }
+    const key = { locationCode: input.locationCode, holidayDate, holidayName: input.holidayName, langCode: input.langCode };
+    const values = { ...key, holidayDesc: input.holidayDesc, isActive: input.isActive };
+    // A translation joins the id of the holiday it translates (given, or the same location and date in another language).
+    const sibling = input.id ? await this.store.anyOfId(input.id) : await this.store.translationOf(input.locationCode, holidayDate, input.langCode);
+    if (input.id && !sibling) throw masterdataErrors.holidayNotFound();
+    const revived = await this.store.revive(key, { ...values, ...created(by, this.clock.now()), updatedBy: null, updatedAt: null });
+    if (revived) return revived;
+    const row = await this.store.insert({ ...values, ...(sibling ? { id: sibling.id } : {}), ...created(by, this.clock.now()) });
+    if (!row) throw masterdataErrors.holidayInsert(`${input.holidayName} on ${input.holidayDate} at ${input.locationCode} (${input.langCode}) already exists`);
+    return row;
   }
 
   async update(by: string, input: HolidayUpdate): Promise<HolidayRow> {
     const holidayDate = dateOf(input.holidayDate, masterdataErrors.holidayUpdate);
     const newDate = dateOf(input.newHolidayDate, masterdataErrors.holidayUpdate);
     await this.locations.mustExist(input.locationCode);
-    try {
-      const { count } = await this.prisma.holiday.updateMany({
-        where: { id: input.id, langCode: input.langCode, locationCode: input.locationCode, holidayDate, holidayName: input.holidayName, ...LIVE },
-        data: {
-          holidayName: input.newHolidayName,
-          holidayDate: newDate,
-          holidayDesc: input.newHolidayDesc,
-          isActive: input.isActive,
-          ...updated(by, this.clock.now()),
-        },
-      });
-      if (count === 0) throw masterdataErrors.holidayNotFound();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw masterdataErrors.holidayUpdate(`${input.newHolidayName} on ${input.newHolidayDate} already exists there`);
-      throw error;
-    }
-    return this.prisma.holiday.findUniqueOrThrow({ where: { id_langCode: { id: input.id, langCode: input.langCode } } });
+    const count = await this.store.change(
+      input.id,
+      { langCode: input.langCode, locationCode: input.locationCode, holidayDate, holidayName: input.holidayName },
+      {
+        holidayName: input.newHolidayName,
+        holidayDate: newDate,
+        holidayDesc: input.newHolidayDesc,
+        isActive: input.isActive,
+        ...updated(by, this.clock.now()),
+      },
+    );
+    if (count === null) throw masterdataErrors.holidayUpdate(`${input.newHolidayName} on ${input.newHolidayDate} already exists there`);
+    if (count === 0) throw masterdataErrors.holidayNotFound();
+    return this.store.rowOf(input.id, input.langCode);
   }
 
   /** Deletes (softly) the holiday in every language. */
   async delete(by: string, key: HolidayKey): Promise<HolidayKey> {
     const holidayDate = dateOf(key.holidayDate, masterdataErrors.holidayDelete);
-    const { count } = await this.prisma.holiday.updateMany({
-      where: { locationCode: key.locationCode, holidayDate, holidayName: key.holidayName, ...LIVE },
-      data: deleted(by, this.clock.now()),
-    });
+    const count = await this.store.remove({ locationCode: key.locationCode, holidayDate, holidayName: key.holidayName }, deleted(by, this.clock.now()));
     if (count === 0) throw masterdataErrors.holidayNotFound();
     return key;
   }
 
   /** Every holiday, whole (at most LIST_LIMIT: refused beyond). */
   all(): Promise<HolidayRow[]> {
-    return wholeList('holidays', 'holidays', (take) =>
-      this.prisma.holiday.findMany({ where: LIVE, orderBy: [{ holidayDate: 'asc' }, { id: 'asc' }, { langCode: 'asc' }], take }),
-    );
+    return wholeList('holidays', 'holidays', (take) => this.store.all(take));
   }
 
   /** A holiday in each of its languages (one row per language; at most LIST_LIMIT, refused beyond). */
   async byId(id: number, langCode?: string | null): Promise<HolidayRow[]> {
-    const rows = await wholeList('holiday rows', 'holidays', (take) =>
-      this.prisma.holiday.findMany({ where: { id, ...(langCode ? { langCode } : {}), ...LIVE }, orderBy: { langCode: 'asc' }, take }),
-    );
+    const rows = await wholeList('holiday rows', 'holidays', (take) => this.store.ofId(id, langCode, take));
     if (!rows.length) throw masterdataErrors.holidayNotFound();
     return rows;
   }
@@ -197,8 +134,8 @@ export class HolidayService {
       args,
       SORTABLE,
       ['id', 'langCode'],
-      (query) => this.prisma.holiday.findMany({ where: LIVE, ...query }),
-      () => this.prisma.holiday.count({ where: LIVE }),
+      (query) => this.store.page(query),
+      () => this.store.countLive(),
     );
   }
 
@@ -209,56 +146,34 @@ export class HolidayService {
       SEARCH_COLUMNS,
       { sortfield: 'modifiedDate', sorttype: 'ASC' },
       ['id', 'langCode'],
-      { ...LIVE, ...(request.languageCode && request.languageCode !== 'all' ? { langCode: request.languageCode } : {}) },
-      (query) => this.prisma.holiday.findMany(query as Prisma.HolidayFindManyArgs),
-      (where) => this.prisma.holiday.count({ where: where as Prisma.HolidayWhereInput }),
+      scopeOf(request.languageCode),
+      (query) => this.store.search(query),
+      (where) => this.store.countSearch(where),
     );
   }
 
   filterValues(request: FilterValuesRequest) {
-    return filterValues(
-      request,
-      SEARCH_COLUMNS,
-      { ...LIVE, ...(request.languageCode && request.languageCode !== 'all' ? { langCode: request.languageCode } : {}) },
-      async (where, field, distinct, take) => {
-        const rows = await this.prisma.holiday.findMany({
-          where: where,
-          select: { [field]: true },
-          ...(distinct ? { distinct: [field as Prisma.HolidayScalarFieldEnum] } : {}),
-          orderBy: { [field]: 'asc' },
-          take,
-        });
-        return rows.map((row) => (row as Record<string, unknown>)[field]);
-      },
+    return filterValues(request, SEARCH_COLUMNS, scopeOf(request.languageCode), (where, field, distinct, take) =>
+      this.store.columnValues(where, field, distinct, take),
     );
   }
 
   list(page: PageArgs, filter?: HolidayFilter | null): Promise<Connection<HolidayRow>> {
     const { from, to } = holidayDates(filter);
-    const where: Prisma.HolidayWhereInput = {
-      ...LIVE,
-      ...(filter?.langCode ? { langCode: filter.langCode } : {}),
-      ...(filter?.locationCode ? { locationCode: filter.locationCode } : {}),
-      ...(filter?.isActive !== null && filter?.isActive !== undefined ? { isActive: filter.isActive } : {}),
-      ...(from || to ? { holidayDate: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : {}),
-    };
-    return connection(
+    return this.store.list(
+      {
+        langCode: filter?.langCode,
+        locationCode: filter?.locationCode,
+        isActive: filter?.isActive,
+        ...(from ? { from } : {}),
+        ...(to ? { to } : {}),
+      },
       page,
-      (row) => pairKey(String(row.id), row.langCode),
-      (query) =>
-        this.prisma.holiday.findMany({
-          where,
-          ...cursorAt(query, ([id, langCode]) => ({ id_langCode: { id: holidayIdOf(id), langCode } })),
-          orderBy: [{ holidayDate: 'asc' }, { id: 'asc' }, { langCode: 'asc' }],
-        }),
-      () => this.prisma.holiday.count({ where }),
     );
   }
 
   async byKeys(keys: readonly string[]): Promise<Map<string, HolidayRow>> {
-    const rows = await this.prisma.holiday.findMany({
-      where: { OR: keys.map(parsePair).map(([id, langCode]) => ({ id: holidayIdOf(id), langCode })), ...LIVE },
-    });
+    const rows = await this.store.byKeys(keys.map(parsePair).map(([id, langCode]) => [holidayIdOf(id), langCode] as const));
     return new Map(rows.map((row) => [pairKey(String(row.id), row.langCode), row]));
   }
 }

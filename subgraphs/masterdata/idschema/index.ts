@@ -5,6 +5,7 @@ import { MASTERDATA_READERS } from '../access.js';
 import { defineArea } from '../area.js';
 import { idschemaCodeFor, idschemaSchemas } from './inputs.js';
 import { fieldsOf, IdSchemaService } from './service.js';
+import { IdSchemaStorage } from './storage.js';
 
 // REST's ID schema routes take the schemas from here.
 export { idschemaSchemas } from './inputs.js';
@@ -32,7 +33,7 @@ export const idschemaArea = defineArea({
   },
   schemas: idschemaSchemas,
   codeFor: idschemaCodeFor,
-  services: (deps) => ({ idSchemas: new IdSchemaService(deps.prisma, deps.clock) }),
+  services: (deps) => ({ idSchemas: new IdSchemaService(new IdSchemaStorage(deps.prisma), deps.clock) }),
   resolvers: (deps) => {
     const service = deps.services.idSchemas;
     const byId = (context: Parameters<typeof loader>[0]) => loader(context, 'masterdata.idSchema', (ids: readonly string[]) => service.byIds(ids));

@@ -1,10 +1,10 @@
-import { Prisma, type IdSchema as IdSchemaRow, type PrismaClient } from '../../../generated/prisma/client.js';
-import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import { parseInstant, type Clock } from '../../../lib/time.js';
-import { created, deleted, LIVE, updated } from '../audit.js';
+import { created, deleted, updated } from '../audit.js';
 import { paged, type Paged, type PagedArgs } from '../paged.js';
 import { idSchemaErrors } from './errors.js';
 import { identityProblems, jsonSchemaOf, schemaFields, unsafeValidator, type IdentityProblem, type SchemaField } from './fields.js';
+import type { DraftValues, IdSchemaRow, IdSchemaStore } from './storage.js';
 
 export type { IdSchemaRow };
 
@@ -48,11 +48,11 @@ export function effectiveFromOf(text: string, error: (why: string) => Error): Da
  */
 export class IdSchemaService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly store: IdSchemaStore,
     private readonly clock: Clock,
   ) {}
 
-  private parse(input: IdSchemaInput, error: (why: string) => Error) {
+  private parse(input: IdSchemaInput, error: (why: string) => Error): DraftValues {
     const effectiveFrom = effectiveFromOf(input.effectiveFrom, error);
     const fields = schemaFields.safeParse(input.schema);
     if (!fields.success) {
@@ -64,34 +64,34 @@ export class IdSchemaService {
       description: input.description.trim(),
       schemaVersion: input.schemaVersion,
       effectiveFrom,
-      schema: fields.data as Prisma.InputJsonValue,
+      schema: fields.data,
       schemaJson: jsonSchemaOf(input.title.trim(), input.description.trim(), fields.data),
     };
   }
 
   async create(by: string, input: IdSchemaInput): Promise<IdSchemaRow> {
     const data = this.parse(input, idSchemaErrors.insert);
-    return this.prisma.idSchema.create({ data: { ...data, status: 'DRAFT', idVersion: 0, ...created(by, this.clock.now()) } });
+    return this.store.insertDraft({ ...data, ...created(by, this.clock.now()) });
   }
 
   /** Only a draft changes; the check and the write are one statement, so a publish racing an update wins or loses whole. */
   async update(by: string, id: string, input: IdSchemaInput): Promise<IdSchemaRow> {
     const data = this.parse(input, idSchemaErrors.update);
-    const { count } = await this.prisma.idSchema.updateMany({ where: { id, status: 'DRAFT', ...LIVE }, data: { ...data, ...updated(by, this.clock.now()) } });
+    const count = await this.store.rewriteDraft(id, { ...data, ...updated(by, this.clock.now()) });
     if (count === 0) throw await this.whyNotDraft(id, idSchemaErrors.update);
-    return this.prisma.idSchema.findUniqueOrThrow({ where: { id } });
+    return this.store.rowOf(id);
   }
 
   async delete(by: string, id: string): Promise<string> {
     // An ID schema has no isActive: its status says whether it is in force.
     const { isActive: _inactive, ...softDelete } = deleted(by, this.clock.now());
-    const { count } = await this.prisma.idSchema.updateMany({ where: { id, status: 'DRAFT', ...LIVE }, data: softDelete });
+    const count = await this.store.removeDraft(id, softDelete);
     if (count === 0) throw await this.whyNotDraft(id, idSchemaErrors.update);
     return id;
   }
 
   private async whyNotDraft(id: string, error: (why: string) => Error): Promise<Error> {
-    const row = await this.prisma.idSchema.findFirst({ where: { id, ...LIVE } });
+    const row = await this.store.liveRow(id);
     return row ? error(`schema ${id} is ${row.status}: only a draft can change`) : idSchemaErrors.notFound();
   }
 
@@ -102,30 +102,16 @@ export class IdSchemaService {
   async publish(by: string, id: string, effectiveFrom: string): Promise<IdSchemaRow> {
     const from = effectiveFromOf(effectiveFrom, idSchemaErrors.update);
     const now = this.clock.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.prisma.$transaction(
-          async (tx) => {
-            const row = await tx.idSchema.findFirst({ where: { id, ...LIVE } });
-            if (!row) throw idSchemaErrors.notFound();
-            if (row.status !== 'DRAFT') throw idSchemaErrors.update(`schema ${id} is already ${row.status}`);
-            // A draft written before validators were checked for catastrophic backtracking is checked again here.
-            const unsafe = unsafeValidator(fieldsOf(row));
-            if (unsafe) throw idSchemaErrors.update(unsafe);
-            const latest = await tx.idSchema.aggregate({ where: { status: 'PUBLISHED', ...LIVE }, _max: { idVersion: true } });
-            return tx.idSchema.update({
-              where: { id },
-              data: { status: 'PUBLISHED', idVersion: (latest._max.idVersion ?? 0) + 1, effectiveFrom: from, ...updated(by, now) },
-            });
-          },
-          { isolationLevel: Prisma.TransactionIsolationLevel.Serializable },
-        );
-      } catch (error) {
-        // A serialization failure means another publish won the race: try again on the new state.
-        if (attempt < 5 && error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034') continue;
-        throw error;
-      }
-    }
+    return this.store.publish(id, {
+      check(row): asserts row is IdSchemaRow {
+        if (!row) throw idSchemaErrors.notFound();
+        if (row.status !== 'DRAFT') throw idSchemaErrors.update(`schema ${id} is already ${row.status}`);
+        // A draft written before validators were checked for catastrophic backtracking is checked again here.
+        const unsafe = unsafeValidator(fieldsOf(row));
+        if (unsafe) throw idSchemaErrors.update(unsafe);
+      },
+      published: (latestIdVersion) => ({ status: 'PUBLISHED', idVersion: (latestIdVersion ?? 0) + 1, effectiveFrom: from, ...updated(by, now) }),
+    });
   }
 
   async all(args: PagedArgs): Promise<Paged<IdSchemaRow>> {
@@ -133,33 +119,24 @@ export class IdSchemaService {
       args,
       SORTABLE,
       ['id'],
-      (query) => this.prisma.idSchema.findMany({ where: LIVE, ...query }),
-      () => this.prisma.idSchema.count({ where: LIVE }),
+      (query) => this.store.page(query),
+      () => this.store.countLive(),
     );
   }
 
   /** The latest published schema in effect, or the published one of an idVersion. */
   async latest(idVersion?: number | null): Promise<IdSchemaRow> {
-    const row = await this.prisma.idSchema.findFirst({
-      where: { status: 'PUBLISHED', ...LIVE, ...(idVersion ? { idVersion } : { effectiveFrom: { lte: this.clock.now() } }) },
-      orderBy: [{ idVersion: 'desc' }],
-    });
+    const row = await this.store.published(idVersion ? { idVersion } : { effectiveAt: this.clock.now() });
     if (!row) throw idSchemaErrors.notFound();
     return row;
   }
 
   list(page: PageArgs, filter?: { status?: string | null } | null): Promise<Connection<IdSchemaRow>> {
-    const where = { ...LIVE, ...(filter?.status ? { status: filter.status } : {}) };
-    return connection(
-      page,
-      (row) => row.id,
-      (query) => this.prisma.idSchema.findMany({ where, ...pageArgs(query, 'id'), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
-      () => this.prisma.idSchema.count({ where }),
-    );
+    return this.store.list(filter ?? {}, page);
   }
 
   async byIds(ids: readonly string[]): Promise<Map<string, IdSchemaRow>> {
-    const rows = await this.prisma.idSchema.findMany({ where: { id: { in: [...ids] }, ...LIVE } });
+    const rows = await this.store.byIds(ids);
     return new Map(rows.map((row) => [row.id, row]));
   }
 

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PrismaClient } from '../../../generated/prisma/client.js';
 import { created } from '../audit.js';
 import { parseCsv } from './csv.js';
+import { ImportStorage, type ImportDatabase, type ImportStore } from './storage.js';
 import { IMPORT_TABLES, type ImportTable } from './tables.js';
 
 /** The sample country shipped with the platform (README lists its codes). */
@@ -38,12 +38,9 @@ function rowsOf(file: string): { line: number; row: Record<string, unknown> }[] 
   return parsed.map((row, index) => ({ line: index + 1, row: row as Record<string, unknown> }));
 }
 
-/** A database error as a reader of the report needs it: the constraint, not the SQL. */
-function reasonOf(error: unknown): string {
-  const code = (error as { code?: string }).code;
-  if (code === 'P2002') return 'a row with this key already exists';
-  if (code === 'P2003') return 'refers to a row that does not exist';
-  return error instanceof Error ? error.message.split('\n').at(-1)!.slice(0, 200) : String(error);
+/** loadMasterdata into a database (a script's, a test's: the Prisma client it holds). */
+export function importMasterdata(database: ImportDatabase, dir: string, by: string, now: Date, progress: Progress = () => undefined): Promise<ImportReport> {
+  return loadMasterdata(new ImportStorage(database), dir, by, now, progress);
 }
 
 /**
@@ -52,7 +49,7 @@ function reasonOf(error: unknown): string {
  * inserted on its own: a bad row is reported by file and line, and the rest
  * still load. Progress goes to `progress`.
  */
-export async function importMasterdata(prisma: PrismaClient, dir: string, by: string, now: Date, progress: Progress = () => undefined): Promise<ImportReport> {
+export async function loadMasterdata(store: ImportStore, dir: string, by: string, now: Date, progress: Progress = () => undefined): Promise<ImportReport> {
   if (!existsSync(dir)) throw new Error(`${dir}: no such folder`);
   const report: ImportReport = { loaded: {}, rejected: [] };
   for (const table of IMPORT_TABLES) {
@@ -70,20 +67,17 @@ export async function importMasterdata(prisma: PrismaClient, dir: string, by: st
         const data: Record<string, unknown> = { ...parsed.data, ...created(by, now) };
         // A holiday without an id takes the next one from the database.
         if (data.id === null) delete data.id;
-        try {
-          await (prisma[table.model] as unknown as { create(args: { data: object }): Promise<unknown> }).create({ data });
-          loaded++;
-        } catch (error) {
-          report.rejected.push({ file: name, line, reason: reasonOf(error) });
-        }
+        const refused = await store.insert(table.model, data);
+        if (refused === null) loaded++;
+        else report.rejected.push({ file: name, line, reason: refused });
       }
       report.loaded[table.file] = (report.loaded[table.file] ?? 0) + loaded;
       progress(`${name}: ${loaded} of ${rows.length} rows loaded`);
     }
   }
   // Holidays loaded with explicit ids: the id sequence continues after them.
-  await prisma.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('md_holiday', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM md_holiday), 1))`);
+  await store.continueHolidayIds();
   // Fresh statistics for the planner, and the trigram index's pending entries merged, as autovacuum would later.
-  if (Object.values(report.loaded).some(Boolean)) await prisma.$executeRawUnsafe('VACUUM ANALYZE md_holiday, md_location');
+  if (Object.values(report.loaded).some(Boolean)) await store.analyze();
   return report;
 }

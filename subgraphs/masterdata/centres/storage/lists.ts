@@ -1,12 +1,10 @@
-import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
-import { containsLiteral, likeLiteral } from '../../../lib/db/like.js';
-import { windowList, type NestedList } from '../../../lib/graph/nested.js';
-import { LIVE } from '../audit.js';
-import { deviceWhere, type DeviceConditions, type DeviceRow } from '../devices/service.js';
-import { holidayIdOf, type HolidayRow } from '../holidays/service.js';
-import { cursorAt, pairKey } from '../keys.js';
+import { Prisma, type Holiday, type PrismaClient } from '../../../../generated/prisma/client.js';
+import { containsLiteral, likeLiteral } from '../../../../lib/db/like.js';
+import { windowList, type NestedList } from '../../../../lib/graph/nested.js';
+import { LIVE } from '../../audit.js';
+import { cursorAt, pairKey } from '../../keys.js';
+import type { CentreUserRow } from './centre-users.js';
 import type { MachineRow } from './machines.js';
-import type { CentreUserRow } from './service.js';
 
 /** A centre's machines as the rows must meet them: the centre's language and the filter's other fields. */
 export interface MachineConditions {
@@ -25,10 +23,17 @@ export interface HolidayConditions {
   isActive?: boolean;
 }
 
+/** The lists under each centre of a page (and under each holiday location), for `nestedConnection`. */
+export interface CentreLists {
+  /** the users mapped to each centre, by user id */
+  users(): NestedList<CentreUserRow>;
+  /** the machines placed at each centre, in one language, by id */
+  machines(conditions: MachineConditions): NestedList<MachineRow>;
+  /** the holidays of each location, in one language, by date then id; `holidayId` reads a cursor's holiday id (the holidays area's keys) */
+  holidays(conditions: HolidayConditions, holidayId: (text: string) => number): NestedList<Holiday>;
+}
+
 const LIVE_SQL = Prisma.sql`"isDeleted" = false`;
-/** `column IN (values)`, nothing for no values (Prisma's `in: []`). */
-const isIn = (column: Prisma.Sql, values: readonly string[]): Prisma.Sql =>
-  values.length ? Prisma.sql`${column} IN (${Prisma.join([...values])})` : Prisma.sql`FALSE`;
 /** A date column against yyyy-MM-dd, as the date it is (no time zone in between). */
 const day = (date: Date): string => date.toISOString().slice(0, 10);
 const BY_ID_THEN_LANGUAGE = [
@@ -37,15 +42,15 @@ const BY_ID_THEN_LANGUAGE = [
 ] as const;
 
 /**
- * The lists under each centre of a page (users, machines, devices) and under
- * each holiday location (holidays), for `nestedConnection`: for every parent
- * of the request one window query and one grouped count (`windowList`),
- * each parent's page in the order of the same list asked for alone, with the
- * same conditions. The callers (CentreService) decide who reaches which centre.
+ * The lists under each centre of a page (users, machines) and under each
+ * holiday location (holidays), for `nestedConnection`: for every parent of
+ * the request one window query and one grouped count (`windowList`), each
+ * parent's page in the order of the same list asked for alone, with the
+ * same conditions. The callers (CentreService) decide who reaches which
+ * centre; a centre's devices are the devices area's (DeviceStore.atCentres).
  */
-export function centreListsStorage(prisma: PrismaClient) {
+export function centreListsStorage(prisma: PrismaClient): CentreLists {
   return {
-    /** The users mapped to each centre, by user id. */
     users: (): NestedList<CentreUserRow> =>
       windowList<CentreUserRow>(
         prisma,
@@ -61,7 +66,6 @@ export function centreListsStorage(prisma: PrismaClient) {
         },
       ),
 
-    /** The machines placed at each centre, in one language, by id. */
     machines: (conditions: MachineConditions): NestedList<MachineRow> =>
       windowList<MachineRow>(
         prisma,
@@ -96,48 +100,8 @@ export function centreListsStorage(prisma: PrismaClient) {
         },
       ),
 
-    /**
-     * The devices placed at each centre, by id, that meet `conditions` (the
-     * device list's rules, read when the list is first read; their
-     * regCenterId is the parent's).
-     */
-    devices: (conditions: () => Promise<DeviceConditions>): NestedList<DeviceRow> =>
-      windowList<DeviceRow>(
-        prisma,
-        async () => {
-          const c = await conditions();
-          return {
-            table: 'md_device',
-            parentColumn: 'regCenterId',
-            where: [
-              LIVE_SQL,
-              isIn(Prisma.sql`"zoneCode"`, c.zoneCodes),
-              c.specIds && isIn(Prisma.sql`"deviceSpecId"`, c.specIds),
-              c.deviceSpecId && Prisma.sql`"deviceSpecId" = ${c.deviceSpecId}`,
-              c.langCode && Prisma.sql`"langCode" = ${c.langCode}`,
-              c.isActive !== undefined && Prisma.sql`"isActive" = ${c.isActive}`,
-              c.name && containsLiteral(Prisma.sql`"name"`, c.name),
-            ],
-            orderBy: BY_ID_THEN_LANGUAGE,
-          };
-        },
-        {
-          after: async (centreId, page) => {
-            // The parent is the centre: the conditions' own centre, if any, gives way.
-            const { regCenterId: _centre, ...rest } = await conditions();
-            return prisma.device.findMany({
-              where: { AND: [deviceWhere(rest), { regCenterId: centreId }] },
-              orderBy: [{ id: 'asc' }, { langCode: 'asc' }],
-              ...cursorAt(page, ([id, langCode]) => ({ id_langCode: { id, langCode } })),
-            });
-          },
-          key: (row) => pairKey(row.id, row.langCode),
-        },
-      ),
-
-    /** The holidays of each location (a centre's holiday location), in one language, by date then id. */
-    holidays: (conditions: HolidayConditions): NestedList<HolidayRow> =>
-      windowList<HolidayRow>(
+    holidays: (conditions: HolidayConditions, holidayId: (text: string) => number): NestedList<Holiday> =>
+      windowList<Holiday>(
         prisma,
         {
           table: 'md_holiday',
@@ -164,12 +128,10 @@ export function centreListsStorage(prisma: PrismaClient) {
                 ...(conditions.isActive !== undefined ? { isActive: conditions.isActive } : {}),
               },
               orderBy: [{ holidayDate: 'asc' }, { id: 'asc' }, { langCode: 'asc' }],
-              ...cursorAt(page, ([id, langCode]) => ({ id_langCode: { id: holidayIdOf(id), langCode } })),
+              ...cursorAt(page, ([id, langCode]) => ({ id_langCode: { id: holidayId(id), langCode } })),
             }),
           key: (row) => pairKey(String(row.id), row.langCode),
         },
       ),
   };
 }
-
-export type CentreListsStorage = ReturnType<typeof centreListsStorage>;
