@@ -4,11 +4,22 @@ import { PacketFormatError } from './errors.js';
 /**
  * The subset of ZIP (APPNOTE 6.3) that registration packets need, with
  * node:zlib only: deflated entries written, stored and deflated entries read.
- * Reading assumes hostile input (packets come from the field): every offset
- * is bounds-checked, names are checked before anything is inflated, the
- * declared sizes are capped (absolutely and by a ratio to the zip's own size)
- * so that a zip bomb fails without allocating, and inflation runs on zlib's
- * thread pool in chunks so that a large entry never blocks the event loop.
+ * Reading assumes hostile input: every offset is bounds-checked, names are
+ * checked before anything is inflated, declared sizes are capped (absolutely
+ * and by a ratio to the zip's size) so a bomb fails without allocating, and
+ * inflation runs on zlib's thread pool in chunks, off the event loop.
+ *
+ * Kept, not replaced by a maintained reader (docs/decisions.md, each point
+ * with its test in test/unit/packet-zip.test.ts): yauzl 3.4.0 (fromBuffer,
+ * lazyEntries, validateEntrySizes, strictFileNames, decodeStrings off), these
+ * checks layered on its entries and its messages mapped, passes every test but
+ * one that no layer can fix: it refuses a valid zip whose comment holds the
+ * end-record signature. It lacks, so this file would keep them anyway:
+ * CRC-32 checks; overlapping entries (the non-recursive bomb); refusing ZIP64
+ * (it reads it, unflagged); duplicate names, also by case; NUL, empty or "."
+ * segments, strict UTF-8 names (it decodes CP437, prefers a Unicode Path
+ * extra field to the name); a local header naming another file; a directory
+ * entry with data; caps on declared sizes and entry count before inflating.
  */
 
 /** More entries than any packet holds (ID.json, a CBEFF or two, documents, metadata). */
@@ -22,7 +33,6 @@ const LOCAL_HEADER_SIZE = 30;
 const CENTRAL_HEADER_SIZE = 46;
 const EOCD_SIZE = 22;
 const MAX_COMMENT = 0xffff;
-
 const STORED = 0;
 const DEFLATED = 8;
 /** General purpose flags: bit 0 encrypted, bit 6 strong encryption, bit 11 UTF-8 names. */
@@ -45,31 +55,21 @@ export interface ZipWriteOptions {
 export interface ZipReadLimits {
   /** the most bytes all entries may inflate to together */
   maxUncompressedBytes: number;
-  /**
-   * all entries together may inflate to at most this many times the zip's
-   * own size (never less than INFLATION_FLOOR_BYTES); unset: no ratio
-   */
+  /** all entries may inflate to at most this many times the zip's size (never less than INFLATION_FLOOR_BYTES); unset: no ratio */
   maxInflationRatio?: number;
 }
 
-/**
- * Below this the ratio never refuses: a packet of a few small JSON files
- * zips to a few hundred bytes, and its ratio alone says nothing of a bomb.
- */
+/** Below this the ratio never refuses: a few small JSON files zip to a few hundred bytes, and their ratio says nothing of a bomb. */
 export const INFLATION_FLOOR_BYTES = 1024 * 1024;
 
-/**
- * Inflation output per thread-pool round trip: few round trips for a large
- * entry, and a liar is caught within one chunk past its declared size.
- */
+/** Inflation output per thread-pool round trip: few round trips for a large entry, a liar caught within one chunk past its size. */
 const INFLATE_CHUNK_BYTES = 256 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Why a name is unsafe, or undefined: names are the keys of a packet's files
- * and may end up as paths, so anything that could climb out of a folder or be
- * read two ways (backslash separators, NUL truncation, drive letters) is out.
+ * Why a name is unsafe, or undefined: names are a packet's keys and may become paths, so anything
+ * that could climb out of a folder or be read two ways (backslashes, NUL, drive letters) is out.
  */
 export function zipNameProblem(name: string): string | undefined {
   if (!name) return 'an entry has an empty name';
@@ -110,7 +110,6 @@ export function writeZip(entries: readonly ZipEntry[], options: ZipWriteOptions 
     const compressed = deflateRawSync(entry.data);
     if (entry.data.length > 0xfffffffe || offset > 0xfffffffe) throw new PacketFormatError('the zip would need ZIP64, which this writer does not produce');
     const checksum = crc32(entry.data);
-
     const local = Buffer.alloc(LOCAL_HEADER_SIZE);
     local.writeUInt32LE(LOCAL_HEADER, 0);
     local.writeUInt16LE(VERSION_NEEDED, 4);
@@ -121,17 +120,13 @@ export function writeZip(entries: readonly ZipEntry[], options: ZipWriteOptions 
     local.writeUInt32LE(checksum, 14);
     local.writeUInt32LE(compressed.length, 18);
     local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    // extra field length (28) stays 0
-
+    local.writeUInt16LE(name.length, 26); // extra field length (28) stays 0
     const central = Buffer.alloc(CENTRAL_HEADER_SIZE);
     central.writeUInt32LE(CENTRAL_HEADER, 0);
     central.writeUInt16LE(VERSION_NEEDED, 4); // made by: MS-DOS, 2.0
     // Both headers share the fields from "version needed" to the name length.
     local.copy(central, 6, 4, 28);
-    // extra, comment, disk, attributes (30..41) stay 0
-    central.writeUInt32LE(offset, 42);
-
+    central.writeUInt32LE(offset, 42); // extra, comment, disk, attributes (30..41) stay 0
     locals.push(local, name, compressed);
     centrals.push(central, name);
     offset += local.length + name.length + compressed.length;
@@ -155,15 +150,7 @@ function findEndOfCentralDirectory(zip: Buffer): number {
   throw new PacketFormatError('not a zip file: no end of central directory record');
 }
 
-interface CentralEntry {
-  name: string;
-  method: number;
-  crc: number;
-  compressedSize: number;
-  size: number;
-  localOffset: number;
-  dataStart: number;
-}
+type CentralEntry = { name: string; method: number; crc: number; compressedSize: number; size: number; localOffset: number; dataStart: number };
 
 function decodeName(bytes: Buffer, flags: number): string {
   // Without the UTF-8 flag a name is CP437; only its ASCII subset is read the same way by every tool.
@@ -187,7 +174,6 @@ function readCentralDirectory(zip: Buffer, eocd: number): CentralEntry[] {
   if (disk !== 0 || directoryDisk !== 0 || onDisk !== total) throw new PacketFormatError('multi-volume zip archives are not supported');
   if (total > MAX_ZIP_ENTRIES) throw new PacketFormatError(`the zip has ${total} entries, more than ${MAX_ZIP_ENTRIES}`);
   if (directoryOffset + directorySize > eocd) throw new PacketFormatError('the central directory lies outside the file');
-
   const entries: CentralEntry[] = [];
   const names = new Set<string>();
   let at = directoryOffset;

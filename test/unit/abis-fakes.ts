@@ -11,6 +11,10 @@ export const TX = {} as JobTx;
 /** The abis_request table as a map, with the queries the services run. */
 export function abisTable() {
   const rows = new Map<string, AbisRequestRow>();
+  /** the ids announced as answered (the NOTIFY sent with the transaction), in order */
+  const announced: string[] = [];
+  /** how many times the requests were read by id (an operator's wait reads them) */
+  const reads = { byIds: 0 };
   const update = (id: string, from: string | string[], change: Partial<AbisRequestRow>) => {
     const row = rows.get(id);
     if (!row || ![from].flat().includes(row.status)) return false;
@@ -39,7 +43,7 @@ export function abisTable() {
     },
     byId: (id) => Promise.resolve(rows.get(id) ?? null),
     byIds: (ids) =>
-      Promise.resolve(
+      Promise.resolve(void reads.byIds++).then(() =>
         all()
           .filter((row) => ids.includes(row.id))
           .sort((a, b) => a.abisName.localeCompare(b.abisName) || a.id.localeCompare(b.id)),
@@ -61,6 +65,7 @@ export function abisTable() {
           ...(reply.result !== undefined ? { result: reply.result } : {}),
         }),
       ),
+    announceAnswer: (_tx, id) => Promise.resolve(void announced.push(id)),
     batch: (_tx, batchId) => Promise.resolve(all().filter((row) => row.batchId === batchId)),
     unanswered: (operations, before, limit) =>
       Promise.resolve(
@@ -109,7 +114,7 @@ export function abisTable() {
       return Promise.resolve(purged);
     },
   };
-  return { rows, store: store as AbisRequestStorage };
+  return { rows, announced, reads, store: store as AbisRequestStorage };
 }
 
 /** The pipeline's side of the requests: every call recorded, each accepted. */

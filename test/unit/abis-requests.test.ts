@@ -4,11 +4,13 @@
 // registrations, and the operator's questions, liveness and deletes.
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { SubscriptionHandlers } from '../../lib/db/client.js';
+import { EventBus } from '../../lib/events.js';
 import type { JobPayloads } from '../../lib/jobs/types.js';
 import { createLogger } from '../../lib/log.js';
 import { ManualClock } from '../../lib/time.js';
 import { parseReply, scalar } from '../../subgraphs/abis/requests/messages.js';
-import { AbisOperatorService, type RegistrationLookup } from '../../subgraphs/abis/requests/operator.js';
+import { AbisOperatorService, AnswerSignals, type RegistrationLookup } from '../../subgraphs/abis/requests/operator.js';
 import { AbisRequestService, endpointsOf, MAX_CANDIDATES, type AbisRequestSettings } from '../../subgraphs/abis/requests/service.js';
 import type { AbisRequestRow, NewAbisRequest } from '../../subgraphs/abis/requests/storage.js';
 import type { OpenedPacket } from '../../subgraphs/regproc/packets/packet-files.js';
@@ -58,8 +60,13 @@ const registration = (over: Partial<StageRegistration> = {}): StageRegistration 
 });
 
 /** The requests wired as the product wires them, over the fakes. */
-function world(over: Partial<AbisRequestSettings> = {}, registrations: Record<string, Awaited<ReturnType<RegistrationLookup>>> = {}) {
+function world(
+  over: Partial<AbisRequestSettings> = {},
+  registrations: Record<string, Awaited<ReturnType<RegistrationLookup>>> = {},
+  signals: Omit<ConstructorParameters<typeof AnswerSignals>[0] & object, 'events'> = {},
+) {
   const clock = new ManualClock(NOW);
+  const events = new EventBus(createLogger('silent'));
   const table = abisTable();
   const pipeline = recordingPipeline();
   const { queue, published } = recordingQueue();
@@ -87,11 +94,18 @@ function world(over: Partial<AbisRequestSettings> = {}, registrations: Record<st
     clock,
     settings,
     createLogger('silent'),
+    events,
   );
-  const operator = new AbisOperatorService(table.store, service, (rid) => Promise.resolve(registrations[rid] ?? null), queue, clock, {
-    pingTimeoutSeconds: settings.pingTimeoutSeconds,
-    pingIntervalSeconds: 60,
-  });
+  const answers = new AnswerSignals({ ...signals, events });
+  const operator = new AbisOperatorService(
+    table.store,
+    service,
+    (rid) => Promise.resolve(registrations[rid] ?? null),
+    queue,
+    clock,
+    { pingTimeoutSeconds: settings.pingTimeoutSeconds, pingIntervalSeconds: 60 },
+    answers,
+  );
   let sentUpTo = 0;
   const rows = () => [...table.rows.values()];
   const w = {
@@ -106,6 +120,8 @@ function world(over: Partial<AbisRequestSettings> = {}, registrations: Record<st
     jobs: recorded,
     service,
     operator,
+    events,
+    answers,
     rows,
     row: (id: string) => table.rows.get(id)!,
     /** The only request of an operation (to one ABIS); throws when there is none or more. */
@@ -721,6 +737,102 @@ describe('the operator', () => {
       { abisName: 'abis2', status: 'PROCESSED', result: '77' },
     ]);
     expect((await w.operator.systems()).map((system) => system.referenceCount)).toEqual([77, 77]);
+  });
+
+  describe('waiting for the answers: woken, not polling', () => {
+    /** The database's LISTEN, as another instance's NOTIFY reaches it. */
+    function listening() {
+      const channels: string[] = [];
+      let handlers: SubscriptionHandlers | undefined;
+      const database = {
+        subscribe: (channel: string, given: SubscriptionHandlers) => {
+          channels.push(channel);
+          handlers = given;
+          return Promise.resolve({ connectionName: undefined, close: () => Promise.resolve() });
+        },
+      };
+      return { database, channels, notify: (id: string) => handlers!.message(id), reconnected: () => handlers!.up() };
+    }
+    /** An answer recorded by another instance: in the table, with no event in this one. */
+    const answeredElsewhere = (id: string) => w.table.store.answer(TX, id, { status: 'PROCESSED', returnValue: '1', failureReason: null, result: '5' }, NOW);
+    const publishedIds = () => w.published.map((message) => message.headers['correlation-id']!);
+
+    it('returns as soon as the reply is applied: one read to start, one when woken, the answer announced to every instance', async () => {
+      w.queue.afterPublish = (message) => {
+        setTimeout(() => void w.deliver({ requestId: message.headers['correlation-id'], returnValue: '1', jobscount: '3' }), 200);
+      };
+      const started = Date.now();
+      const rows = await w.operator.ask('PENDING_JOBS', 'abis1', 'operator-1', 30);
+      expect(rows).toMatchObject([{ abisName: 'abis1', status: 'PROCESSED', result: '3' }]);
+      // woken, not found by the second's re-read (nor by polling, which would have read a few times by then)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      expect(Date.now() - started).toBeLessThan(700);
+      expect(w.table.reads.byIds).toBe(2);
+      expect(w.table.announced).toEqual([rows[0]!.id]);
+    });
+
+    it('reads once per answer to a request still open; an answer to another request wakes nobody', async () => {
+      let first = true;
+      w.queue.afterPublish = (message) => {
+        const requestId = message.headers['correlation-id'];
+        const delay = first ? 100 : 300;
+        first = false;
+        setTimeout(() => void w.deliver({ requestId, returnValue: '1', count: '9' }), delay);
+        // someone else's question answered meanwhile
+        setTimeout(() => void w.events.publish('abis.request.answered', { requestId: randomUUID() }), 200);
+      };
+      const rows = await w.operator.ask('REFERENCE_COUNT', null, 'operator-1', 30);
+      expect(rows.map((row) => row.status)).toEqual(['PROCESSED', 'PROCESSED']);
+      expect(w.table.reads.byIds).toBe(3);
+    });
+
+    it("wakes at another instance's NOTIFY, listening from the first question on, once per process", async () => {
+      const db = listening();
+      w = world({}, {}, { database: db.database });
+      expect(db.channels).toEqual([]);
+      w.queue.afterPublish = (message) => {
+        const requestId = message.headers['correlation-id']!;
+        setTimeout(() => void answeredElsewhere(requestId).then(() => db.notify(requestId)), 150);
+      };
+      const started = Date.now();
+      expect(await w.operator.ask('PING', 'abis1', 'operator-1', 30)).toMatchObject([{ status: 'PROCESSED' }]);
+      expect(await w.operator.ask('PING', 'abis2', 'operator-1', 30)).toMatchObject([{ status: 'PROCESSED' }]);
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(w.table.reads.byIds).toBe(4);
+      expect(db.channels).toEqual(['abis_request_answered']);
+    });
+
+    it('reads again when the listener comes back (notifications may have been lost), and every second without news', async () => {
+      const db = listening();
+      w = world({}, {}, { database: db.database });
+      w.queue.afterPublish = (message) => {
+        const requestId = message.headers['correlation-id']!;
+        setTimeout(() => void answeredElsewhere(requestId).then(() => db.reconnected()), 30);
+      };
+      expect(await w.operator.ask('PING', 'abis1', 'operator-1', 30)).toMatchObject([{ status: 'PROCESSED' }]);
+      expect(w.table.reads.byIds).toBe(2);
+
+      // a notification lost altogether: the re-read a second later finds the answer
+      w.table.reads.byIds = 0;
+      w.queue.afterPublish = (message) => {
+        setTimeout(() => void answeredElsewhere(message.headers['correlation-id']!), 30);
+      };
+      const started = Date.now();
+      expect(await w.operator.ask('PING', 'abis2', 'operator-1', 30)).toMatchObject([{ status: 'PROCESSED' }]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(Date.now() - started).toBeLessThan(1900);
+      expect(w.table.reads.byIds).toBe(2);
+    });
+
+    it('gives up at its deadline, the requests as they stand (SENT), having read them about once a second', async () => {
+      const started = Date.now();
+      const rows = await w.operator.ask('PING', 'abis1', 'operator-1', 1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(Date.now() - started).toBeLessThan(1900);
+      expect(rows).toMatchObject([{ status: 'SENT' }]);
+      expect(w.table.reads.byIds).toBeLessThanOrEqual(3);
+      expect(publishedIds()).toEqual([rows[0]!.id]);
+    });
   });
 
   it('refuses to ask an ABIS not configured (RPR-RGS-015) or with the queue disabled (RPR-SYS-001), writing nothing', async () => {

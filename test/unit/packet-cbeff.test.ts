@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { bdbDigests, buildCbeff, CBEFF_NAMESPACE, parseCbeff, withoutExceptions, type BirInput } from '../../lib/packet/cbeff.js';
+import { bdbDigests, buildCbeff, CBEFF_LIMITS, CBEFF_NAMESPACE, parseCbeff, withoutExceptions, type BirInput } from '../../lib/packet/cbeff.js';
 import { PacketFormatError } from '../../lib/packet/errors.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -105,6 +106,92 @@ describe('building and parsing CBEFF (ABIS.md (d))', () => {
   });
 });
 
+describe('hostile CBEFF: no DTD, no entity, bounded sizes', () => {
+  const refusal = (xml: string | Buffer): Error => {
+    try {
+      parseCbeff(xml);
+    } catch (error) {
+      expect(error).toBeInstanceOf(PacketFormatError);
+      return error as Error;
+    }
+    throw new Error('parsed');
+  };
+  const root = (inner: string) => `<BIR xmlns="${CBEFF_NAMESPACE}">${inner}</BIR>`;
+
+  it('refuses the billion laughs at its DOCTYPE, before any entity is expanded', () => {
+    const levels = Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join('');
+    const xml = `<?xml version="1.0"?><!DOCTYPE BIR [<!ENTITY lol0 "lol">${levels}]>${root('<BDB>&lol9;</BDB>')}`;
+    const started = performance.now();
+    expect(refusal(xml).message).toMatch(/DOCTYPE or ENTITY declaration \(refused\)/);
+    // 10^9 "lol"s expanded would take seconds and gigabytes
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('refuses external entities and an external DTD without fetching anything', async () => {
+    const connections: number[] = [];
+    const server = createServer((socket) => {
+      connections.push(Date.now());
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/evil`;
+    try {
+      for (const xml of [
+        `<!DOCTYPE BIR [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${root('<BDB>&xxe;</BDB>')}`,
+        `<!DOCTYPE BIR [<!ENTITY xxe SYSTEM "${url}.xml">]>${root('<BDB>&xxe;</BDB>')}`,
+        `<!DOCTYPE BIR SYSTEM "${url}.dtd">${root('<BDB>&xxe;</BDB>')}`,
+        `<!DOCTYPE BIR [<!ENTITY % remote SYSTEM "${url}.dtd"> %remote;]>${root('')}`,
+        // a declaration anywhere else is not XML at all
+        root(`<!ENTITY xxe SYSTEM "${url}.xml"><BDB>&xxe;</BDB>`),
+      ])
+        expect(refusal(xml).message).toMatch(/DOCTYPE or ENTITY declaration \(refused\)/);
+      // an entity no DTD declared is never looked up either
+      expect(refusal(root('<BDB>&xxe;</BDB>')).message).toMatch(/unknown entity reference/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(connections).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('names no value of the document in its messages', () => {
+    for (const xml of [root('<BDB>&secret-value;</BDB>'), root('<secret-value></other>'), root('<secret-value a="1" a="2"/>'), '<secret-value>'])
+      expect(refusal(xml).message).not.toMatch(/secret/);
+  });
+
+  it(`refuses an attribute value longer than ${CBEFF_LIMITS.maxAttributeChars} characters`, () => {
+    const entry = (key: string) =>
+      parseCbeff(root(`<BIR><BDBInfo><Format><Type>7</Type></Format><Type>Finger</Type></BDBInfo><others><entry key="${key}">true</entry></others></BIR>`));
+    expect(entry('x'.repeat(CBEFF_LIMITS.maxAttributeChars)).birs).toHaveLength(1);
+    expect(() => entry('x'.repeat(CBEFF_LIMITS.maxAttributeChars + 1))).toThrow(
+      `an attribute value is longer than ${CBEFF_LIMITS.maxAttributeChars} characters`,
+    );
+    expect(refusal(root(`<x a="${'x'.repeat(4_000_000)}"/>`)).message).toMatch(/attribute value is longer than/);
+  });
+
+  it(`refuses an element's text longer than ${CBEFF_LIMITS.maxTextChars} characters, and any construct that runs on past it`, () => {
+    const bir = (bdb: string) => root(`<BIR><BDBInfo><Format><Type>7</Type></Format><Type>Finger</Type></BDBInfo><BDB>${bdb}</BDB></BIR>`);
+    const largest = 'A'.repeat(CBEFF_LIMITS.maxTextChars);
+    expect(parseCbeff(bir(largest)).birs[0]!.bdb!.length).toBe((CBEFF_LIMITS.maxTextChars / 4) * 3);
+    // one character more, or the same text split by a comment, is too much
+    expect(refusal(bir(`${largest}AAAA`)).message).toMatch(/text is longer than 16777216 characters/);
+    expect(refusal(bir(`${largest.slice(4)}<!-- split -->AAAAAAAA`)).message).toMatch(/text is longer than/);
+    // a comment (or a text, a tag, a declaration) is refused while it is read, before its end
+    const started = performance.now();
+    expect(refusal(root(`<!--${'x'.repeat(CBEFF_LIMITS.maxTextChars + 100_000)}-->`)).message).toMatch(/a text, tag, comment or declaration is longer than/);
+    expect(refusal(`<BIR xmlns="${CBEFF_NAMESPACE}" ${' '.repeat(CBEFF_LIMITS.maxTextChars + 100_000)}`).message).toMatch(/longer than/);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it(`reads ${CBEFF_LIMITS.maxElements} elements and ${CBEFF_LIMITS.maxDepth} levels, and refuses one more of either`, () => {
+    expect(parseCbeff(root('<x/>'.repeat(CBEFF_LIMITS.maxElements - 1))).birs).toEqual([]);
+    expect(refusal(root('<x/>'.repeat(CBEFF_LIMITS.maxElements))).message).toMatch(/too many elements/);
+    const depth = CBEFF_LIMITS.maxDepth - 1;
+    expect(parseCbeff(root(`${'<x>'.repeat(depth)}${'</x>'.repeat(depth)}`)).birs).toEqual([]);
+    expect(refusal(root(`${'<x>'.repeat(depth + 1)}${'</x>'.repeat(depth + 1)}`)).message).toMatch(/nested too deep/);
+  });
+});
+
 describe('what the ABIS receives', () => {
   it('withoutExceptions drops the exception BIRs and keeps every other byte', () => {
     const original = buildCbeff(BIRS);
@@ -119,6 +206,19 @@ describe('what the ABIS receives', () => {
     expect(filtered.toString('utf8')).toBe([...lines.slice(0, start), ...lines.slice(end + 1)].join('\n'));
     // nothing to drop: the same bytes
     expect(withoutExceptions(filtered)).toEqual(filtered);
+  });
+
+  it("withoutExceptions keeps another writer's bytes too: CR LF, prefixes, a tab, a tag split over lines, non-ASCII text", () => {
+    const captured = (subtype: string) =>
+      `\t<ns2:BIR><ns2:BDBInfo><ns2:Format><ns2:Type>7</ns2:Type></ns2:Format><ns2:Type>Finger</ns2:Type><ns2:Subtype>${subtype}</ns2:Subtype></ns2:BDBInfo><ns2:BDB>AAEC</ns2:BDB></ns2:BIR>\r\n`;
+    const exception = (subtype: string) =>
+      `<ns2:BIR ><ns2:BDBInfo><ns2:Format><ns2:Type>7</ns2:Type></ns2:Format><ns2:Type>Finger</ns2:Type><ns2:Subtype>${subtype}</ns2:Subtype></ns2:BDBInfo><ns2:others><ns2:entry key="EXCEPTION">TRUE</ns2:entry></ns2:others></ns2:BIR\r\n>`;
+    const head = `<?xml version="1.0"?>\r\n<!-- écrit ailleurs: <ns2:BIR> -->\r\n<ns2:BIR xmlns:ns2="${CBEFF_NAMESPACE}">\r\n`;
+    const document = `${head}${captured('Left Thumb')}\t${exception('Right Thumb')}\r\n${captured('Left IndexFinger')}  ${exception('Right IndexFinger')}\n</ns2:BIR>\r\n`;
+    // Each exception goes with the tabs or spaces before it and one "\n" after it (a "\r\n" stays, as it always did).
+    const expected = `${head}${captured('Left Thumb')}\r\n${captured('Left IndexFinger')}</ns2:BIR>\r\n`;
+    expect(withoutExceptions(bytes(document)).toString('utf8')).toBe(expected);
+    expect(parseCbeff(withoutExceptions(bytes(document))).birs.map((bir) => bir.subtype)).toEqual(['Left Thumb', 'Left IndexFinger']);
   });
 
   it('bdbDigests is the SHA-256 of each captured BDB, the exceptions left out', () => {

@@ -209,6 +209,15 @@ describe('reading hostile zips', () => {
     await refused(zip, /overlaps/);
   });
 
+  it('refuses a local header that names another file than the central directory, and a directory entry with content', async () => {
+    // Readers that trust the local header (streaming unzippers) would see b.txt where this reader sees a.txt.
+    const zip = rawZip([{ name: 'a.txt', data: Buffer.from('hello') }]);
+    expect(zip.toString('latin1', 30, 35)).toBe('a.txt');
+    zip.write('b', 30, 'latin1');
+    await refused(zip, /the local header of a.txt does not match the central directory/);
+    await refused(rawZip([{ name: 'docs/', data: Buffer.from('hidden'), method: 0 }]), /the directory entry docs\/ has content/);
+  });
+
   it('refuses ZIP64, truncated archives and things that are not zips', async () => {
     await refused(rawZip([{ name: 'a', data: Buffer.from('a') }], { totalEntries: 0xffff }), /ZIP64/);
     await refused(Buffer.from('definitely not a zip file, just some text'), /no end of central directory/);

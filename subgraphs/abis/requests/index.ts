@@ -2,7 +2,7 @@ import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import type { AbisSettings } from '../settings.js';
 import { requestsSchemas } from './inputs.js';
-import { AbisOperatorService } from './operator.js';
+import { AbisOperatorService, AnswerSignals } from './operator.js';
 import { requestsResolvers } from './resolvers.js';
 import { AbisRequestService } from './service.js';
 import { AbisRequestStorage } from './storage.js';
@@ -51,7 +51,11 @@ export const requestsArea = defineArea({
       deps.clock,
       abisSettings,
       deps.logger.child({ component: 'abis' }),
+      deps.events,
     );
+    // An operator's wait wakes at its answers, applied here (the event) or by another instance (NOTIFY).
+    const answers = new AnswerSignals({ database: deps.database, events: deps.events, logger: deps.logger.child({ component: 'abis' }) });
+    deps.onClose(() => answers.close());
     const operator = new AbisOperatorService(
       store,
       service,
@@ -59,6 +63,7 @@ export const requestsArea = defineArea({
       deps.queue,
       deps.clock,
       abisSettings,
+      answers,
     );
     // REGPROC_DEDUPE=abis: the pipeline's de-duplication stage sends its inserts here (workers too: services are built in every process).
     if (pipeline.dedupe.name === 'abis') pipeline.useDeduplication(service.deduplication);

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { Database, Subscription } from '../../../lib/db/client.js';
 import { PlatformError } from '../../../lib/errors.js';
+import type { EventBus } from '../../../lib/events.js';
 import { connection, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
+import type { Logger } from '../../../lib/log.js';
 import type { MessageQueue } from '../../../lib/queue/index.js';
 import type { Clock } from '../../../lib/time.js';
 import { ABIS_QUESTIONS, type AbisQuestion } from './messages.js';
 import type { AbisEndpoint, AbisRequestService } from './service.js';
-import type { AbisRequestFilter, AbisRequestRow, AbisRequestStorage, NewAbisRequest } from './storage.js';
+import { ABIS_ANSWERS_CHANNEL, type AbisRequestFilter, type AbisRequestRow, type AbisRequestStorage, type NewAbisRequest } from './storage.js';
 
 export type Liveness = 'UP' | 'DOWN' | 'UNKNOWN';
 
@@ -34,6 +37,75 @@ const RPR_INVALID = 'RPR-RGS-015';
 const RPR_NOT_FOUND = 'RPR-RGS-031';
 /** Kept past their answer for the liveness view, then purged. */
 const QUESTION_RETENTION_MS = 24 * 3_600_000;
+/** Read again this long after the last read without news: a notification lost while the listener was down. */
+const RECHECK_MS = 1000;
+
+/**
+ * Wakes operators' waits as their requests are answered: by the in-process event at once, by NOTIFY (LISTEN from
+ * the first question on) when another instance consumed the reply; by a listener (re)connected, as some may be lost.
+ */
+export class AnswerSignals {
+  private readonly hearers = new Set<(id: string | undefined) => void>();
+  private readonly stopHearing: (() => void) | undefined;
+  private listening: Promise<Subscription | undefined> | undefined;
+
+  constructor(private readonly sources: { database?: Pick<Database, 'subscribe'>; events?: Pick<EventBus, 'on'>; logger?: Logger; recheckMs?: number } = {}) {
+    this.stopHearing = sources.events?.on('abis.request.answered', 'abis-operator', ({ requestId }) => this.hear(requestId));
+  }
+
+  /** `id` answered (undefined: any may have been) */
+  private hear(id: string | undefined): void {
+    for (const hearer of this.hearers) hearer(id);
+  }
+
+  /** Listens to every instance's answers (once per process; if it cannot, waits re-read every second). */
+  async listen(): Promise<void> {
+    const handlers = { message: (id: string) => this.hear(id), up: () => this.hear(undefined), down: () => undefined };
+    this.listening ??= (this.sources.database?.subscribe(ABIS_ANSWERS_CHANNEL, handlers) ?? Promise.resolve(undefined)).catch((error: unknown) => {
+      this.sources.logger?.warn({ err: error }, 'answers of other instances not heard: operators wait by re-reading every second');
+      this.listening = undefined;
+      return undefined;
+    });
+    await this.listening;
+  }
+
+  /** Calls `read` until it leaves no request open or `until` (epoch ms) passes: again once per answer heard to one still open, else every second. */
+  async readUntilAnswered<T>(read: () => Promise<{ result: T; open: string[] }>, until: number): Promise<T> {
+    let open: ReadonlySet<string> = new Set();
+    let heard = new Set<string>(); // answers heard since the last read began
+    let wake: (() => void) | undefined;
+    const news = () => heard.has('*') || [...heard].some((id) => open.has(id));
+    const hearer = (id: string | undefined) => {
+      heard.add(id ?? '*');
+      if (wake && news()) wake();
+    };
+    this.hearers.add(hearer);
+    try {
+      for (;;) {
+        heard = new Set();
+        const { result, open: stillOpen } = await read();
+        open = new Set(stillOpen);
+        if (!open.size || Date.now() >= until) return result;
+        if (!news())
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(this.sources.recheckMs ?? RECHECK_MS, until - Date.now()));
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        wake = undefined;
+      }
+    } finally {
+      this.hearers.delete(hearer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopHearing?.();
+    await (await this.listening)?.close();
+  }
+}
 
 /** The registration a delete names, as the ABIS component needs it. */
 export type RegistrationLookup = (rid: string) => Promise<{ rid: string; status: string; bioRefId: string | null } | null>;
@@ -52,6 +124,7 @@ export class AbisOperatorService {
     private readonly queue: Pick<MessageQueue, 'state'>,
     private readonly clock: Clock,
     private readonly settings: { pingTimeoutSeconds: number; pingIntervalSeconds: number },
+    private readonly answers: AnswerSignals = new AnswerSignals(),
   ) {}
 
   private endpointsNamed(abisName: string | null | undefined): AbisEndpoint[] {
@@ -93,6 +166,7 @@ export class AbisOperatorService {
     this.ensureQueue();
     const now = this.clock.now();
     const rows = endpoints.map((endpoint) => this.question(operation, endpoint.name, requestedBy, now));
+    await this.answers.listen();
     await this.requests.enqueueHeld(rows);
     return this.awaitAnswers(
       rows.map((row) => row.id),
@@ -100,14 +174,12 @@ export class AbisOperatorService {
     );
   }
 
-  /** Polls the requests until none is outstanding or the time is up (an operator's call, so bounded and coarse). */
-  private async awaitAnswers(ids: string[], waitMs: number): Promise<AbisRequestRow[]> {
-    const until = Date.now() + waitMs;
-    for (;;) {
+  /** Reads the requests until none is outstanding or the time is up: again at each answer heard, else every second. */
+  private awaitAnswers(ids: string[], waitMs: number): Promise<AbisRequestRow[]> {
+    return this.answers.readUntilAnswered(async () => {
       const rows = await this.store.byIds(ids);
-      if (rows.every((row) => row.status !== 'IN_PROGRESS' && row.status !== 'SENT') || Date.now() >= until) return rows;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      return { result: rows, open: rows.filter((row) => row.status === 'IN_PROGRESS' || row.status === 'SENT').map((row) => row.id) };
+    }, Date.now() + waitMs);
   }
 
   /** Deletes a rejected registration's reference from every ABIS (or one); a registration still in play keeps it. */
@@ -124,6 +196,7 @@ export class AbisOperatorService {
     this.ensureQueue();
     const names = new Set(endpoints.map((endpoint) => endpoint.name));
     const rows = this.requests.deletes(rid, registration.bioRefId, requestedBy, this.clock.now()).filter((row) => names.has(row.abisName));
+    await this.answers.listen();
     await this.requests.enqueueHeld(rows);
     return this.awaitAnswers(
       rows.map((row) => row.id),

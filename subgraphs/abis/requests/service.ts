@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EventBus } from '../../../lib/events.js';
 import type { JobContext, Jobs, JobTx } from '../../../lib/jobs/types.js';
 import type { Logger } from '../../../lib/log.js';
 import type { MessageQueue, QueueMessage } from '../../../lib/queue/index.js';
@@ -20,6 +21,16 @@ declare module '../../../lib/jobs/types.js' {
     'abis.ping': Record<string, never>;
   }
 }
+
+declare module '../../../lib/events.js' {
+  interface DomainEvents {
+    /** an operator's question or a delete got its reply (applied and committed): its waiter reads it again */
+    'abis.request.answered': { requestId: string };
+  }
+}
+
+/** Requests someone may wait on (AbisOperatorService): the operator's questions and deletes, not the pipeline's insert and identify. */
+const isAwaited = (operation: string) => operation !== 'INSERT' && operation !== 'IDENTIFY';
 
 /** One ABIS and its queue pair (ABIS.md (a)). */
 export interface AbisEndpoint {
@@ -88,6 +99,8 @@ export class AbisRequestService {
     private readonly clock: Clock,
     private readonly settings: AbisRequestSettings,
     private readonly logger: Logger,
+    /** where an awaited request's answer is announced in this process (every instance hears it by NOTIFY too) */
+    private readonly events?: Pick<EventBus, 'publish'>,
   ) {}
 
   get endpoints(): AbisEndpoint[] {
@@ -230,6 +243,7 @@ export class AbisRequestService {
         { requestId: row.id, rid: row.rid, operation: row.operation, code: DUPLICATE_REPLY_CODES[row.operation] ?? null },
         'duplicate ABIS reply: ignored',
       );
+    else if (isAwaited(row.operation)) await this.events?.publish('abis.request.answered', { requestId: row.id });
     message.ack();
   }
 
@@ -243,6 +257,7 @@ export class AbisRequestService {
     const done = returnValue === '1' || (row.operation === 'DELETE' && returnValue === '2' && failureReason === '12');
     const status = returnValue === '1' ? 'PROCESSED' : done ? 'ALREADY_PROCESSED' : 'FAILED';
     const answered = await this.store.answer(tx, row.id, { status, returnValue, failureReason, result: answerOf(row.operation, reply) }, now);
+    if (answered) await this.store.announceAnswer(tx, row.id);
     if (answered && !done) this.logger.warn({ requestId: row.id, abis: row.abisName, operation: row.operation, failureReason }, 'ABIS answered with a failure');
     return answered;
   }

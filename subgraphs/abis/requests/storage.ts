@@ -46,6 +46,12 @@ const whereOf = (filter: AbisRequestFilter): Prisma.AbisRequestWhereInput => ({
     : {}),
 });
 
+/**
+ * The channel on which an answered request's id is sent (PostgreSQL NOTIFY), so that an operator
+ * waiting on any instance hears of a reply that another instance consumed.
+ */
+export const ABIS_ANSWERS_CHANNEL = 'abis_request_answered';
+
 /** The ABIS requests' table (abis_request): the only code that touches it. */
 export class AbisRequestStorage {
   constructor(private readonly prisma: PrismaClient) {}
@@ -87,6 +93,11 @@ export class AbisRequestStorage {
       ...(reply.result !== undefined ? { result: reply.result } : {}),
     };
     return (await tx.abisRequest.updateMany({ where: { id, status: { in: ['SENT', 'IN_PROGRESS'] } }, data })).count === 1;
+  }
+
+  /** Tells every instance that this request was answered, once `tx` commits (nothing is sent if it rolls back). */
+  async announceAnswer(tx: JobTx, id: string): Promise<void> {
+    await tx.$queryRaw`SELECT pg_notify(${ABIS_ANSWERS_CHANNEL}, ${id})::text AS sent`;
   }
 
   /** The requests of one de-duplication attempt, as the caller's transaction sees them. */
