@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/time.js';
 import type { KeysService } from '../keys/service.js';
 import { IDREPO_APPLICATION } from '../keys/policy.js';
@@ -26,15 +25,12 @@ export class IdrepoCipher {
   private active: { id: string; key: KeyObject } | undefined;
   private lookupKey: KeyObject | undefined;
   private hashKey: KeyObject | undefined;
-  private readonly store: IdrepoKeyStorage;
-
   constructor(
-    prisma: PrismaClient,
+    /** the idrepo_key table */
+    private readonly store: IdrepoKeyStorage,
     private readonly keys: Pick<KeysService, 'seal' | 'open'>,
     private readonly clock: Clock,
-  ) {
-    this.store = new IdrepoKeyStorage(prisma);
-  }
+  ) {}
 
   /** Opens the keys, creating each missing one (under a lock, so instances starting together agree). */
   async start(): Promise<void> {

@@ -5,7 +5,7 @@ import type { MasterKey } from '../../lib/master-key.js';
 import type { Clock } from '../../lib/time.js';
 import { keyErrors } from './errors.js';
 import { ROOT_APPLICATION, type KeyPolicy } from './policy.js';
-import { keyTables, type KeyEntry, type KeyRows, type KeysDatabase } from './storage.js';
+import { type KeyEntry, type KeyRows } from './storage.js';
 import { putCertificateInForce, putOtherDomainCertificate } from './upload-certificate.js';
 
 const MODULE_KEY_PURPOSE = 'keys/module-key';
@@ -48,12 +48,12 @@ export class KeyStore {
 
   constructor(
     /** the database the wiring opened, or the entries as a test keeps them */
-    rows: KeyRows | KeysDatabase,
+    rows: KeyRows,
     private readonly masterKey: MasterKey,
     private readonly clock: Clock,
     private readonly policies: KeyPolicy[],
   ) {
-    this.rows = keyTables(rows);
+    this.rows = rows;
   }
 
   policyOf(applicationId: string | null | undefined): KeyPolicy {

@@ -3,7 +3,7 @@ import { issueCertificate, parseCertificate, type Subject } from '../../lib/cryp
 import type { Clock } from '../../lib/time.js';
 import { keyErrors } from './errors.js';
 import type { KeyStore } from './key-store.js';
-import { keyTables, type KeyEntry, type KeysDatabase, type PartnerCertificateRows } from './storage.js';
+import { type KeyEntry, type PartnerCertificateRows } from './storage.js';
 
 /** Where partners' certificates are kept: another domain's certificate per partner id. */
 export const PARTNER_APPLICATION = 'PARTNER';
@@ -46,11 +46,11 @@ export class PartnerCertificates {
 
   constructor(
     /** the database the wiring opened, or the entries as a test keeps them */
-    rows: PartnerCertificateRows | KeysDatabase,
+    rows: PartnerCertificateRows,
     private readonly store: KeyStore,
     private readonly clock: Clock,
   ) {
-    this.rows = keyTables(rows);
+    this.rows = rows;
   }
 
   /** The partner certificate manager's checks of the certificate itself: X.509, RSA of 2048 bits or more, in force now. */

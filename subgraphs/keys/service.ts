@@ -22,7 +22,7 @@ import { PartnerCertificateAccess, type KeyCaller } from './partner-access.js';
 import { PARTNER_APPLICATION, PartnerCertificates } from './partner-certificates.js';
 import { NOTIFICATION_KEY, PLATFORM_APPLICATION, REGISTRATION_APPLICATION, RESPONSE_SIGNING_KEY } from './policy.js';
 import { SIGNING_KEY, SignData, type KeyPair } from './sign-data.js';
-import { keyTables, type KeysDatabase, type MachineKeyRows, type PartnerCertificateRows } from './storage.js';
+import { type MachineKeyRows, type PartnerCertificateRows } from './storage.js';
 
 export { SIGNING_KEY };
 export type { Caller, KeyPair };
@@ -52,7 +52,7 @@ export class KeysService {
 
   constructor(
     /** the database the wiring opened, or the machine keys (and partners' certificates) as a test keeps them */
-    rows: (MachineKeyRows & PartnerCertificateRows) | KeysDatabase,
+    rows: MachineKeyRows & PartnerCertificateRows,
     readonly store: KeyStore,
     private readonly clock: Clock,
     private readonly partnerCertificates: Pick<PartnerCertificates, 'replace'> = new PartnerCertificates(rows, store, clock),
@@ -64,7 +64,7 @@ export class KeysService {
         ? Promise.resolve()
         : Promise.reject(new PlatformError('KER-ATH-403', 'Forbidden: only a GLOBAL_ADMIN maps machine keys here')),
   ) {
-    this.machines = new MapMachineKey(keyTables(rows), mayMapMachine);
+    this.machines = new MapMachineKey(rows, mayMapMachine);
     this.signatures = new SignData(store, clock);
   }
 

@@ -6,9 +6,6 @@ export type KeyEntry = KeyStoreEntry;
 export type MachineKeyRow = MachinePublicKey;
 export type KeyStatus = 'ACTIVE' | 'RETIRED' | 'EXPIRED';
 
-/** The database the key store's tables live in, as the wiring hands it over (index.ts, tools, tests): opened only here. */
-export type KeysDatabase = PrismaClient;
-
 /** An entry as it is first stored. */
 export interface NewKeyEntry {
   applicationId: string;
@@ -205,13 +202,4 @@ export class KeysStorage implements KeyRows, MachineKeyRows, PartnerCertificateR
   machineKeysByNames(machineNames: readonly string[]): Promise<MachineKeyRow[]> {
     return this.prisma.machinePublicKey.findMany({ where: { machineName: { in: [...machineNames] } } });
   }
-}
-
-/**
- * The key manager's tables from what a caller hands over: the database (the
- * wiring, tools and tests that open one) or rows already made (a test's, in
- * memory).
- */
-export function keyTables<T extends object>(source: T | KeysDatabase): T | KeysStorage {
-  return '$transaction' in source ? new KeysStorage(source) : source;
 }

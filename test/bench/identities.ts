@@ -7,11 +7,13 @@ import { openDatabase } from '../../lib/db/client.js';
 import { MasterKey } from '../../lib/master-key.js';
 import { systemClock } from '../../lib/time.js';
 import { IdrepoCipher } from '../../subgraphs/idrepo/cipher.js';
+import { IdrepoKeyStorage } from '../../subgraphs/idrepo/storage.js';
 import { sealedIdentity, sealedUin } from '../../subgraphs/idrepo/identities/records.js';
 import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
 import { DEFAULT_KEY_POLICY } from '../../subgraphs/keys/policy.js';
 import { KeyStore } from '../../subgraphs/keys/key-store.js';
+import { KeysStorage } from '../../subgraphs/keys/storage.js';
 import { KeysService } from '../../subgraphs/keys/service.js';
 import { identityOf, newRid } from '../support/identity-data.js';
 
@@ -22,8 +24,9 @@ export async function seedIdentities(url: string, passphrase: string, count: num
   const database = await openDatabase({ url, migrate: false, poolSize: 4 });
   try {
     const prisma = database.prisma;
-    const keys = new KeysService(prisma, new KeyStore(prisma, MasterKey.fromPassphrase(passphrase), systemClock, DEFAULT_KEY_POLICY), systemClock);
-    const cipher = new IdrepoCipher(prisma, keys, systemClock);
+    const tables = new KeysStorage(prisma);
+    const keys = new KeysService(tables, new KeyStore(tables, MasterKey.fromPassphrase(passphrase), systemClock, DEFAULT_KEY_POLICY), systemClock);
+    const cipher = new IdrepoCipher(new IdrepoKeyStorage(prisma), keys, systemClock);
     await cipher.start();
     const rules = uinRules(loadGlobalConfiguration(undefined));
     const uins: string[] = [];

@@ -13,7 +13,9 @@ import { loadConfig } from '../../lib/config.js';
 import { openDatabase, type Database } from '../../lib/db/client.js';
 import type { Clock } from '../../lib/time.js';
 import { IdrepoCipher } from '../../subgraphs/idrepo/cipher.js';
+import { IdrepoKeyStorage } from '../../subgraphs/idrepo/storage.js';
 import { KeyStore } from '../../subgraphs/keys/key-store.js';
+import { KeysStorage } from '../../subgraphs/keys/storage.js';
 import { DEFAULT_KEY_POLICY } from '../../subgraphs/keys/policy.js';
 import { KeysService } from '../../subgraphs/keys/service.js';
 import { SAMPLE_COUNTRY_DIR } from '../../subgraphs/masterdata/import/loader.js';
@@ -30,9 +32,10 @@ const IDREPO_KEY = { applicationId: 'IDREPO', referenceId: '' };
  * sealed by the IDREPO key (whole platforms start together further down).
  */
 async function startKeys(database: Database, clock: Clock) {
-  const keys = new KeysService(database.prisma, new KeyStore(database.prisma, testMasterKey, clock, DEFAULT_KEY_POLICY), clock);
+  const tables = new KeysStorage(database.prisma);
+  const keys = new KeysService(tables, new KeyStore(tables, testMasterKey, clock, DEFAULT_KEY_POLICY), clock);
   await keys.ensurePlatformKeys();
-  const cipher = new IdrepoCipher(database.prisma, keys, clock);
+  const cipher = new IdrepoCipher(new IdrepoKeyStorage(database.prisma), keys, clock);
   await cipher.start();
   return { keys, cipher };
 }

@@ -506,8 +506,9 @@ describe('logs', () => {
           .filter((r) => r.privateKey)
           .map(async (r) => {
             const { KeyStore } = await import('../../subgraphs/keys/key-store.js');
+            const { KeysStorage } = await import('../../subgraphs/keys/storage.js');
             const store = new KeyStore(
-              traced.platform.deps.prisma,
+              new KeysStorage(traced.platform.deps.prisma),
               traced.platform.deps.masterKey,
               traced.clock,
               (await import('../../subgraphs/keys/policy.js')).DEFAULT_KEY_POLICY,
