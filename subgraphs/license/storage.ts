@@ -1,6 +1,7 @@
 import { Prisma, type LicenseKey as LicenseRow, type PrismaClient } from '../../generated/prisma/client.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
-import { NEWEST_FIRST, windowList, type NestedList } from '../../lib/graph/nested.js';
+import { type NestedList } from '../../lib/graph/nested.js';
+import { NEWEST_FIRST, windowList } from '../../lib/db/window.js';
 
 export type { LicenseRow };
 

@@ -3,7 +3,8 @@ import { Prisma, type Identity, type IdentityFile, type IdentityReadAudit, type 
 import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { pageArgs } from '../../../lib/graph/connection.js';
-import { windowList, type NestedList } from '../../../lib/graph/nested.js';
+import { type NestedList } from '../../../lib/graph/nested.js';
+import { windowList } from '../../../lib/db/window.js';
 
 /** Which reads of an identity the portal lists. */
 export interface ReadFilter {

@@ -3,7 +3,8 @@ import { underLock, type Tx } from '../../../lib/db/lock.js';
 import { isUniqueViolation } from '../../../lib/db/unique.js';
 import { PlatformError } from '../../../lib/errors.js';
 import { pageArgs } from '../../../lib/graph/connection.js';
-import { NEWEST_FIRST, windowList, type NestedList } from '../../../lib/graph/nested.js';
+import { type NestedList } from '../../../lib/graph/nested.js';
+import { NEWEST_FIRST, windowList } from '../../../lib/db/window.js';
 import { idrepoErrors, vidErrors } from '../errors.js';
 import { identityTables } from '../identities/storage.js';
 

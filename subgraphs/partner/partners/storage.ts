@@ -6,7 +6,8 @@ import {
   type PrismaClient,
 } from '../../../generated/prisma/client.js';
 import { newestFirst, pageArgs, type Connection, type PageArgs, type PageQuery } from '../../../lib/graph/connection.js';
-import { NEWEST_FIRST, windowList, type NestedList } from '../../../lib/graph/nested.js';
+import { type NestedList } from '../../../lib/graph/nested.js';
+import { NEWEST_FIRST, windowList } from '../../../lib/db/window.js';
 import { newestPage, unlessTaken, type Stamp } from '../rows.js';
 import type { Scope } from './scope.js';
 

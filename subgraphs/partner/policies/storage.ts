@@ -1,6 +1,7 @@
 import { Prisma, type Policy as PolicyRow, type PolicyGroup as PolicyGroupRow, type PrismaClient } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { windowList, type NestedList } from '../../../lib/graph/nested.js';
+import { type NestedList } from '../../../lib/graph/nested.js';
+import { windowList } from '../../../lib/db/window.js';
 import { containsLiteral } from '../../../lib/db/like.js';
 import { containing } from '../inputs.js';
 import { unlessTaken, type Stamp } from '../rows.js';

@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient, Registration, RegistrationTransaction } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
-import { windowList, type NestedList } from '../../../lib/graph/nested.js';
+import { type NestedList } from '../../../lib/graph/nested.js';
+import { windowList } from '../../../lib/db/window.js';
 
 export type RegistrationRow = Registration;
 export type TransactionRow = RegistrationTransaction;

@@ -1,6 +1,7 @@
 import { Prisma, type Holiday, type PrismaClient } from '../../../../generated/prisma/client.js';
 import { containsLiteral, likeLiteral } from '../../../../lib/db/like.js';
-import { windowList, type NestedList } from '../../../../lib/graph/nested.js';
+import { type NestedList } from '../../../../lib/graph/nested.js';
+import { windowList } from '../../../../lib/db/window.js';
 import { LIVE } from '../../audit.js';
 import { cursorAt, pairKey } from '../../keys.js';
 import type { CentreUserRow } from './centre-users.js';

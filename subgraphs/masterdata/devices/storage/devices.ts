@@ -2,7 +2,8 @@ import { Prisma, type Device, type PrismaClient } from '../../../../generated/pr
 import type { Tx } from '../../../../lib/db/lock.js';
 import { containsLiteral } from '../../../../lib/db/like.js';
 import { connection, type Connection, type PageArgs } from '../../../../lib/graph/connection.js';
-import { windowList, type NestedList } from '../../../../lib/graph/nested.js';
+import { type NestedList } from '../../../../lib/graph/nested.js';
+import { windowList } from '../../../../lib/db/window.js';
 import { LIVE, type Deleted, type Updated } from '../../audit.js';
 import { cursorAt, pairKey, pairPage } from '../../keys.js';
 import {
