@@ -3,7 +3,7 @@ import { decodeBase64Any } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/tokens.js';
 import { keyErrors } from './errors.js';
-import type { MachineKeyRows } from './storage.js';
+import type { MachineKeyRow, MachineKeyRows } from './storage.js';
 
 /** The caller of an operation that depends on who asks: its roles (crypto) and name (audit). */
 export type Caller = Pick<Principal, 'subject' | 'roles'>;
@@ -51,6 +51,15 @@ export class MapMachineKey {
     if (!mapped) await this.rows.createMachine({ machineName, ...row, createdBy: caller.subject });
     else if (mapped.keyIndex !== keyIndex) await this.rows.updateMachine(machineName, { ...row, updatedBy: caller.subject });
     return { machineName, keyIndex, verified: null };
+  }
+
+  /**
+   * The machine a key index names and the key mapped to it (base64 SPKI
+   * DER), null for an index mapped to none. A client sends the index as
+   * keys made it (the SHA-256 of the key, hex) in either case.
+   */
+  byIndex(keyIndex: string): Promise<Pick<MachineKeyRow, 'machineName' | 'publicKey'> | null> {
+    return this.rows.machineByKeyIndex(keyIndex.trim().toLowerCase());
   }
 
   /**

@@ -287,6 +287,11 @@ export class KeysService {
     return this.machines.upload(caller, machineName, publicKey);
   }
 
+  /** The machine a key index is mapped to, with its key; null for none (sync data's client settings). */
+  machineKeyByIndex(keyIndex: string) {
+    return this.machines.byIndex(keyIndex);
+  }
+
   /** Whether a public key is the one mapped to a machine; KER-SNC-155 for a machine without one. */
   verifyMachinePublicKey(machineName: string, publicKey: string) {
     return this.machines.verify(machineName, publicKey);

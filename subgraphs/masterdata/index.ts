@@ -3,6 +3,7 @@ import { defineComponent } from '../component.js';
 import { assembleAreas } from '../areas.js';
 import type { MasterdataArea } from './area.js';
 import { centresArea } from './centres/index.js';
+import { changesArea } from './changes/index.js';
 import { devicesArea } from './devices/index.js';
 import { documentsArea } from './documents/index.js';
 import { holidaysArea } from './holidays/index.js';
@@ -12,7 +13,7 @@ import { SampleCountryStorage } from './import/storage.js';
 import { masterdataSettings } from './settings.js';
 
 /** The areas of master data, each its own folder here, SDL file and REST module. */
-const AREAS: readonly MasterdataArea[] = [idschemaArea, holidaysArea, documentsArea, devicesArea, centresArea];
+const AREAS: readonly MasterdataArea[] = [idschemaArea, holidaysArea, documentsArea, devicesArea, centresArea, changesArea];
 
 const assembled = assembleAreas(AREAS, 'KER-MSD-500');
 

@@ -26,11 +26,15 @@ export const syncdata = defineComponent({
   // The configuration files are read here, once: a missing or incomplete file stops the start.
   services: (deps: PlatformDeps, settings) => {
     const syncdata = new SyncDataService(
-      deps.prisma,
-      deps.clock,
       { registrationConfiguration: loadRegistrationConfiguration(settings.registrationConfigFile), globalConfiguration: deps.globalConfiguration },
-      () => deps.services.users,
-      deps.services.centreReach,
+      {
+        clock: deps.clock,
+        changes: deps.services.masterdataChanges,
+        places: deps.services.clientPlaces,
+        reach: deps.services.centreReach,
+        machineKeys: deps.services.keys,
+        users: () => deps.services.users,
+      },
     );
     // The sample centre's registration staff (README, "Sample country"): heard in whichever process master data loads the country.
     deps.events.on('sampleCountry.loaded', 'syncdata', async () => {
