@@ -11,6 +11,7 @@ import { partnerRoutes } from '../rest-compat/partner/routes.js';
 import { regprocRoutes } from '../rest-compat/regproc/routes.js';
 import { abisRoutes } from '../rest-compat/abis/routes.js';
 import type { RestRoute } from '../rest-compat/route.js';
+import { dependencyOrder } from './dependencies.js';
 import { syncdataRoutes } from '../rest-compat/syncdata/routes.js';
 import { auth } from '../subgraphs/auth/index.js';
 import type { AnyComponent, Component, ComponentJobs } from '../subgraphs/component.js';
@@ -43,10 +44,10 @@ const register = <S extends Settings>(component: Component<S>, routes: readonly 
 });
 
 /**
- * Every component of the platform, in start-up order: a component's services
- * may use those of the components before it. The only list to edit when a
- * component is added: its folder under subgraphs/, its REST routes under
- * rest-compat/, and one line here.
+ * Every component of the platform. The only list to edit when a component is
+ * added: its folder under subgraphs/, its REST routes under rest-compat/,
+ * and one line here; the order it is built in follows what each declares it
+ * uses (COMPONENTS).
  */
 // Each line keeps its own settings type; the list only needs what all share (settings are contravariant in services).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -64,7 +65,8 @@ export const REGISTRY: readonly Registered<any>[] = [
   register(abis, abisRoutes, abisJobs),
 ];
 
-export const COMPONENTS: readonly AnyComponent[] = REGISTRY.map((line) => line.component);
+/** The components in build order: each after those it uses (gateway/dependencies.ts). */
+export const COMPONENTS: readonly AnyComponent[] = dependencyOrder(REGISTRY.map((line) => line.component));
 
 export function componentNamed(name: string): AnyComponent | undefined {
   return COMPONENTS.find((component) => component.name === name);

@@ -14,6 +14,7 @@ import { RevocationList } from '../lib/revocations.js';
 import { TokenService } from '../lib/tokens.js';
 import type { AnyComponent } from '../subgraphs/component.js';
 import { COMPONENTS, REGISTRY } from './components.js';
+import { servicesSeenBy } from './dependencies.js';
 import { EventBus } from '../lib/events.js';
 import { JobQueue } from '../lib/jobs/queue.js';
 import { JobRunner } from '../lib/jobs/runner.js';
@@ -105,8 +106,14 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     services: {} as PlatformServices,
     onClose: (task) => void closeTasks.push(task),
   };
-  for (const component of COMPONENTS) Object.assign(deps.services, await component.services?.(deps, settings.get(component)!));
-  for (const line of REGISTRY) if (line.jobs) jobQueue.define(line.jobs(deps, settings.get(line.component)!));
+  // Each component sees its own services and those of the components it declares it uses, nothing else.
+  const owners = new Map<string, string>();
+  const views = new Map<AnyComponent, PlatformDeps>(
+    COMPONENTS.map((component) => [component, { ...deps, services: servicesSeenBy(component, deps.services, owners) }]),
+  );
+  const viewOf = (component: AnyComponent) => views.get(component)!;
+  for (const component of COMPONENTS) Object.assign(viewOf(component).services, await component.services?.(viewOf(component), settings.get(component)!));
+  for (const line of REGISTRY) if (line.jobs) jobQueue.define(line.jobs(viewOf(line.component), settings.get(line.component)!));
   const jobRunner = new JobRunner(jobQueue, database, clock, logger.child({ component: 'jobs' }), {
     concurrency: config.jobs.concurrency,
     pollMs: config.jobs.pollMs,
@@ -121,8 +128,8 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     jobRunner,
     buildSubgraph: async (component) => {
       const values = settings.get(component)!;
-      await component.start?.(deps, values);
-      return buildComponentSchema(component.name, component.resolvers(deps, values), component.access, config.specOpenEndpoints, component.inputs);
+      await component.start?.(viewOf(component), values);
+      return buildComponentSchema(component.name, component.resolvers(viewOf(component), values), component.access, config.specOpenEndpoints, component.inputs);
     },
     runCloseTasks: async () => {
       for (const task of closeTasks.splice(0).reverse()) await task();

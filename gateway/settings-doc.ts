@@ -1,6 +1,7 @@
 import { CORE_SETTINGS, GRAPHQL_SETTINGS, JOBS_SETTINGS, SUBGRAPH_SETTINGS } from '../lib/config.js';
 import { settingsTable, type Settings } from '../lib/settings.js';
 import { COMPONENTS } from './components.js';
+import { dependencyPicture } from './dependencies.js';
 
 /** The page that holds the generated configuration table (`npm run docs` writes it, a test reads it). */
 export const CONFIGURATION_PAGE = new URL('../docs/configuration.md', import.meta.url);
@@ -19,10 +20,26 @@ export function settingsDocumentation(): string {
   ]);
 }
 
+/** A page with the generated part between its two markers replaced. */
+function withGenerated(page: string, markers: readonly [begin: string, end: string], generated: string, pageName: string): string {
+  const [BEGIN, END] = markers;
+  const begin = page.indexOf(BEGIN);
+  const end = page.indexOf(END);
+  if (begin < 0 || end < begin) throw new Error(`${pageName} lacks the markers ${BEGIN} … ${END}`);
+  return `${page.slice(0, begin)}${BEGIN}\n${generated}\n${page.slice(end)}`;
+}
+
 /** The configuration page with its table section replaced by the generated one. */
 export function withSettingsTable(page: string): string {
-  const begin = page.indexOf(SETTINGS_BEGIN);
-  const end = page.indexOf(SETTINGS_END);
-  if (begin < 0 || end < begin) throw new Error(`docs/configuration.md lacks the markers ${SETTINGS_BEGIN} … ${SETTINGS_END}`);
-  return `${page.slice(0, begin)}${SETTINGS_BEGIN}\n${settingsDocumentation()}\n${page.slice(end)}`;
+  return withGenerated(page, [SETTINGS_BEGIN, SETTINGS_END], settingsDocumentation(), 'docs/configuration.md');
+}
+
+/** The page that holds the generated picture of the components' dependencies. */
+export const ARCHITECTURE_PAGE = new URL('../docs/architecture.md', import.meta.url);
+export const COMPONENTS_BEGIN = '<!-- components:begin -->';
+export const COMPONENTS_END = '<!-- components:end -->';
+
+/** The architecture page with the components' dependencies as the registry declares them. */
+export function withComponentPicture(page: string): string {
+  return withGenerated(page, [COMPONENTS_BEGIN, COMPONENTS_END], dependencyPicture(COMPONENTS), 'docs/architecture.md');
 }

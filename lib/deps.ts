@@ -13,9 +13,10 @@ import type { Clock } from './time.js';
 import type { TokenService } from './tokens.js';
 
 /**
- * What components offer each other: one instance of each per process, built
- * in COMPONENTS order, so a component may use those built before it. Each
- * component adds its own services here (declaration merging in its index.ts).
+ * What components offer each other: one instance of each per process. Each
+ * component adds its own services here (declaration merging in its index.ts)
+ * and sees, when it is built, only those of the components it declares it
+ * uses (gateway/dependencies.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the components
 export interface PlatformServices {}

@@ -10,6 +10,9 @@ import type { RevokedTokens, SessionWrite, SubjectType, TokenRow, TokenStorage }
 
 export type { SubjectType } from './tokens/storage.js';
 
+/** The subject type of a token issued to a resident: its subject is the identity's opaque id, never the UIN. */
+export const RESIDENT_SUBJECT: SubjectType = 'resident';
+
 /** A user's profile, carried in the token so that validation needs no look-up (as Keycloak's tokens carry it). */
 export interface Profile {
   name?: string | null;

@@ -16,6 +16,13 @@ export type ComponentResolvers = Record<string, object>;
 export interface Component<S extends Settings = Settings> {
   /** subgraph name; its SDL is schema/<name>.graphql */
   name: string;
+  /**
+   * The components whose services it uses: built before it, and the only
+   * other components' services it sees (the registry orders by these and
+   * refuses a loop). A component that must reach one above it offers a port
+   * that the one above plugs its implementation into.
+   */
+  uses?: readonly string[];
   /** who may call each of its GraphQL fields, "<Type>.<field>": every root field, and entity fields that need more than their parent */
   access: Readonly<Record<string, Access>>;
   /** the input rules of its root fields (subgraphs/<name>/inputs.ts), which its REST routes reuse */

@@ -13,6 +13,7 @@ const assembled = assembleAreas(AREAS, DAT.internal);
 /** ABIS integration: data shares of registrations' biometrics, insert and identify over the queue. */
 export const abis = defineComponent({
   name: 'abis',
+  uses: ['keys', 'regproc'],
   access: assembled.access,
   inputs: assembled.inputs,
   settings: abisSettings,

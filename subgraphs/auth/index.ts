@@ -1,15 +1,16 @@
 import type { PlatformDeps } from '../../lib/deps.js';
+import { Port } from '../../lib/port.js';
 import { defineComponent } from '../component.js';
 import { authAccess } from './access.js';
 import { authInputs } from './inputs.js';
 import { ClientDirectory } from './client-directory.js';
-import { OtpLoginService } from './otp-login-service.js';
+import { OtpLoginService, type ResidentDirectory } from './otp-login-service.js';
 import { authResolvers } from './resolvers.js';
 import { AuthService } from './service.js';
 import { SessionsService } from './sessions-service.js';
 import { authSettings } from './settings.js';
 import { authStorage } from './storage/index.js';
-import { UserScopes } from './user-scope.js';
+import { UserScopes, type UserPlacement } from './user-scope.js';
 import { UsersService } from './users-service.js';
 
 declare module '../../lib/deps.js' {
@@ -22,12 +23,17 @@ declare module '../../lib/deps.js' {
     users: UsersService;
     /** logins as sessions: listed and revoked */
     sessions: SessionsService;
+    /** where master data plugs in where users are placed (their zones, their centre) */
+    userPlacesPort: Port<UserPlacement>;
+    /** where the ID repository plugs in the residents a UIN or VID names */
+    residentsPort: Port<ResidentDirectory>;
   }
 }
 
 /** The authentication manager: logins (password, client, OTP), token validation and invalidation, users and clients. */
 export const auth = defineComponent({
   name: 'auth',
+  uses: ['notify', 'otp'],
   access: authAccess,
   inputs: authInputs,
   settings: authSettings,
@@ -37,15 +43,18 @@ export const auth = defineComponent({
     await clients.start();
     deps.onClose(() => clients.stop());
     const auth = new AuthService(deps, settings, clients, storage);
+    const userPlacesPort = new Port<UserPlacement>("master data's user places");
+    const residentsPort = new Port<ResidentDirectory>("the ID repository's residents");
     return {
       auth,
-      otpLogin: new OtpLoginService(deps, auth.throttle, storage.users),
+      userPlacesPort,
+      residentsPort,
+      otpLogin: new OtpLoginService(deps, auth.throttle, storage.users, residentsPort),
       users: new UsersService(
         { users: storage.users, clients: storage.clients, tokens: deps.tokens, clock: deps.clock },
         auth.secretKey,
         { throttle: auth.throttle, maxAgeDays: settings.passwordMaxAgeDays },
-        // where users are placed is master data's, built after auth: asked at call time
-        new UserScopes(() => deps.services.userPlaces),
+        new UserScopes(userPlacesPort),
       ),
       sessions: new SessionsService(storage.sessions, deps.tokens, deps.clock),
     };

@@ -1,6 +1,6 @@
-import type { PlatformDeps, PlatformServices } from '../../lib/deps.js';
-import type { Subject, TokenService } from '../../lib/tokens.js';
-import { RESIDENT_SUBJECT, type ResidentContact } from '../idrepo/residents/service.js';
+import type { PlatformDeps } from '../../lib/deps.js';
+import type { Port } from '../../lib/port.js';
+import { RESIDENT_SUBJECT, type Subject, type TokenService } from '../../lib/tokens.js';
 import { NotificationService, type Channel } from '../notify/service.js';
 import type { OtpService } from '../otp/service.js';
 import { authErrors } from './errors.js';
@@ -25,6 +25,28 @@ export interface OtpLoginInput {
 }
 
 const PRE_REGISTRATION = 'preregistration';
+/** A resident's contact details, for the OTP of their login. */
+export interface ResidentContact {
+  identityId: string;
+  email: string | null;
+  phone: string | null;
+  /** their name in the identity's first language, for the message */
+  name: string | null;
+  /** that language, for the message's template */
+  langCode: string | null;
+}
+
+/** The residents a UIN or VID names, as the ID repository knows them (it plugs this in: OtpLoginService.residents). */
+export interface ResidentDirectory {
+  /** whether the number follows the UIN or the VID rules */
+  idTypeOf(number: string): string | undefined;
+  /** the number's look-up key (its HMAC): OTPs and throttles are keyed by it, never by the number */
+  keyOf(number: string): string;
+  /** the ACTIVATED identity the number names, with how it was named */
+  find(number: string): Promise<{ identity: { id: string } } | undefined>;
+  contact(number: string): Promise<ResidentContact | undefined>;
+}
+
 /** The realm residents sign in to by UIN or VID (MOSIP's resident services). */
 const RESIDENT = 'resident';
 const CHANNELS: Record<string, Channel> = { email: 'email', phone: 'sms', mobile: 'sms', sms: 'sms' };
@@ -46,19 +68,18 @@ export class OtpLoginService {
   private readonly tokens: TokenService;
   private readonly otp: OtpService;
   private readonly notifications: NotificationService;
-  /** read when called: the ID repository's services are made after the auth manager's */
-  private readonly services: PlatformServices;
 
   constructor(
     deps: PlatformDeps,
     private readonly throttle: LoginThrottle,
     /** the users' table: logins by OTP read it, and pre-registration applicants are added to it */
     private readonly users: Pick<UserStore, 'byId' | 'findOrCreate'>,
+    /** the residents a UIN or VID names: the ID repository's, which uses auth, plugs it in */
+    private readonly residents: Port<ResidentDirectory>,
   ) {
     this.tokens = deps.tokens;
     this.otp = deps.services.otp;
     this.notifications = deps.services.notify;
-    this.services = deps.services;
   }
 
   /**
@@ -66,12 +87,12 @@ export class OtpLoginService {
    * look-up HMAC ('#' never occurs in a user id), so no row holds it in clear.
    */
   private key(appId: string, userId: string, resident: boolean) {
-    return resident ? `${appId}:#${this.services.residents.keyOf(userId)}` : `${appId}:${userId.trim().toLowerCase()}`;
+    return resident ? `${appId}:#${this.residents.get().keyOf(userId)}` : `${appId}:${userId.trim().toLowerCase()}`;
   }
 
   /** A resident's login: the resident realm, and a user id that follows the UIN or VID rules. */
   private isResidentLogin(appId: string, userId: string): boolean {
-    return appId === RESIDENT && this.services.residents.idTypeOf(userId) !== undefined;
+    return appId === RESIDENT && this.residents.get().idTypeOf(userId) !== undefined;
   }
 
   private parseChannels(requested: string[]): Channel[] {
@@ -99,7 +120,7 @@ export class OtpLoginService {
       return { user, addresses: [[channel, userId]] };
     }
     if (resident) {
-      const contact = await this.services.residents.contact(userId);
+      const contact = await this.residents.get().contact(userId);
       if (!contact) throw authErrors.userNotFound();
       return { resident: contact, addresses: channels.map((channel) => addressOf(channel, contact.email, contact.phone)) };
     }
@@ -183,7 +204,7 @@ export class OtpLoginService {
 
   /** The resident's identity, still ACTIVATED and still named by the number (a VID revoked since the OTP was sent no longer is). */
   private async residentSubject(number: string): Promise<Subject> {
-    const found = await this.services.residents.find(number);
+    const found = await this.residents.get().find(number);
     if (!found) throw authErrors.userNotFound();
     return { id: found.identity.id, type: RESIDENT_SUBJECT, appId: RESIDENT, roles: ['RESIDENT'] };
   }

@@ -1,3 +1,4 @@
+import type { Port } from '../../lib/port.js';
 import type { UserRow } from './storage/users.js';
 import type { Principal } from '../../lib/tokens.js';
 import { authErrors } from './errors.js';
@@ -40,12 +41,11 @@ export interface UserScope {
  * the user).
  */
 export class UserScopes {
-  constructor(private readonly placement: () => UserPlacement | undefined) {}
+  /** where users are placed: master data's, which uses auth, plugs it in */
+  constructor(private readonly placement: Port<UserPlacement>) {}
 
   private placements(): UserPlacement {
-    const placement = this.placement();
-    if (!placement) throw new Error('master data (the userPlaces service) is not part of this platform');
-    return placement;
+    return this.placement.get();
   }
 
   /** The caller's scope: read it once per request. */

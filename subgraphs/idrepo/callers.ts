@@ -1,10 +1,9 @@
-import type { Principal, SubjectType } from '../../lib/tokens.js';
+import { RESIDENT_SUBJECT, type Principal } from '../../lib/tokens.js';
 
 /** Who calls the ID repository's services, as the areas read it. */
 export type Caller = Pick<Principal, 'subject' | 'subjectType' | 'roles'>;
 
-/** The subject type of a token issued to a resident: its subject is the identity's opaque id, never the UIN. */
-export const RESIDENT_SUBJECT: SubjectType = 'resident';
+export { RESIDENT_SUBJECT } from '../../lib/tokens.js';
 
 /** The identity a resident's token speaks for; undefined for any other caller (a user named like a UIN included). */
 export function residentIdentityOf(caller: Caller): string | undefined {

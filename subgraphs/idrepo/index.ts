@@ -29,6 +29,7 @@ const assembled = assembleAreas(AREAS, 'IDR-IDC-004');
 /** The ID repository: every resident's identity, encrypted, with its documents and biometrics. */
 export const idrepo = defineComponent({
   name: 'idrepo',
+  uses: ['keys', 'auth', 'masterdata'],
   access: assembled.access,
   inputs: assembled.inputs,
   settings: idrepoSettings,

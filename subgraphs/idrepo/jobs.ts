@@ -9,11 +9,14 @@ declare module '../../lib/jobs/types.js' {
 }
 
 /** The UIN pool's refill. */
-export const idrepoJobs: ComponentJobs<typeof idrepoSettings> = (deps) => ({
-  'idrepo.uin-pool.refill': {
-    run: () => deps.services.uinPool.fill(),
-    // A large first fill (200,000 numbers) takes a while: the heartbeat keeps the lease, and a crash leaves the rest to the next run.
-    leaseMs: 60_000,
-    backoffMs: 5_000,
-  },
-});
+export const idrepoJobs: ComponentJobs<typeof idrepoSettings> = (deps) => {
+  const { uinPool } = deps.services;
+  return {
+    'idrepo.uin-pool.refill': {
+      run: () => uinPool.fill(),
+      // A large first fill (200,000 numbers) takes a while: the heartbeat keeps the lease, and a crash leaves the rest to the next run.
+      leaseMs: 60_000,
+      backoffMs: 5_000,
+    },
+  };
+};

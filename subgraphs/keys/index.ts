@@ -1,10 +1,11 @@
 import type { PlatformDeps } from '../../lib/deps.js';
+import { Port } from '../../lib/port.js';
 import { defineComponent } from '../component.js';
 import { keysAccess } from './access.js';
 import { keysInputs } from './inputs.js';
-import { KeyInventory } from './inventory.js';
+import { KeyInventory, type MachineReach } from './inventory.js';
 import { KeyStore } from './key-store.js';
-import { PartnerCertificateAccess } from './partner-access.js';
+import { PartnerCertificateAccess, type PartnerReach } from './partner-access.js';
 import { PartnerCertificates } from './partner-certificates.js';
 import { keysResolvers } from './resolvers.js';
 import { KeysService } from './service.js';
@@ -21,6 +22,10 @@ declare module '../../lib/deps.js' {
     partnerCertificates: PartnerCertificates;
     /** who reads and replaces partners' certificates, by any door */
     partnerCertificateAccess: PartnerCertificateAccess;
+    /** where partner management plugs in which partners a caller reaches */
+    partnerReachPort: Port<PartnerReach>;
+    /** where master data plugs in which machines a caller may map and list keys of */
+    machineReachPort: Port<MachineReach>;
   }
 }
 
@@ -34,17 +39,18 @@ export const keys = defineComponent({
     const storage = new KeysStorage(deps.prisma);
     const store = new KeyStore(storage, deps.masterKey, deps.clock, settings.policy);
     const partnerCertificates = new PartnerCertificates(storage, store, deps.clock);
-    // Partner management, built after the key store, says which partners a caller reaches.
-    const partnerAccess = new PartnerCertificateAccess(() => deps.services.partnerReach);
-    // Master data, built after the key store, says which machines a caller may map a key to.
+    // Partner management and master data use the key store: they plug in who reaches which partners and machines.
+    const partnerReachPort = new Port<PartnerReach>("partner management's reach");
+    const machineReachPort = new Port<MachineReach>("master data's machine reach");
+    const partnerAccess = new PartnerCertificateAccess(() => partnerReachPort.current);
     const keys = new KeysService(storage, store, deps.clock, partnerCertificates, partnerAccess, (caller, name) =>
-      deps.services.machines.requireMappable(caller, name),
+      machineReachPort.get().requireMappable(caller, name),
     );
     // The platform's own keys exist before the first request that needs them.
     await keys.ensurePlatformKeys();
     // Master data says which machines' keys a caller may list (one reach for writing and reading them).
-    const keyInventory = new KeyInventory(storage, deps.clock, (caller) => deps.services.machines.namesInReach(caller));
-    return { keys, keyInventory, partnerCertificates, partnerCertificateAccess: partnerAccess };
+    const keyInventory = new KeyInventory(storage, deps.clock, (caller) => machineReachPort.get().namesInReach(caller));
+    return { keys, keyInventory, partnerCertificates, partnerCertificateAccess: partnerAccess, partnerReachPort, machineReachPort };
   },
   resolvers: (deps) =>
     keysResolvers(

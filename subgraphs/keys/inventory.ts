@@ -19,6 +19,13 @@ export interface CertificateView {
 /** Who asks for machine keys, and the machines it reaches (null: every one), as master data says. */
 export type MachinesInReach = (caller: Pick<Principal, 'subject' | 'roles'>) => Promise<readonly string[] | null>;
 
+/** Master data's machine reach, which it plugs into the key manager (KeysService, KeyInventory). */
+export interface MachineReach {
+  /** KER-ATH-403 unless the caller may map a key to the machine (its centre's staff, the admins of its zone) */
+  requireMappable(caller: Pick<Principal, 'subject' | 'roles'>, machineName: string): Promise<void>;
+  namesInReach: MachinesInReach;
+}
+
 /**
  * The key store as the portal reads it: every entry with its certificate, the
  * machine keys (each caller those of the machines it reaches, on every path).

@@ -20,6 +20,7 @@ const assembled = assembleAreas(AREAS, 'KER-MSD-500');
 /** Master data: ID schema, locations and holidays, documents, devices and zones, registration centres and machines. */
 export const masterdata = defineComponent({
   name: 'masterdata',
+  uses: ['keys', 'auth'],
   access: assembled.access,
   inputs: assembled.inputs,
   settings: masterdataSettings,

@@ -17,6 +17,7 @@ declare module '../../lib/deps.js' {
 /** SMS and e-mail notification, with the outbox and delivery retries. */
 export const notify = defineComponent({
   name: 'notify',
+  uses: ['keys'],
   access: notifyAccess,
   inputs: notifyInputs,
   settings: notifySettings,

@@ -11,16 +11,19 @@ declare module '../../lib/jobs/types.js' {
 }
 
 /** Deliveries (first attempt in the request, retries on any runner) and the outbox purge. */
-export const notifyJobs: ComponentJobs<typeof notifySettings> = (deps, settings) => ({
-  'notify.deliver': {
-    run: ({ notificationId }, job) => deps.services.notify.deliver(notificationId, job),
-    maxAttempts: settings.maxAttempts,
-    backoffMs: settings.retryBaseSeconds * 1000,
-    // SMTP and SMS timeouts stay well below it (delivery.ts).
-    leaseMs: 60_000,
-  },
-  'notify.purge': {
-    run: async () => void (await deps.services.notify.purgeExpired()),
-    everyMs: settings.purgeEveryMs,
-  },
-});
+export const notifyJobs: ComponentJobs<typeof notifySettings> = (deps, settings) => {
+  const { notify } = deps.services;
+  return {
+    'notify.deliver': {
+      run: ({ notificationId }, job) => notify.deliver(notificationId, job),
+      maxAttempts: settings.maxAttempts,
+      backoffMs: settings.retryBaseSeconds * 1000,
+      // SMTP and SMS timeouts stay well below it (delivery.ts).
+      leaseMs: 60_000,
+    },
+    'notify.purge': {
+      run: async () => void (await notify.purgeExpired()),
+      everyMs: settings.purgeEveryMs,
+    },
+  };
+};

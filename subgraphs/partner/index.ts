@@ -29,11 +29,14 @@ declare module '../../lib/deps.js' {
 /** Partner management: MISPs, policy groups and policies, partners and their API keys. */
 export const partner = defineComponent({
   name: 'partner',
+  uses: ['keys', 'auth', 'license'],
   access: { ...assembled.access, ...viewerAccess },
   inputs,
   settings: partnerSettings,
   services: (deps, settings) => {
-    const offered = { partnerCallers: new PartnerCallers(deps.services.users, deps.clock), ...assembled.services(deps, settings) };
+    // Offered before the areas are built: they admit callers at their desks.
+    Object.assign(deps.services, { partnerCallers: new PartnerCallers(deps.services.users, deps.clock) });
+    const offered = { partnerCallers: deps.services.partnerCallers, ...assembled.services(deps, settings) };
     // With the sample country, the bootstrap admin manages the default group at once, as the sample maps it to zone MOR: heard in
     // whichever process master data loads the country (every process builds every component's services), and written to this
     // component's own tables.
@@ -46,14 +49,17 @@ export const partner = defineComponent({
   },
   // The policy group a newcomer creates policies in at once (docs/sample-country.md).
   start: async (deps) => {
-    await deps.services.partnerValidation.start(deps.database);
-    deps.onClose(() => deps.services.partnerValidation.stop());
+    const validation = deps.services.partnerValidation;
+    await validation.start(deps.database);
+    deps.onClose(() => validation.stop());
     await deps.services.policyGroups.ensureDefault();
   },
-  resolvers: (deps) =>
-    admitAtDesks(
+  resolvers: (deps) => {
+    const callers = deps.services.partnerCallers;
+    return admitAtDesks(
       assembled.resolvers(deps, { DateTime: DateTimeScalar, User: { __resolveReference: (ref: { userId: string }) => ref }, ...viewerResolvers(deps) }),
       AREAS,
-      () => deps.services.partnerCallers,
-    ),
+      () => callers,
+    );
+  },
 });

@@ -15,6 +15,7 @@ const assembled = assembleAreas(AREAS, RPR.internal);
 /** The registration processor: registrations synced by registration clients, then their packets through the pipeline. */
 export const regproc = defineComponent({
   name: 'regproc',
+  uses: ['keys', 'notify', 'auth', 'masterdata', 'idrepo'],
   access: assembled.access,
   inputs: assembled.inputs,
   settings: regprocSettings,

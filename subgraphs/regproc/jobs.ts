@@ -8,23 +8,26 @@ import type { regprocSettings } from './settings.js';
  * cannot even be written (the database away); the stage's own failures are
  * REPROCESS, counted on the registration.
  */
-export const regprocJobs: ComponentJobs<typeof regprocSettings> = (deps, settings) => ({
-  ...Object.fromEntries(
-    JOB_STAGES.map((stage) => [
-      STAGE_JOBS[stage],
-      {
-        run: ({ rid }: { rid: string }, context: Parameters<typeof deps.services.pipeline.runStage>[2]) => deps.services.pipeline.runStage(stage, rid, context),
-        maxAttempts: 20,
-        backoffMs: 1000,
-        maxBackoffMs: 60_000,
-        leaseMs: settings.stageLeaseMs,
-        onDead: ({ rid }: { rid: string }, reason: string) => deps.services.pipeline.jobDied(stage, rid, reason),
-      },
-    ]),
-  ),
-  'regproc.reprocess': {
-    // Often enough that a due registration waits a small part of the elapse time, at most a minute.
-    everyMs: Math.max(1000, Math.min(60_000, (settings.reprocessElapseSeconds * 1000) / 4)),
-    run: async () => void (await deps.services.pipeline.reprocessDue()),
-  },
-});
+export const regprocJobs: ComponentJobs<typeof regprocSettings> = (deps, settings) => {
+  const { pipeline } = deps.services;
+  return {
+    ...Object.fromEntries(
+      JOB_STAGES.map((stage) => [
+        STAGE_JOBS[stage],
+        {
+          run: ({ rid }: { rid: string }, context: Parameters<typeof pipeline.runStage>[2]) => pipeline.runStage(stage, rid, context),
+          maxAttempts: 20,
+          backoffMs: 1000,
+          maxBackoffMs: 60_000,
+          leaseMs: settings.stageLeaseMs,
+          onDead: ({ rid }: { rid: string }, reason: string) => pipeline.jobDied(stage, rid, reason),
+        },
+      ]),
+    ),
+    'regproc.reprocess': {
+      // Often enough that a due registration waits a small part of the elapse time, at most a minute.
+      everyMs: Math.max(1000, Math.min(60_000, (settings.reprocessElapseSeconds * 1000) / 4)),
+      run: async () => void (await pipeline.reprocessDue()),
+    },
+  };
+};

@@ -20,6 +20,7 @@ declare module '../../lib/deps.js' {
  */
 export const syncdata = defineComponent({
   name: 'syncdata',
+  uses: ['keys', 'auth', 'masterdata'],
   access: syncdataAccess,
   inputs: syncdataInputs,
   settings: syncdataSettings,
@@ -33,7 +34,7 @@ export const syncdata = defineComponent({
         places: deps.services.clientPlaces,
         reach: deps.services.centreReach,
         machineKeys: deps.services.keys,
-        users: () => deps.services.users,
+        users: deps.services.users,
       },
     );
     // The sample centre's registration staff (README, "Sample country"): heard in whichever process master data loads the country.

@@ -20,6 +20,6 @@ export interface SyncPorts {
   reach: Pick<CentreReach, 'of'>;
   /** the machine (and its key) a key index is mapped to */
   machineKeys: Pick<KeysService, 'machineKeyByIndex'>;
-  /** auth's users (asked at call time) */
-  users: () => Pick<UsersService, 'usersById' | 'createUser'>;
+  /** auth's users */
+  users: Pick<UsersService, 'usersById' | 'createUser'>;
 }

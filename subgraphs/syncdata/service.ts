@@ -98,7 +98,7 @@ export class SyncDataService {
 
   /** Creates the sample country's registration staff that do not exist yet (through auth's users), without passwords. */
   async addSampleStaff(): Promise<string[]> {
-    const users = this.ports.users();
+    const users = this.ports.users;
     const existing = await users.usersById(SAMPLE_STAFF.map((staff) => staff.userId));
     const added: string[] = [];
     for (const staff of SAMPLE_STAFF) {

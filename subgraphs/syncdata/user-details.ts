@@ -47,7 +47,7 @@ export async function userDetails(ports: SyncPorts, caller: Pick<Principal, 'sub
     (take) => ports.places.activeStaff(regCenterId, take),
     () => syncdataErrors.listTooLong(`users mapped to centre ${regCenterId}`, MAX_CENTRE_USERS),
   );
-  const users = await ports.users().usersById(staff);
+  const users = await ports.users.usersById(staff);
   return staff.flatMap((userId) => {
     const user = users.get(userId);
     return user && !user.isLocked && onlyRegistrationRoles(user.roles)

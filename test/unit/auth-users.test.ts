@@ -1,3 +1,4 @@
+import { Port } from '../../lib/port.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PlatformError } from '../../lib/errors.js';
 import { connection, type Connection, type PageArgs } from '../../lib/graph/connection.js';
@@ -174,12 +175,19 @@ let clients: MemoryClients;
 let revoked: string[];
 let service: UsersService;
 
+/** Master data's user places, plugged in as master data does. */
+const placedBy = (placement: UserPlacement) => {
+  const port = new Port<UserPlacement>('user places');
+  port.plug(placement);
+  return port;
+};
+
 const make = (maxAgeDays = 0, limits = { account: 3, address: 100 }) =>
   new UsersService(
     { users, clients, tokens: { revokeSubject: (subject) => (revoked.push(subject), Promise.resolve(1)) }, clock },
     SECRET_KEY,
     { throttle: new LoginThrottle(new MemoryCounters(), clock, limits, Buffer.alloc(32, 7)), maxAgeDays },
-    new UserScopes(() => placement),
+    new UserScopes(placedBy(placement)),
   );
 
 /** The platform error a call fails with: its code and message. */

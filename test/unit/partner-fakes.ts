@@ -251,9 +251,9 @@ export function partnerWorld(seed: WorldSeed = {}) {
     [as.idle.subject, ['POLICYMANAGER']],
     ['resident', ['RESIDENT']],
   ]);
-  const groups = new PolicyGroupService(policyTables.storage, time, () => ({
+  const groups = new PolicyGroupService(policyTables.storage, time, {
     usersById: (ids) => Promise.resolve(new Map(ids.flatMap((id) => (users.has(id) ? [[id, { roles: users.get(id)! }]] : [])))),
-  }));
+  });
   const policies = new PolicyService(policyTables.storage, time, bus);
   const scopes = new PartnerScopes(tables.storage, groups);
   const apiKeys = new ApiKeyService(tables.storage, scopes, policies, time, MASTER_KEY, { apiKeyDays: 30 }, bus);

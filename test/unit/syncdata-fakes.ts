@@ -127,7 +127,7 @@ export class SyncWorld {
           return Promise.resolve(this.keys.get(keyIndex) ?? null);
         },
       },
-      users: () => users,
+      users,
     };
   }
 

@@ -15,29 +15,29 @@ type Parsed<F extends keyof typeof requestsSchemas> = z.output<(typeof requestsS
 const DEFAULT_WAIT_SECONDS = 5;
 
 export function requestsResolvers(deps: PlatformDeps): Resolvers {
-  const requests = () => deps.services.abisRequests;
-  const operator = () => deps.services.abisOperator;
+  const requests = deps.services.abisRequests;
+  const operator = deps.services.abisOperator;
   const byRids = async (rids: readonly string[]) => {
     const grouped = new Map<string, AbisRequestRow[]>();
-    for (const row of await requests().requestsByRids(rids)) grouped.set(row.rid!, [...(grouped.get(row.rid!) ?? []), row]);
+    for (const row of await requests.requestsByRids(rids)) grouped.set(row.rid!, [...(grouped.get(row.rid!) ?? []), row]);
     return grouped;
   };
   return {
     Query: {
       abisRequests: (_, args) => {
         const { first, after, filter } = args as Parsed<'abisRequests'>;
-        return operator().list(filter ?? {}, { first, after });
+        return operator.list(filter ?? {}, { first, after });
       },
-      abisSystems: () => operator().systems(),
+      abisSystems: () => operator.systems(),
     },
     Mutation: {
       askAbis: async (_, args, context) => {
         const { question, abisName, waitSeconds } = (args as Parsed<'askAbis'>).input;
-        return { requests: await operator().ask(question, abisName, (await context.principal()).subject, waitSeconds ?? DEFAULT_WAIT_SECONDS) };
+        return { requests: await operator.ask(question, abisName, (await context.principal()).subject, waitSeconds ?? DEFAULT_WAIT_SECONDS) };
       },
       deleteAbisReference: async (_, args, context) => {
         const { registrationId, abisName } = (args as Parsed<'deleteAbisReference'>).input;
-        return { requests: await operator().deleteReference(registrationId, abisName, (await context.principal()).subject) };
+        return { requests: await operator.deleteReference(registrationId, abisName, (await context.principal()).subject) };
       },
     },
     Registration: {
@@ -48,7 +48,7 @@ export function requestsResolvers(deps: PlatformDeps): Resolvers {
           abisErrors.requestsTooMany(MAX_REQUESTS_LISTED),
         ),
       candidates: async (registration, _, context) =>
-        ((await loader(context, 'abis.candidates', (rids: readonly string[]) => requests().candidatesByRids(rids))(registration.registrationId)) ?? []).map(
+        ((await loader(context, 'abis.candidates', (rids: readonly string[]) => requests.candidatesByRids(rids))(registration.registrationId)) ?? []).map(
           (registrationId) => ({ registrationId }),
         ),
     },
@@ -57,7 +57,7 @@ export function requestsResolvers(deps: PlatformDeps): Resolvers {
         loader(
           context,
           'abis.request',
-          async (ids: readonly string[]) => new Map((await requests().requestsByIds(ids)).map((row) => [row.id, row])),
+          async (ids: readonly string[]) => new Map((await requests.requestsByIds(ids)).map((row) => [row.id, row])),
         )(ref.requestId),
       requestId: (row) => row.id,
       registrationId: (row) => row.rid,

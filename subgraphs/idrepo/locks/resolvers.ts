@@ -9,24 +9,24 @@ import type { locksSchemas } from './inputs.js';
 type Parsed<F extends keyof typeof locksSchemas> = z.output<(typeof locksSchemas)[F]>;
 
 export function locksResolvers(deps: PlatformDeps): Resolvers {
-  const locks = () => deps.services.authTypeLocks;
+  const locks = deps.services.authTypeLocks;
   return {
     Query: {
       authTypeStatus: async (_, args, context) => {
         const { individualId, individualIdType } = args as Parsed<'authTypeStatus'>;
-        return locks().status(await context.principal(), individualId, individualIdType);
+        return locks.status(await context.principal(), individualId, individualIdType);
       },
     },
     Mutation: {
       updateAuthTypeStatus: async (_, args, context) => {
         // requestTime, a DateTime, as the ISO text the service parses; absent stays absent
         const { requestTime, ...rest } = args as Omit<Parsed<'updateAuthTypeStatus'>, 'requestTime'> & { requestTime?: Date | string | null };
-        return locks().update(await context.principal(), { ...rest, requestTime: instantArgument(requestTime) });
+        return locks.update(await context.principal(), { ...rest, requestTime: instantArgument(requestTime) });
       },
     },
     Identity: {
       authTypeLocks: async (row, _, context) =>
-        (await loader(context, 'idrepo.authTypeLocks', (ids: readonly string[]) => locks().byIdentities(ids))(row.id)) ?? [],
+        (await loader(context, 'idrepo.authTypeLocks', (ids: readonly string[]) => locks.byIdentities(ids))(row.id)) ?? [],
     },
   };
 }

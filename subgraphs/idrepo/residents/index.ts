@@ -19,7 +19,10 @@ export const residentsArea = defineArea({
   services: (deps) => {
     const global = deps.globalConfiguration;
     const { idrepoCipher, identities, vids } = deps.services;
-    return { residents: new ResidentDirectory(idrepoCipher, identities, vids, { uin: uinRules(global), vid: vidRules(global) }) };
+    const residents = new ResidentDirectory(idrepoCipher, identities, vids, { uin: uinRules(global), vid: vidRules(global) });
+    // Auth's OTP login names residents by UIN or VID: the ID repository's answer, plugged into auth.
+    deps.services.residentsPort.plug(residents);
+    return { residents };
   },
   resolvers: () => ({}),
 });

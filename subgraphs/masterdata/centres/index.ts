@@ -64,17 +64,24 @@ export const centresArea = defineArea({
   services: (deps) => {
     const centreStore = new CentreStorage(deps.prisma);
     const userStore = new CentreUserStorage(deps.prisma);
-    // Users belong to auth, built before master data: asked through its service at call time.
-    const userExists = async (userId: string) => (await deps.services.users.usersById([userId])).has(userId);
+    // Users belong to auth, which master data uses.
+    const { users } = deps.services;
+    const userExists = async (userId: string) => (await users.usersById([userId])).has(userId);
     // Zones and devices are the devices area's, locations the holidays area's, built before this one.
     const { zones, devices, locations } = deps.services;
     const references = new References(new LanguageStorage(deps.prisma), centreStore, locations, zones);
     const centreReach = new CentreReach(centreStore, userStore, zones);
+    const userPlaces = new UserPlaces(userStore, zones, centreReach);
+    // Auth's users list filters and scopes by where users are placed: master data's answer, plugged into auth.
+    deps.services.userPlacesPort.plug(userPlaces);
+    const machines = new MachineService(new MachineStorage(deps.prisma), deps.clock, references, zones, centreReach);
+    // The key manager maps and lists machines' keys for whoever reaches the machine: master data's answer, plugged into it.
+    deps.services.machineReachPort.plug(machines);
     return {
       centreReach,
-      userPlaces: new UserPlaces(userStore, zones, centreReach),
+      userPlaces,
       centres: new CentreService(centreStore, userStore, deps.clock, references, userExists, zones, centreListsStorage(deps.prisma), devices),
-      machines: new MachineService(new MachineStorage(deps.prisma), deps.clock, references, zones, centreReach),
+      machines,
     };
   },
   resolvers: (deps) => centresResolvers(deps.services),

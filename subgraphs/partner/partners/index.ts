@@ -88,7 +88,10 @@ export const partnersArea = defineArea({
       clock,
       events,
     });
-    return { partners, partnerApiKeys: apiKeys, partnerReach: partnerReach(() => deps.services.partnerCallers, scopes) };
+    const reach = partnerReach(deps.services.partnerCallers, scopes);
+    // The key manager reads and replaces partners' certificates for whoever reaches the partner: partner management's answer, plugged into it.
+    deps.services.partnerReachPort.plug(reach);
+    return { partners, partnerApiKeys: apiKeys, partnerReach: reach };
   },
   resolvers: partnersResolvers,
 });

@@ -73,11 +73,11 @@ export class PartnerScopes {
  * /partners/{id}/certificate): the partner desk's admission (partners' own
  * calls; managers and admins at theirs), then the scope.
  */
-export function partnerReach(callers: () => PartnerCallers, scopes: PartnerScopes): PartnerReach {
+export function partnerReach(callers: PartnerCallers, scopes: PartnerScopes): PartnerReach {
   return {
     reachedPartners: async (caller, partnerIds) => {
       try {
-        await callers().admit(caller, 'partner');
+        await callers.admit(caller, 'partner');
       } catch (error) {
         if (error instanceof PlatformError) return new Set<string>();
         throw error;

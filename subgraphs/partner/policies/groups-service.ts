@@ -34,7 +34,7 @@ export class PolicyGroupService {
     private readonly storage: PoliciesStorage,
     private readonly clock: Clock,
     /** auth's users, reached at call time */
-    private readonly users: () => UserDirectory,
+    private readonly users: UserDirectory,
   ) {}
 
   /** The groups a caller reaches: every one for an admin (no query), else those it manages (one indexed query). */
@@ -78,7 +78,7 @@ export class PolicyGroupService {
 
   /** Whether the user holds a role that lets it manage a group. */
   private async isManager(userId: string): Promise<boolean> {
-    const user = (await this.users().usersById([userId])).get(userId);
+    const user = (await this.users.usersById([userId])).get(userId);
     return user?.roles.some((role) => MANAGER_ROLES.includes(role)) ?? false;
   }
 

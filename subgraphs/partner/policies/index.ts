@@ -66,7 +66,7 @@ export const policiesArea = defineArea({
     const storage = policiesStorage(deps.prisma);
     return {
       policies: new PolicyService(storage, deps.clock, deps.events),
-      policyGroups: new PolicyGroupService(storage, deps.clock, () => deps.services.users),
+      policyGroups: new PolicyGroupService(storage, deps.clock, deps.services.users),
     };
   },
   resolvers: policiesResolvers,

@@ -10,35 +10,35 @@ import type { registrationsSchemas } from './inputs.js';
 type Parsed<F extends keyof typeof registrationsSchemas> = z.output<(typeof registrationsSchemas)[F]>;
 
 export function registrationsResolvers(deps: PlatformDeps): Resolvers {
-  const registrations = () => deps.services.registrations;
+  const registrations = deps.services.registrations;
   return {
     Query: {
       registrationStatuses: async (_, args, context) =>
-        registrations().statuses(
+        registrations.statuses(
           await context.principal(),
           (args as Parsed<'registrationStatuses'>).request.map((item) => item.registrationId),
         ),
       registrationTransactions: async (_, args, context) =>
-        registrations().transactions(await context.principal(), (args as Parsed<'registrationTransactions'>).registrationId),
-      registration: async (_, args, context) => registrations().registration(await context.principal(), (args as Parsed<'registration'>).registrationId),
+        registrations.transactions(await context.principal(), (args as Parsed<'registrationTransactions'>).registrationId),
+      registration: async (_, args, context) => registrations.registration(await context.principal(), (args as Parsed<'registration'>).registrationId),
       registrations: (_, args) => {
         const { first, after, filter } = args as Parsed<'registrations'>;
-        return registrations().list(filter ?? {}, { first, after });
+        return registrations.list(filter ?? {}, { first, after });
       },
     },
     Mutation: {
       syncRegistrations: async (_, args, context) => {
         // timestamp, a DateTime, as the ISO text the service parses
         const { timestamp, ...rest } = args as Omit<Parsed<'syncRegistrations'>, 'timestamp'> & { timestamp: Date | string };
-        return registrations().syncRegistrations(await context.principal(), { ...rest, timestamp: instantArgument(timestamp) });
+        return registrations.syncRegistrations(await context.principal(), { ...rest, timestamp: instantArgument(timestamp) });
       },
     },
     Registration: {
       __resolveReference: (ref, context) =>
-        loader(context, 'regproc.registrations', (rids: readonly string[]) => registrations().byRids(rids))(ref.registrationId),
+        loader(context, 'regproc.registrations', (rids: readonly string[]) => registrations.byRids(rids))(ref.registrationId),
       registrationId: (row) => row.rid,
       parentRegistrationId: (row) => row.parentRid,
-      transactions: (row, args, context) => nestedConnection(context, 'regproc.transactions', args, row.rid, registrations().transactionsOfRegistrations()),
+      transactions: (row, args, context) => nestedConnection(context, 'regproc.transactions', args, row.rid, registrations.transactionsOfRegistrations()),
     },
     RegistrationTransaction: {
       registrationId: (row) => row.rid,
