@@ -8,10 +8,7 @@ import type { RevocationList } from './revocations.js';
 import type { Clock } from './time.js';
 import type { RevokedTokens, SessionWrite, SubjectType, TokenRow, TokenStorage } from './tokens/storage.js';
 
-export type { SubjectType } from './tokens/storage.js';
-
-/** The subject type of a token issued to a resident: its subject is the identity's opaque id, never the UIN. */
-export const RESIDENT_SUBJECT: SubjectType = 'resident';
+export { RESIDENT_SUBJECT, type SubjectType } from './tokens/storage.js';
 
 /** A user's profile, carried in the token so that validation needs no look-up (as Keycloak's tokens carry it). */
 export interface Profile {

@@ -3,6 +3,9 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 /** A user or client of the auth manager, or a resident signed in by UIN or VID (subject: the identity's opaque id). */
 export type SubjectType = 'user' | 'client' | 'resident';
 
+/** The subject type of a token issued to a resident: its subject is the identity's opaque id, never the UIN. */
+export const RESIDENT_SUBJECT: SubjectType = 'resident';
+
 /** One issued token as it is recorded (auth_token). */
 export interface TokenRow {
   id: string;
