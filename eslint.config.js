@@ -26,6 +26,25 @@ export default tseslint.config(
     },
   },
   {
+    // The REST layer translates envelopes: of a component (or area) it imports only the declaration, the inputs and the
+    // errors; beyond its own files, only lib/ and the generated code. A rule it needs lives in the component's inputs.
+    files: ['rest-compat/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/subgraphs/**/*.js', '!**/index.js', '!**/inputs.js', '!**/errors.js'],
+              message: "REST imports a component's index, inputs or errors only: move the wire parser it needs to the component's inputs.ts.",
+            },
+            { group: ['**/gateway/**', '**/scripts/**', '**/tools/**', '**/test/**'], message: 'REST imports its own files, lib/ and generated/ only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read the platform's JSON answers untyped and assert on them: the no-unsafe family stays in the product.
     files: ['test/**/*.ts'],
     rules: {

@@ -15,13 +15,11 @@ export const abisRoutes: RestRoute[] = [
     summary:
       "A registration's biometrics for an ABIS: the CBEFF encrypted for its partner certificate, as base64 text (token in the Authorization cookie or header, role ABIS)",
     idSuffix: 'get',
-    input: { from: 'none' },
     operation: ops.AbisDataShareDocument,
     variables: (_input, req) => ({ policyId: pathParam(req, 'policyId'), subscriberId: pathParam(req, 'subscriberId'), shareKey: pathParam(req, 'shareKey') }),
     response: z.string(),
     rawSuccess: { contentType: 'application/octet-stream' },
     // ABIS.md: an ABIS tells a refused token from a refused share by the HTTP status.
     httpAuthStatus: true,
-    result: (data) => data.dataShare,
   }),
 ];

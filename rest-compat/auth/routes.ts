@@ -52,7 +52,6 @@ export const authRoutes: RestRoute[] = [
       templateVariables: Object.entries(templateVariables ?? {}).map(([name, value]) => ({ name, value })),
     }),
     response: z.object({ status: z.string(), message: z.string() }),
-    result: (data) => data.sendOtp,
   }),
   route({
     method: 'post',
@@ -62,7 +61,6 @@ export const authRoutes: RestRoute[] = [
     versionKey: 'ver',
     input: { from: 'envelope', schema: otpLogin },
     operation: ops.LoginWithOtpDocument,
-    variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
     result: ({ loginWithOtp: login }, { res }) => {
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
@@ -101,7 +99,6 @@ export const authRoutes: RestRoute[] = [
     idSuffix: 'authentication.clientidsecretkey',
     input: { from: 'envelope', schema: schemas.loginWithClientSecret },
     operation: ops.LoginWithClientSecretDocument,
-    variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
     result: ({ loginWithClientSecret: login }, { res }) => {
       res.append('Set-Cookie', tokenCookie(login.token, login.expiryTime));
@@ -115,9 +112,7 @@ export const authRoutes: RestRoute[] = [
     path: '/authorize/admin/validateToken',
     summary: "Validate the caller's token (Authorization cookie) and return its identity record",
     idSuffix: 'authentication.validateToken',
-    input: { from: 'none' },
     operation: ops.ValidateTokenDocument,
-    variables: () => ({}),
     response: identity,
     result: (data, { res }) => {
       // MOSIP sends the result in a response header too.
@@ -134,11 +129,8 @@ export const authRoutes: RestRoute[] = [
     summary: "Invalidate the caller's token (Authorization cookie) everywhere at once",
     idSuffix: 'authorize.invalidatetoken',
     versionKey: 'ver',
-    input: { from: 'none' },
     operation: ops.InvalidateTokenDocument,
-    variables: () => ({}),
     response: z.object({ message: z.string() }),
-    result: (data) => data.invalidateToken,
     codeFor: tokenCodeFor,
   }),
   route({

@@ -23,9 +23,7 @@ export const identitiesRoutes: RestRoute[] = [
     idSuffix: 'id.create',
     input: { from: 'envelope', schema: schemas.createIdentity, requestId: 'platform.id.create' },
     operation: ops.IdrepoCreateIdentityDocument,
-    variables: (input) => input,
     response: stored,
-    result: (data) => data.createIdentity,
   }),
   route({
     method: 'patch',
@@ -34,9 +32,7 @@ export const identitiesRoutes: RestRoute[] = [
     idSuffix: 'id.update',
     input: { from: 'envelope', schema: schemas.updateIdentity, requestId: 'platform.id.update' },
     operation: ops.IdrepoUpdateIdentityDocument,
-    variables: (input) => input,
     response: stored,
-    result: (data) => data.updateIdentity,
   }),
   route({
     method: 'get',

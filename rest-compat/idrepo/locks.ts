@@ -2,10 +2,9 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/idrepo.operations.js';
 import { identifier } from '../../lib/input.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { locksSchemas, requestTime } from '../../subgraphs/idrepo/locks/inputs.js';
-import { requestTimeOf } from '../../subgraphs/idrepo/locks/service.js';
+import { locksSchemas, requestInstant } from '../../subgraphs/idrepo/locks/inputs.js';
 import type { EnvelopeFormat } from '../envelope.js';
-import { instantFromWire, pathParam, type RestRoute } from '../route.js';
+import { pathParam, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 import { IDREPO } from './shared.js';
 
@@ -64,7 +63,7 @@ const args = locksSchemas.updateAuthTypeStatus.shape;
 const updateBody = z.object({
   id: identifier(64).nullish(),
   version: identifier(16).nullish(),
-  requestTime,
+  requestTime: requestInstant,
   consentObtained: args.consentObtained,
   individualId: args.individualId,
   individualIdType: args.individualIdType,
@@ -84,9 +83,9 @@ export const locksRoutes: RestRoute[] = [
     envelope: authTypeEnvelope,
     input: { from: 'body', schema: updateBody },
     operation: ops.LocksUpdateAuthTypeStatusDocument,
-    // The body's rule has refused a requestTime that is not ISO 8601 (IDA-MLC-009): the service's parser gives the graph its DateTime.
+    // The body's rule has refused a requestTime that is not ISO 8601 (IDA-MLC-009) and read it as the graph's DateTime.
     variables: ({ request, requestTime, consentObtained, individualId, individualIdType }) => ({
-      requestTime: instantFromWire(requestTime, requestTimeOf),
+      requestTime,
       consentObtained,
       individualId,
       individualIdType,
@@ -101,7 +100,6 @@ export const locksRoutes: RestRoute[] = [
     summary: 'The lock state of the authentication types of an identity, by UIN or VID (a resident reads their own)',
     idSuffix: 'identity.authtype.status.read',
     envelope: authTypeEnvelope,
-    input: { from: 'none' },
     operation: ops.LocksAuthTypeStatusDocument,
     variables: (_input, req) => ({ individualId: pathParam(req, 'ID'), individualIdType: pathParam(req, 'IDType') }),
     response: z.object({ authTypes: z.array(state) }),

@@ -13,10 +13,7 @@ export const uinsRoutes: RestRoute[] = [
     path: '/v1/idgenerator/uin',
     summary: 'A UIN from the pool for a new identity',
     idSuffix: 'kernel.uinservice',
-    input: { from: 'none' },
     operation: ops.UinsDrawDocument,
-    variables: () => ({}),
     response: z.object({ uin: z.string() }),
-    result: (data) => data.drawUin,
   }),
 ];

@@ -38,7 +38,6 @@ export const vidsRoutes: RestRoute[] = [
     path: '/uin/{UIN}',
     summary: "The UIN's ACTIVE, unexpired VIDs",
     idSuffix: 'vid.read',
-    input: { from: 'none' },
     operation: ops.VidsByUinDocument,
     variables: (_input, req) => ({ uin: pathParam(req, 'UIN') }),
     response: z.array(
@@ -89,7 +88,6 @@ export const vidsRoutes: RestRoute[] = [
     path: '/{VID}',
     summary: 'The UIN of an ACTIVE, unexpired VID',
     idSuffix: 'vid.read',
-    input: { from: 'none' },
     operation: ops.VidsUinByVidDocument,
     variables: (_input, req) => ({ vid: pathParam(req, 'VID') }),
     response: vidResponse,
@@ -115,7 +113,6 @@ export const vidsRoutes: RestRoute[] = [
     path: '/{VID}/regenerate',
     summary: 'A temporary VID INVALIDATED and a new one of its type made',
     idSuffix: 'vid.regenerate',
-    input: { from: 'none' },
     operation: ops.VidsRegenerateDocument,
     variables: (_input, req) => ({ vid: pathParam(req, 'VID') }),
     response: vidResponse,

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { parseArguments } from '../../lib/graph/inputs.js';
 import { identifier } from '../../lib/input.js';
 import { keys } from '../../subgraphs/keys/index.js';
-import { keysInputs, subjectFields } from '../../subgraphs/keys/inputs.js';
-import { cryptoPrerequisites, keyTime } from '../../subgraphs/keys/service.js';
+import { cryptoPrerequisites, keysInputs, keyTime, subjectFields } from '../../subgraphs/keys/inputs.js';
 import * as ops from '../../generated/graphql/keys.operations.js';
 import type { PayloadResults } from '../operations.js';
 import type { RecordFragment } from '../../generated/graphql/keys.operations.js';
@@ -110,7 +109,6 @@ export const keysRoutes: RestRoute[] = [
     idSuffix: 'getCertificate',
     input: { from: 'query', schema: schemas.certificate },
     operation: ops.GetCertificateDocument,
-    variables: (input) => input,
     response: record,
     result: (data) => recordOf(data.certificate),
   }),
@@ -121,7 +119,6 @@ export const keysRoutes: RestRoute[] = [
     idSuffix: 'uploadCertificate',
     input: { from: 'envelope', schema: schemas.uploadCertificate },
     operation: ops.UploadCertificateDocument,
-    variables: (input) => input,
     response: uploaded,
     result: (data) => stamped(data.uploadCertificate),
   }),
@@ -132,7 +129,6 @@ export const keysRoutes: RestRoute[] = [
     idSuffix: 'uploadOtherDomainCertificate',
     input: { from: 'envelope', schema: schemas.uploadCertificate },
     operation: ops.UploadOtherDomainCertificateDocument,
-    variables: (input) => input,
     response: uploaded,
     result: (data) => stamped(data.uploadOtherDomainCertificate),
   }),
@@ -145,7 +141,6 @@ export const keysRoutes: RestRoute[] = [
     idSuffix: 'sign',
     input: { from: 'envelope', schema: schemas.sign },
     operation: ops.SignDocument,
-    variables: (input) => input,
     response: z.object({ signature: z.string(), timestamp: z.string() }),
     result: (data) => stamped(data.sign),
     signResponse: true,
@@ -159,7 +154,6 @@ export const keysRoutes: RestRoute[] = [
     operation: ops.ValidateSignatureDocument,
     variables: ({ signature, data }) => ({ signature, data }),
     response: z.object({ status: z.string(), message: z.string() }),
-    result: (data) => data.validateSignature,
     signResponse: true,
   }),
   syncKeys({
@@ -189,9 +183,7 @@ export const keysRoutes: RestRoute[] = [
     idSuffix: 'sync.publickeytomachine',
     input: { from: 'envelope', schema: schemas.uploadMachinePublicKey },
     operation: ops.UploadMachinePublicKeyDocument,
-    variables: (input) => input,
     response: z.object({ keyIndex: z.string() }),
-    result: (data) => data.uploadMachinePublicKey,
   }),
   syncKeys({
     method: 'post',
@@ -200,7 +192,6 @@ export const keysRoutes: RestRoute[] = [
     idSuffix: 'sync.publickeytomachine.verify',
     input: { from: 'envelope', schema: schemas.uploadMachinePublicKey },
     operation: ops.VerifyMachinePublicKeyDocument,
-    variables: (input) => input,
     response: z.object({ machineName: z.string(), keyIndex: z.string(), verified: z.boolean() }),
     result: (data) => ({ ...data.verifyMachinePublicKey, verified: present(data.verifyMachinePublicKey.verified, 'verified') }),
   }),

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { license } from '../../subgraphs/license/index.js';
-import { licenseInputs } from '../../subgraphs/license/inputs.js';
+import { checkedExpiry, LICENSE_STATUSES, licenseInputs } from '../../subgraphs/license/inputs.js';
 import { licenseErrors } from '../../subgraphs/license/errors.js';
-import { checkedExpiry, LICENSE_STATUSES } from '../../subgraphs/license/service.js';
 import * as ops from '../../generated/graphql/license.operations.js';
 import { fromWire, instantFromWire, present, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
@@ -36,7 +35,6 @@ export const licenseRoutes: RestRoute[] = [
     idSuffix: 'permission',
     input: { from: 'envelope', schema: schemas.mapLicensePermissions },
     operation: ops.MapLicensePermissionsDocument,
-    variables: (input) => input,
     response: z.object({ status: z.string() }),
     result: () => ({ status: 'Mapped License with the permissions' }),
   }),
@@ -47,7 +45,6 @@ export const licenseRoutes: RestRoute[] = [
     idSuffix: 'permission',
     input: { from: 'query', schema: schemas.licensePermissions },
     operation: ops.LicensePermissionsDocument,
-    variables: (input) => input,
     response: z.object({ permissions: z.array(z.string()) }),
     result: (data) => ({ permissions: data.licensePermissions }),
   }),

@@ -4,7 +4,7 @@ import * as ops from '../../generated/graphql/masterdata.operations.js';
 import type { IdSchemaRecordFragment } from '../../generated/graphql/masterdata.operations.js';
 import { idschemaSchemas as schemas } from '../../subgraphs/masterdata/idschema/index.js';
 import { idSchemaErrors } from '../../subgraphs/masterdata/idschema/errors.js';
-import { effectiveFromOf } from '../../subgraphs/masterdata/idschema/service.js';
+import { effectiveFromOf } from '../../subgraphs/masterdata/idschema/inputs.js';
 import { instantFromWire, optionalTimestamp, type RestRoute, timestamp } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 import { mapRows, MASTERDATA, pageShape } from './shared.js';
@@ -75,9 +75,7 @@ export const idschemaRoutes: RestRoute[] = [
     idSuffix: 'delete',
     input: { from: 'query', schema: schemas.deleteIdSchema },
     operation: ops.IdSchemaDeleteDocument,
-    variables: (input) => input,
     response: z.string(),
-    result: (data) => data.deleteIdSchema,
   }),
   route({
     method: 'put',
@@ -97,7 +95,6 @@ export const idschemaRoutes: RestRoute[] = [
     idSuffix: 'read',
     input: { from: 'query', schema: schemas.idSchemaPage },
     operation: ops.IdSchemaAllDocument,
-    variables: (input) => input,
     response: pageShape(record),
     result: (data) => mapRows(data.idSchemaPage, toRecord),
   }),
@@ -108,7 +105,6 @@ export const idschemaRoutes: RestRoute[] = [
     idSuffix: 'read',
     input: { from: 'query', schema: schemas.latestIdSchema },
     operation: ops.IdSchemaLatestDocument,
-    variables: (input) => input,
     response: record,
     result: (data) => toRecord(data.latestIdSchema),
   }),

@@ -18,9 +18,7 @@ export const notifyRoutes: RestRoute[] = [
     idSuffix: 'sms.send',
     input: { from: 'envelope', schema: schemas.sendSms },
     operation: ops.SendSmsDocument,
-    variables: (input) => input,
     response: result,
-    result: (data) => data.sendSms,
   }),
   route({
     method: 'post',
@@ -34,7 +32,6 @@ export const notifyRoutes: RestRoute[] = [
       attachments: files.map((file) => ({ filename: file.filename, contentType: file.contentType, contentBase64: file.content.toString('base64') })),
     }),
     response: result,
-    result: (data) => data.sendEmail,
     // the e-mail notifier is MOSIP's own service beside the SMS one, with its own code
     internalErrorCode: 'KER-NOE-500',
   }),

@@ -17,9 +17,7 @@ const validateRoute = (method: HttpMethod) =>
     idSuffix: 'validateOTP',
     input: { from: 'query', schema: schemas.validateOtp },
     operation: ops.ValidateOtpDocument,
-    variables: (input) => input,
     response: z.object({ status: z.string(), message: z.string() }),
-    result: (data) => data.validateOtp,
   });
 
 export const otpRoutes: RestRoute[] = [

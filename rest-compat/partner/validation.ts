@@ -14,7 +14,6 @@ export const validationRoutes: RestRoute[] = [
     path: '/pmpartners/validatePartnerMisp/partnerId/{partnerId}/partnerApiKey/{partner_api_key}/mispLicenseKey/{misp_license_key}',
     summary: "Validate a MISP license key, the MISP, a partner and its API key; answer the key's policy",
     idSuffix: 'partners.validate',
-    input: { from: 'none' },
     operation: ops.ValidationPartnerMispDocument,
     variables: (_input, req) => ({
       partnerId: pathParam(req, 'partnerId'),
@@ -30,6 +29,5 @@ export const validationRoutes: RestRoute[] = [
       partnerId: z.string(),
       partnerName: z.string(),
     }),
-    result: (data) => data.validatePartnerMisp,
   }),
 ];

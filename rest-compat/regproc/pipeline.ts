@@ -56,7 +56,6 @@ export const pipelineRoutes: RestRoute[] = [
       statusCode: z.string(),
       gallery: z.object({ matchedRefs: z.array(z.object({ matchedRegId: z.string(), matchedRefType: z.string(), reasonCode: z.string() })) }),
     }),
-    result: (data) => data.assignManualVerification,
   }),
   verificationRoute({
     method: 'post',
@@ -65,8 +64,6 @@ export const pipelineRoutes: RestRoute[] = [
     idSuffix: 'decision',
     input: { from: 'envelope', schema: decision, requestId: 'platform.manual.verification.decision' },
     operation: ops.RegprocDecideManualVerificationDocument,
-    variables: (request) => ({ input: request }),
     response: decision.extend({ mvUsrId: z.string(), regId: z.string(), statusCode: z.string() }),
-    result: (data) => data.decideManualVerification,
   }),
 ];

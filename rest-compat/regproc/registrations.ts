@@ -4,8 +4,7 @@ import { fieldInputs, parseArguments } from '../../lib/graph/inputs.js';
 import { identifier } from '../../lib/input.js';
 import { regproc } from '../../subgraphs/regproc/index.js';
 import { regprocCodeFor, RPR } from '../../subgraphs/regproc/errors.js';
-import { registrationsSchemas } from '../../subgraphs/regproc/registrations/inputs.js';
-import { syncTimestampOf } from '../../subgraphs/regproc/registrations/sync-registrations.js';
+import { registrationsSchemas, syncTimestampOf } from '../../subgraphs/regproc/registrations/inputs.js';
 import { instantFromWire, pathParam, timestamp, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 import { perRecordEnvelope } from './envelope.js';
@@ -86,7 +85,6 @@ export const registrationsRoutes: RestRoute[] = [
       return { ...args, timestamp: syncTimestamp(args) };
     },
     response: z.object({ response: z.array(syncItem), errors: z.array(syncFailure) }),
-    result: (data) => data.syncRegistrations,
   }),
   route({
     method: 'post',
@@ -98,14 +96,12 @@ export const registrationsRoutes: RestRoute[] = [
     operation: ops.RegprocRegistrationStatusesDocument,
     variables: (request) => ({ request }),
     response: z.object({ response: z.array(statusItem), errors: z.array(statusError) }),
-    result: (data) => data.registrationStatuses,
   }),
   route({
     method: 'get',
     path: '/registrationtransaction/search/{langcode}/{rid}',
     summary: "A registration's transactions, oldest first (RPR-RTS-001 when it has none)",
     idSuffix: 'transaction',
-    input: { from: 'none' },
     operation: ops.RegprocRegistrationTransactionsDocument,
     variables: (_input, req) => ({ langCode: pathParam(req, 'langcode'), registrationId: pathParam(req, 'rid') }),
     response: z.array(transaction),

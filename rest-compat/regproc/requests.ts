@@ -20,9 +20,7 @@ export const requestsRoutes: RestRoute[] = [
     idSuffix: 'packetgenerator',
     input: { from: 'envelope', schema: requestsSchemas.generatePacket.shape.input, requestId: 'platform.registration.packetgenerator' },
     operation: ops.RegprocGeneratePacketDocument,
-    variables: (input) => ({ input }),
     response: generated,
-    result: (data) => data.generatePacket,
   }),
   cardRoute({
     method: 'post',
@@ -31,9 +29,7 @@ export const requestsRoutes: RestRoute[] = [
     idSuffix: 'reprint',
     input: { from: 'envelope', schema: requestsSchemas.requestReprint.shape.input, requestId: 'platform.uincard.reprint' },
     operation: ops.RegprocRequestReprintDocument,
-    variables: (input) => ({ input }),
     response: generated,
-    result: (data) => data.requestReprint,
   }),
   registrationRoute({
     method: 'post',
@@ -42,10 +38,8 @@ export const requestsRoutes: RestRoute[] = [
     idSuffix: 'securezone',
     input: { from: 'body', schema: requestsSchemas.securezoneNotice.shape.input },
     operation: ops.RegprocSecurezoneNoticeDocument,
-    variables: (input) => ({ input }),
     response: z.string(),
     rawSuccess: { contentType: 'text/plain' },
-    result: (data) => data.securezoneNotice,
   }),
   registrationRoute({
     method: 'get',
@@ -53,12 +47,10 @@ export const requestsRoutes: RestRoute[] = [
     summary:
       "The registration's CBEFF (exception biometrics left out) for the ABIS, served as its live data share serves it: encrypted for the ABIS partner's certificate, as base64 text (REGPROC_DEDUPE=abis only)",
     idSuffix: 'biometricfile',
-    input: { from: 'none' },
     operation: ops.RegprocBiometricFileDocument,
     variables: (_input, req) => ({ referenceId: pathParam(req, 'referenceid') }),
     response: z.string(),
     // The same body as GET /v1/datashare/get: the envelope's base64 text.
     rawSuccess: { contentType: 'application/octet-stream' },
-    result: (data) => data.biometricFile,
   }),
 ];

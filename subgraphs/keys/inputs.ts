@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
 import { identifier, instantText } from '../../lib/input.js';
+import { instantOr } from '../../lib/time.js';
+import { keyErrors } from './errors.js';
 
 const text = identifier();
 const optional = text.nullish();
@@ -28,6 +30,17 @@ const keyFilter = z.object({
   kind: z.enum(['ROOT', 'MASTER', 'BASE', 'OTHER_DOMAIN']).nullish(),
   status: z.enum(['ACTIVE', 'RETIRED', 'EXPIRED']).nullish(),
 });
+
+/** A timestamp the key manager and crypto manager take: an ISO 8601 instant (KER-CRY-007 otherwise); REST runs it on the wire's text too. */
+export const keyTime = (timeStamp: string): Date => instantOr(timeStamp, keyErrors.badTimestamp);
+
+/** The crypto manager's first checks, in their order, before its timestamp's: an application id, then data (KER-CRY-004). */
+export function cryptoPrerequisites<T extends { applicationId?: string | null; data?: string | null }>(
+  input: T,
+): asserts input is T & { applicationId: string; data: string } {
+  if (!input.applicationId?.trim()) throw keyErrors.emptyInput('applicationId');
+  if (!input.data) throw keyErrors.emptyInput('data');
+}
 
 const CRYPTO_FIELDS = new Set(['encrypt', 'decrypt']);
 const MACHINE_FIELDS = new Set(['uploadMachinePublicKey', 'verifyMachinePublicKey']);

@@ -13,9 +13,10 @@ import {
   UnsupportedVersionError,
 } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
-import { instantOr, type Clock } from '../../lib/time.js';
+import type { Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { keyErrors } from './errors.js';
+import { cryptoPrerequisites, keyTime } from './inputs.js';
 import type { KeyStore } from './key-store.js';
 import { MapMachineKey, type Caller } from './map-machine-key.js';
 import { PartnerCertificateAccess, type KeyCaller } from './partner-access.js';
@@ -24,7 +25,7 @@ import { NOTIFICATION_KEY, PLATFORM_APPLICATION, REGISTRATION_APPLICATION, RESPO
 import { SIGNING_KEY, SignData, type KeyPair } from './sign-data.js';
 import { type MachineKeyRows, type PartnerCertificateRows } from './storage.js';
 
-export { SIGNING_KEY };
+export { cryptoPrerequisites, keyTime, SIGNING_KEY };
 export type { Caller, KeyPair };
 
 export interface CryptoInput {
@@ -34,15 +35,6 @@ export interface CryptoInput {
   aad?: string | null;
   salt?: string | null;
   timeStamp?: string | null;
-}
-
-/** A timestamp the key manager and crypto manager take: an ISO 8601 instant (KER-CRY-007 otherwise); REST runs it on the wire's text too. */
-export const keyTime = (timeStamp: string): Date => instantOr(timeStamp, keyErrors.badTimestamp);
-
-/** The crypto manager's first checks, in their order, before its timestamp's: an application id, then data (KER-CRY-004). */
-export function cryptoPrerequisites(input: CryptoInput): asserts input is CryptoInput & { applicationId: string; data: string } {
-  if (!input.applicationId?.trim()) throw keyErrors.emptyInput('applicationId');
-  if (!input.data) throw keyErrors.emptyInput('data');
 }
 
 /** Key manager, crypto manager and signature service rules over the key store. */

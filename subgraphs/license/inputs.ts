@@ -1,8 +1,22 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
 import { identifier, instantText } from '../../lib/input.js';
+import { parseInstant } from '../../lib/time.js';
+import { licenseErrors } from './errors.js';
 
 const text = identifier();
+
+/** A license key's statuses, as the wire writes them and the graph's LicenseStatus names them. */
+export const LICENSE_STATUSES = ['ACTIVE', 'SUSPENDED', 'BLOCKED'] as const;
+
+/** A new key's first checks, in their order (and REST's, before it sends one): a MISP id, then an expiry that is an instant. */
+export function checkedExpiry(mispId: string, licenseExpiryTime: string): Date {
+  if (!mispId?.trim()) throw licenseErrors.emptyMisp();
+  const expiresAt = parseInstant(licenseExpiryTime ?? '');
+  if (!expiresAt) throw licenseErrors.badExpiry();
+  return expiresAt;
+}
+
 const keyQuery = z.object({ licenseKey: text, MISPId: text });
 
 /** A missing or malformed field gets the code of what it is. */

@@ -3,25 +3,19 @@ import type { Connection, PageArgs } from '../../lib/graph/connection.js';
 import type { NestedList } from '../../lib/graph/nested.js';
 import type { MasterKey } from '../../lib/master-key.js';
 import { lookupHash, randomAlphanumeric } from '../../lib/secrets.js';
-import { parseInstant, type Clock } from '../../lib/time.js';
+import type { Clock } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { licenseErrors } from './errors.js';
+import { checkedExpiry, LICENSE_STATUSES } from './inputs.js';
 import { MAX_LICENSE_PERMISSIONS, type LicenseSettings } from './settings.js';
 import type { LicenseFilter, LicenseRow, LicenseStorage } from './storage.js';
 
-export const LICENSE_STATUSES = ['ACTIVE', 'SUSPENDED', 'BLOCKED'] as const;
+export { checkedExpiry, LICENSE_STATUSES };
+
 const HMAC_PURPOSE = 'license/key-hmac';
 
 /** A key as the graph shows it: the row, and the key itself only when just generated. */
 export type LicenseView = LicenseRow & { licenseKey: string | null };
-
-/** A new key's first checks, in their order (and REST's, before it sends one): a MISP id, then an expiry that is an instant. */
-export function checkedExpiry(mispId: string, licenseExpiryTime: string): Date {
-  if (!mispId?.trim()) throw licenseErrors.emptyMisp();
-  const expiresAt = parseInstant(licenseExpiryTime ?? '');
-  if (!expiresAt) throw licenseErrors.badExpiry();
-  return expiresAt;
-}
 
 /**
  * License keys for MISPs. A key is shown once, at generation; the database

@@ -10,6 +10,8 @@ const individualIdType = identifier(16).nullish();
 export const requestTime = identifier(64).refine((value) => parseInstant(value) !== undefined, {
   message: "an ISO 8601 date and time (yyyy-MM-dd'T'HH:mm:ss.SSSXXX)",
 });
+/** The REST body's requestTime read as the instant the graph takes (the rule above has refused what parseInstant cannot read). */
+export const requestInstant = requestTime.transform((value) => parseInstant(value) as Date);
 const authTypeChange = z.object({
   authType: identifier(16),
   authSubType: identifier(16).nullish(),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { identifier, instantText } from '../../../lib/input.js';
+import { instantOr } from '../../../lib/time.js';
+import { masterdataErrors } from '../errors.js';
 import { connectionPage } from '../paged.js';
 import { WEEK_DAYS } from './working-days.js';
 
@@ -16,6 +18,9 @@ const langCode = z.string().regex(/^[a-z]{3}$/, 'must be a three-letter ISO 639-
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,10}$/, 'must be 1 to 10 letters or digits');
 
 export const weekDay = z.enum(WEEK_DAYS);
+
+/** A machine's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone (KER-MSD-043 otherwise). */
+export const machineValidity = (text: string): Date => instantOr(text, masterdataErrors.badValidity);
 
 export const centreInput = z.object({
   id: id.nullish(),

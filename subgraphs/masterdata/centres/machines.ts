@@ -1,15 +1,18 @@
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
-import { instantOr, type Clock } from '../../../lib/time.js';
+import type { Clock } from '../../../lib/time.js';
 import { created, deleted, updated } from '../audit.js';
 import type { ZoneGuard, ZoneService } from '../devices/zones.js';
 import { masterdataErrors } from '../errors.js';
 import { pairKey, parsePair } from '../keys.js';
 import { wholeList } from '../paged.js';
+import { machineValidity } from './inputs.js';
 import { CentreReach, type Caller, type PlacedMachine, type Reach } from './reach.js';
 import type { References } from './references.js';
 import type { LockedMachines, MachineFields, MachineFilter, MachineRow, MachineStore } from './storage/machines.js';
 
 export type { MachineFilter, MachineRow };
+// A wire parser: it lives with the area's inputs (REST runs it too).
+export { machineValidity };
 
 /** Where a centre and machine stand for a registration client's calls: ACTIVE, or why not. */
 export type MachinePlacement = 'ACTIVE' | 'UNKNOWN_CENTRE' | 'INACTIVE_CENTRE' | 'UNKNOWN_MACHINE' | 'INACTIVE_MACHINE' | 'ELSEWHERE';
@@ -27,9 +30,6 @@ export interface MachineInput {
   validityDateTime?: string | null;
   isActive?: boolean | null;
 }
-
-/** A machine's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone (KER-MSD-043 otherwise). */
-export const machineValidity = (text: string): Date => instantOr(text, masterdataErrors.badValidity);
 
 /** What KER-MSD-439 and the staff's refusal name. */
 const MACHINE = 'machine';

@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { identifier, instantText } from '../../../lib/input.js';
-import { parseInstant } from '../../../lib/time.js';
+import { instantOr, parseInstant } from '../../../lib/time.js';
+import { masterdataErrors } from '../errors.js';
 import { filterValuesInput, searchInput } from '../search-inputs.js';
 
 /** Codes of devices, specifications, types and zones: letters, digits, - and _ (a zone's path joins codes with /). */
@@ -18,6 +19,9 @@ const ipAddress = z
   .string()
   .max(64)
   .refine((value) => isIP(value) !== 0, 'an IPv4 or IPv6 address');
+
+/** A device's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone. */
+export const deviceValidity = (text: string): Date => instantOr(text, () => masterdataErrors.deviceInsert('validityDateTime must be an ISO 8601 instant'));
 
 /** MOSIP's DeviceDto (sizes as kernel-masterdata-service's). */
 export const deviceInput = z.object({

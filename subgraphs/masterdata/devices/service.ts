@@ -13,7 +13,7 @@ import { createDevice, retireDevice, updateDevice, type DeviceInput, type Device
 import type { ZoneService } from './zones.js';
 
 export type { DeviceConditions, DeviceInput, DeviceRow };
-export { deviceValidity } from './write-device.js';
+export { deviceValidity } from './inputs.js';
 
 export interface DeviceFilter {
   langCode?: string | null;

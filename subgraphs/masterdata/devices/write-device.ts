@@ -1,9 +1,10 @@
-import { instantOr, type Clock } from '../../../lib/time.js';
+import type { Clock } from '../../../lib/time.js';
 import { created, deleted, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
 import { checkLanguage, insertOrRevive } from '../keys.js';
 import type { LanguageStore } from '../storage.js';
 import type { DeviceCatalogueService } from './catalogue.js';
+import { deviceValidity } from './inputs.js';
 import type { DeviceRow, DeviceStore } from './storage/devices.js';
 import type { ZoneService } from './zones.js';
 
@@ -32,9 +33,6 @@ export interface DeviceWriting {
 
 /** What KER-MSD-439 names. */
 const DEVICE = 'device';
-
-/** A device's validity as a request writes it: an ISO 8601 instant, UTC when it has no zone. */
-export const deviceValidity = (text: string): Date => instantOr(text, () => masterdataErrors.deviceInsert('validityDateTime must be an ISO 8601 instant'));
 
 /** What a device is apart from its name: the same in each of its languages. */
 const sharedFields = (input: DeviceInput, validityDateTime: Date) => ({

@@ -3,6 +3,9 @@ import { identifier } from '../../../lib/input.js';
 import { connectionPage, pagedListInput } from '../paged.js';
 import { filterValuesInput, searchInput } from '../search-inputs.js';
 
+/** A day as REST sends it, checked as the holiday writes check it: kept with the rows' date rules, offered here as a wire parser. */
+export { dayOf } from './rows.js';
+
 const code = z.string().trim().min(1).max(36);
 const lang = z.string().trim().length(3);
 const name = z.string().trim().min(1).max(64);

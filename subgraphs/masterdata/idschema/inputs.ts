@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantText } from '../../../lib/input.js';
+import { parseInstant } from '../../../lib/time.js';
 import { connectionPage, pagedListInput } from '../paged.js';
 
 const text = z.string().trim().min(1).max(1024);
@@ -11,6 +12,13 @@ const draft = z.object({
   schema: z.unknown(),
 });
 const id = z.string().min(1).max(64);
+
+/** A schema's effectiveFrom, checked first by every write (and by REST before it sends one): `error` when it is not an instant. */
+export function effectiveFromOf(text: string, error: (why: string) => Error): Date {
+  const effectiveFrom = parseInstant(text);
+  if (!effectiveFrom) throw error("effectiveFrom must be an ISO 8601 timestamp (yyyy-MM-dd'T'HH:mm:ss.SSS'Z')");
+  return effectiveFrom;
+}
 
 /** The arguments of the ID schema's root fields, for GraphQL and REST alike. */
 export const idschemaSchemas = {

@@ -1,12 +1,14 @@
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
-import { parseInstant, type Clock } from '../../../lib/time.js';
+import type { Clock } from '../../../lib/time.js';
 import { created, deleted, updated } from '../audit.js';
 import { paged, type Paged, type PagedArgs } from '../paged.js';
 import { idSchemaErrors } from './errors.js';
 import { identityProblems, jsonSchemaOf, schemaFields, unsafeValidator, type IdentityProblem, type SchemaField } from './fields.js';
+import { effectiveFromOf } from './inputs.js';
 import type { DraftValues, IdSchemaRow, IdSchemaStore } from './storage.js';
 
 export type { IdSchemaRow };
+export { effectiveFromOf };
 
 export interface IdSchemaInput {
   title: string;
@@ -32,13 +34,6 @@ const SORTABLE: Record<string, string> = {
 
 /** The fields of a stored row (checked when written). */
 export const fieldsOf = (row: IdSchemaRow): SchemaField[] => row.schema as SchemaField[];
-
-/** A schema's effectiveFrom, checked first by every write (and by REST before it sends one): `error` when it is not an instant. */
-export function effectiveFromOf(text: string, error: (why: string) => Error): Date {
-  const effectiveFrom = parseInstant(text);
-  if (!effectiveFrom) throw error("effectiveFrom must be an ISO 8601 timestamp (yyyy-MM-dd'T'HH:mm:ss.SSS'Z')");
-  return effectiveFrom;
-}
 
 /**
  * The ID schema, as MOSIP keeps it: drafts are written and rewritten, then

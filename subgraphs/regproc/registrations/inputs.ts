@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { identifier, instantText, text } from '../../../lib/input.js';
+import { instantOr } from '../../../lib/time.js';
+import { regprocErrors } from '../errors.js';
 
 /** How many RIDs one status search or sync may name (a client syncs a day's registrations at most). */
 export const MAX_RIDS = 100;
@@ -38,6 +40,9 @@ export const REGISTRATION_TYPES = ['NEW', 'UPDATE', 'LOST', 'CORRECTION', 'ACTIV
 
 /** The types only the platform's request handler makes (packet generator, reprint; its own checks of the caller and the identity): never synced nor uploaded. */
 export const REQUEST_HANDLER_TYPES: ReadonlySet<string> = new Set(['ACTIVATED', 'DEACTIVATED', 'RES_UPDATE', 'RES_REPRINT']);
+
+/** The timestamp header as an instant, checked by the sync after the caller's centre (and by REST before it sends one): RPR-RGS-015 when it is not ISO 8601. */
+export const syncTimestampOf = (text: string): Date => instantOr(text, () => regprocErrors.invalid('timestamp must be an ISO 8601 date and time'));
 
 /**
  * One record of a decrypted sync request (spec: registrationId,

@@ -1,12 +1,13 @@
 import { describeIssue } from '../../../lib/graph/inputs.js';
 import { PlatformError } from '../../../lib/errors.js';
 import { CryptoFormatError, decodeBase64Any } from '../../../lib/crypto/envelope.js';
-import { instantOr } from '../../../lib/time.js';
 import type { MachinePlacement } from '../../masterdata/centres/machines.js';
 import { regprocErrors, RPR } from '../errors.js';
-import { REQUEST_HANDLER_TYPES, syncEnvelopeSchema, syncRecordSchema, type SyncRecordInput } from './inputs.js';
+import { REQUEST_HANDLER_TYPES, syncEnvelopeSchema, syncRecordSchema, syncTimestampOf, type SyncRecordInput } from './inputs.js';
 import { ridProblem } from './rid.js';
 import type { RegistrationStore, SyncedRecord } from './storage.js';
+
+export { syncTimestampOf };
 
 export interface SyncRequest {
   /** the Center-Machine-RefId header */
@@ -54,9 +55,6 @@ export function splitRefId(refId: string): { centreId: string; machineId: string
   const at = refId.indexOf('_');
   return { centreId: refId.slice(0, at), machineId: refId.slice(at + 1) };
 }
-
-/** The timestamp header as an instant, checked by the sync after the caller's centre (and by REST before it sends one): RPR-RGS-015 when it is not ISO 8601. */
-export const syncTimestampOf = (text: string): Date => instantOr(text, () => regprocErrors.invalid('timestamp must be an ISO 8601 date and time'));
 
 /** The sync envelope inside the data: RPR-RGS-001 when it cannot be opened, RPR-RGS-015 when it is not a sync request. */
 async function openEnvelope(deps: SyncDeps, request: SyncRequest): Promise<unknown[]> {
