@@ -45,6 +45,48 @@ export default tseslint.config(
     },
   },
   {
+    // Only storage touches the tables (DESIGN.md): elsewhere in a component no database client, Prisma namespace or
+    // transaction type, no lib/db helper, no query on a client; a component's index.ts only hands deps.prisma to its storage.
+    files: ['subgraphs/**/*.ts'],
+    ignores: ['subgraphs/**/storage.ts', 'subgraphs/**/storage/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/generated/prisma/client.js'],
+              importNames: ['PrismaClient', 'Prisma'],
+              message: "Only a storage file touches the database: take the area's store instead.",
+            },
+            {
+              group: ['**/lib/db/*.js', '!**/lib/db/errors.js', '!**/lib/db/like.js'],
+              allowTypeImports: true,
+              message: 'lib/db helpers (locks, raw SQL, unique violations, triggers) are for storage files only.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^\\$(transaction|queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe)$/]',
+          message: 'Only a storage file runs SQL or transactions on the database.',
+        },
+        { selector: "MemberExpression[object.type='MemberExpression'][object.property.name='prisma']", message: 'Only a storage file queries the database.' },
+        {
+          selector: "MemberExpression[object.type='Identifier'][object.name=/^(prisma|tx)$/][property.name=/^[a-z]/]",
+          message: 'Only a storage file queries the database.',
+        },
+      ],
+    },
+  },
+  {
+    // No source file over 300 lines: past that, a service splits into <verb>-<noun>.ts use cases (DESIGN.md).
+    files: ['subgraphs/**/*.ts', 'lib/**/*.ts', 'gateway/**/*.ts', 'rest-compat/**/*.ts', 'scripts/**/*.ts', 'tools/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
+  },
+  {
     // Tests read the platform's JSON answers untyped and assert on them: the no-unsafe family stays in the product.
     files: ['test/**/*.ts'],
     rules: {

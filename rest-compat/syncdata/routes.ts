@@ -5,8 +5,7 @@ import type { SyncClientSettingsQuery } from '../../generated/graphql/syncdata.o
 import { parseArguments } from '../../lib/graph/inputs.js';
 import { syncdata } from '../../subgraphs/syncdata/index.js';
 import { syncdataInputs } from '../../subgraphs/syncdata/inputs.js';
-// eslint-disable-next-line no-restricted-imports -- sync data's wire parser is still in its service (its inputs.ts is not this change's to edit)
-import { lastUpdatedOf } from '../../subgraphs/syncdata/service.js';
+import { lastUpdatedOf } from '../../subgraphs/syncdata/inputs.js';
 import { instantFromWire, pathParam, timestamp, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
 

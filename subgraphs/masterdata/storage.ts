@@ -30,20 +30,6 @@ export async function requireLanguage(prisma: PrismaClient, code: string): Promi
 }
 
 /**
- * A write that may break a unique key: null when another row holds the key,
- * however writers race, since the index lets one through. The rules decide
- * what a taken key means.
- */
-export async function unlessTaken<T>(write: PromiseLike<T>): Promise<T | null> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isUniqueViolation(error)) return null;
-    throw error;
-  }
-}
-
-/**
  * Inserts a row, or brings back its soft-deleted namesake (an update that
  * matches only a deleted row). A live namesake, found before or inserted by
  * a racing writer (P2002, or a revival that matched nothing), is `duplicate`.

@@ -1,5 +1,4 @@
 // What the storage of partner management's areas shares.
-import { isUniqueViolation } from '../../lib/db/unique.js';
 import { capped } from '../../lib/graph/capped.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
 import { partnerErrors } from './errors.js';
@@ -20,20 +19,6 @@ export const wholeList = <T>(what: string, connection: string, find: (take: numb
 export interface Stamp {
   by: string;
   at: Date;
-}
-
-/**
- * A write that may break a unique key (a name, a login, a request's key):
- * null when another row holds it, however writers race, since the index lets
- * one through. The rules decide what a taken key means.
- */
-export async function unlessTaken<T>(write: PromiseLike<T>): Promise<T | null> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isUniqueViolation(error)) return null;
-    throw error;
-  }
 }
 
 /** A table listed page by page (Prisma's model delegates). */

@@ -1,8 +1,8 @@
-import { instantOr } from '../../lib/time.js';
 import type { Principal } from '../../lib/tokens.js';
 import { CentreReach } from '../masterdata/centres/reach.js';
 import type { ChangeEntity } from '../masterdata/changes/service.js';
 import { syncdataErrors } from './errors.js';
+import { lastUpdatedOf } from './inputs.js';
 import { encryptForMachine, machinePublicKey } from './machine-crypto.js';
 import type { SyncPorts } from './ports.js';
 
@@ -44,9 +44,6 @@ export const SYNC_ENTITIES: readonly ChangeEntity[] = [
 ];
 
 type Caller = Pick<Principal, 'subject' | 'roles'>;
-
-/** A given lastUpdated as an instant (KER-SNC-100 otherwise); REST runs it on the wire's text before the graph takes it as a DateTime. */
-export const lastUpdatedOf = (lastUpdated: string): Date => instantOr(lastUpdated, syncdataErrors.badLastUpdated);
 
 /** `lastupdated`: an instant in the past, or none (a full sync): null. */
 export function sinceOf(lastUpdated: string | null | undefined, now: Date): Date | null {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
 import { instantText } from '../../lib/input.js';
+import { instantOr } from '../../lib/time.js';
+import { syncdataErrors } from './errors.js';
+
+/** A given lastUpdated as an instant (KER-SNC-100 otherwise); REST runs it on the wire's text before the graph takes it as a DateTime. */
+export const lastUpdatedOf = (lastUpdated: string): Date => instantOr(lastUpdated, syncdataErrors.badLastUpdated);
 
 /** A centre id as master data keeps it. */
 const centreId = z.string().regex(/^[A-Za-z0-9_-]{1,10}$/, 'must be 1 to 10 letters or digits');

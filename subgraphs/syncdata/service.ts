@@ -5,7 +5,8 @@ import { clientSettings, type ClientSettings } from './client-settings.js';
 import type { SyncPorts } from './ports.js';
 import { userDetails, type SyncUserDetail } from './user-details.js';
 
-export { lastUpdatedOf, SYNC_ENTITIES, type ClientSettings, type SyncEntity } from './client-settings.js';
+export { SYNC_ENTITIES, type ClientSettings, type SyncEntity } from './client-settings.js';
+export { lastUpdatedOf } from './inputs.js';
 export { MAX_CENTRE_USERS, REGISTRATION_CLIENT_ROLES, type SyncUserDetail } from './user-details.js';
 export type { SyncPorts } from './ports.js';
 

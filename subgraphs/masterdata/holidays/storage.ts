@@ -4,7 +4,7 @@ import { LIVE, type Created, type Deleted, type Updated } from '../audit.js';
 import { cursorAt, pairKey } from '../keys.js';
 import type { PagedQuery } from '../paged.js';
 import type { SearchQuery, SearchWhere } from '../search.js';
-import { unlessTaken } from '../storage.js';
+import { unlessTaken } from '../../../lib/db/unique.js';
 import { holidayIdOf, type HolidayRow, type LocationRow } from './rows.js';
 
 /** A holiday row's unique key: its location, date, name and language. */

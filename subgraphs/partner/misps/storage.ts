@@ -1,7 +1,8 @@
 import type { Misp as MispRow, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import { containing } from '../inputs.js';
-import { newestPage, unlessTaken, type Stamp } from '../rows.js';
+import { unlessTaken } from '../../../lib/db/unique.js';
+import { newestPage, type Stamp } from '../rows.js';
 
 export type { MispRow };
 

@@ -8,7 +8,8 @@ import {
 import { newestFirst, pageArgs, type Connection, type PageArgs, type PageQuery } from '../../../lib/graph/connection.js';
 import { type NestedList } from '../../../lib/graph/nested.js';
 import { NEWEST_FIRST, windowList } from '../../../lib/db/window.js';
-import { newestPage, unlessTaken, type Stamp } from '../rows.js';
+import { unlessTaken } from '../../../lib/db/unique.js';
+import { newestPage, type Stamp } from '../rows.js';
 import type { Scope } from './scope.js';
 
 export type { ApiKeyRequestRow, PartnerApiKey, PartnerRow };

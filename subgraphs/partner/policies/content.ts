@@ -1,4 +1,3 @@
-import type { Prisma } from '../../../generated/prisma/client.js';
 import { partnerErrors } from '../errors.js';
 
 /** Document 1's allowed values. */
@@ -61,9 +60,7 @@ export function checkContent(input: PolicyContentInput): PolicyContent {
 }
 
 /** Stored content back (written only by checkContent, so its shape holds). */
-export function readContent(json: Prisma.JsonValue): PolicyContent {
+export function readContent(json: unknown): PolicyContent {
   const value = (json ?? {}) as Partial<PolicyContent>;
   return { authPolicies: value.authPolicies ?? [], allowedKycAttributes: value.allowedKycAttributes ?? [] };
 }
-
-export const toJson = (content: PolicyContent): Prisma.InputJsonValue => content as unknown as Prisma.InputJsonValue;

@@ -4,8 +4,12 @@ import { type NestedList } from '../../../lib/graph/nested.js';
 import { windowList } from '../../../lib/db/window.js';
 import { containsLiteral } from '../../../lib/db/like.js';
 import { containing } from '../inputs.js';
-import { unlessTaken, type Stamp } from '../rows.js';
-import { toJson, type PolicyContent } from './content.js';
+import { unlessTaken } from '../../../lib/db/unique.js';
+import type { Stamp } from '../rows.js';
+import type { PolicyContent } from './content.js';
+
+/** A policy's content as its JSON column takes it. */
+const toJson = (content: PolicyContent): Prisma.InputJsonValue => content as unknown as Prisma.InputJsonValue;
 import type { Scope } from './scope.js';
 
 export type { PolicyGroupRow, PolicyRow };

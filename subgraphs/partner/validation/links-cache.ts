@@ -1,22 +1,8 @@
 import type { Database, Subscription } from '../../../lib/db/client.js';
-import { listenToTriggers } from '../../../lib/db/triggers.js';
 import type { EventBus, EventName } from '../../../lib/events.js';
 import type { Logger } from '../../../lib/log.js';
+import { listenToLinkChanges } from './storage.js';
 
-const CHANNEL = 'partner_links_changed';
-/** The tables of a validation's links; any change to them empties every instance's cache. */
-const TABLES = ['license_key', 'pms_misp', 'pms_partner', 'pms_partner_api_key', 'pms_policy', 'pms_policy_group'];
-const TRIGGER_SQL = [
-  `CREATE OR REPLACE FUNCTION partner_links_announce_change() RETURNS trigger AS $$
-   BEGIN
-     PERFORM pg_notify('${CHANNEL}', TG_TABLE_NAME);
-     RETURN NULL;
-   END $$ LANGUAGE plpgsql`,
-  ...TABLES.map(
-    (table) => `CREATE OR REPLACE TRIGGER partner_links_announce_change AFTER UPDATE OR DELETE ON ${table}
-     FOR EACH STATEMENT EXECUTE FUNCTION partner_links_announce_change()`,
-  ),
-];
 /** The writes of this process that can turn a passing validation into a failing one, or change its answer. */
 const LINK_EVENTS = ['license.changed', 'misp.changed', 'partner.changed', 'apiKey.changed', 'policy.changed'] as const satisfies readonly EventName[];
 const MAX_ENTRIES = 10_000;
@@ -49,7 +35,7 @@ export class LinksCache<T> {
   }
 
   async start(database: Pick<Database, 'prisma' | 'subscribe'>): Promise<void> {
-    this.subscription = await listenToTriggers(database, CHANNEL, TRIGGER_SQL, {
+    this.subscription = await listenToLinkChanges(database, {
       message: () => this.forget(),
       up: () => {
         this.forget();

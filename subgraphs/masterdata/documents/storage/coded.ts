@@ -2,7 +2,7 @@ import type { ApplicantTypeRule, ApplicantValidDocument, DocumentCategory, Prism
 import type { Connection, PageArgs } from '../../../../lib/graph/connection.js';
 import { LIVE, type Created, type Deleted, type Updated } from '../../audit.js';
 import { likeLiteral, type SearchQuery, type SearchWhere } from '../../search.js';
-import { unlessTaken } from '../../storage.js';
+import { unlessTaken } from '../../../../lib/db/unique.js';
 import { keysetConnection } from '../keyset.js';
 
 /** A category or type row: both tables have exactly these columns. */

@@ -1,6 +1,6 @@
 import type { PrismaClient, ValidDocument } from '../../../../generated/prisma/client.js';
 import { LIVE, type Created, type Updated } from '../../audit.js';
-import { unlessTaken } from '../../storage.js';
+import { unlessTaken } from '../../../../lib/db/unique.js';
 import type { MappedCode } from './coded.js';
 
 export interface ValidDocumentKey {
