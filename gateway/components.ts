@@ -13,6 +13,7 @@ import { abisRoutes } from '../rest-compat/abis/routes.js';
 import type { RestRoute } from '../rest-compat/route.js';
 import { dependencyOrder } from './dependencies.js';
 import { syncdataRoutes } from '../rest-compat/syncdata/routes.js';
+import { preregRoutes } from '../rest-compat/prereg/routes.js';
 import { auth } from '../subgraphs/auth/index.js';
 import type { AnyComponent, Component, ComponentJobs } from '../subgraphs/component.js';
 import { idrepo } from '../subgraphs/idrepo/index.js';
@@ -29,6 +30,7 @@ import { abis } from '../subgraphs/abis/index.js';
 import { abisJobs } from '../subgraphs/abis/jobs.js';
 import { regprocJobs } from '../subgraphs/regproc/jobs.js';
 import { syncdata } from '../subgraphs/syncdata/index.js';
+import { prereg } from '../subgraphs/prereg/index.js';
 
 /** One line of the registry: a component (its subgraph and services), its REST routes and its job handlers. */
 export interface Registered<S extends Settings = Settings> {
@@ -63,6 +65,7 @@ export const REGISTRY: readonly Registered<any>[] = [
   register(idrepo, idrepoRoutes, idrepoJobs),
   register(regproc, regprocRoutes, regprocJobs),
   register(abis, abisRoutes, abisJobs),
+  register(prereg, preregRoutes),
 ];
 
 /** The components in build order: each after those it uses (gateway/dependencies.ts). */

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { describeIssue } from '../lib/graph/inputs.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/input.js';
 import { parseTimestamp } from '../lib/time.js';
+import type { Clock } from '../lib/time.js';
 import type { UploadSpool } from '../lib/uploads/spool.js';
 import type { ErrorItem } from './envelope.js';
 import type { RawInput, RestRoute, UploadedFile, UploadInput } from './route.js';
@@ -155,7 +156,7 @@ export async function readInput(
   req: Request,
   res: Response,
   parser: RequestHandler,
-  deps: { maxBodyBytes: number; uploads: UploadSpool },
+  deps: { maxBodyBytes: number; uploads: UploadSpool; clock: Clock },
   owner: () => Promise<string>,
 ): Promise<{ input: unknown; version: unknown; files?: UploadedFile[]; stagedId?: string }> {
   const { input } = route;
@@ -187,9 +188,16 @@ export async function readInput(
   if (input.from === 'body') return { input: validate(route, input.schema, body), version: (body as Record<string, unknown>).version };
   const { id, request, requesttime, version } = body as Record<string, unknown>;
   if (input.requestId !== undefined) checkRequestId(route, input.requestId, id);
-  if (requesttime === undefined ? input.requestTime === 'required' : typeof requesttime !== 'string' || !parseTimestamp(requesttime)) {
+  if (input.requestVersion !== undefined && version !== input.requestVersion) {
+    const missing = version === undefined || version === null || version === '';
+    throw new EdgeError({ errorCode: route.codeFor('version', missing), message: missing ? 'Missing Input Parameter - version' : `Invalid Input Parameter - version: expected ${input.requestVersion}` });
+  }
+  const sentAt = typeof requesttime === 'string' ? parseTimestamp(requesttime) : undefined;
+  if (requesttime === undefined ? input.requestTime === 'required' : !sentAt) {
     throw new EdgeError({ errorCode: route.codeFor('requesttime', requesttime === undefined), message: "requesttime must be yyyy-MM-dd'T'HH:mm:ss.SSS'Z'" });
   }
+  if (input.requestDayCode && sentAt && sentAt.toISOString().slice(0, 10) !== deps.clock.now().toISOString().slice(0, 10))
+    throw new EdgeError({ errorCode: input.requestDayCode, message: 'Request date should be current date' });
   if (request === undefined || request === null) throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request is required' });
   return { input: validate(route, input.schema, request), version };
 }

@@ -13,7 +13,17 @@ export type RouteInput<Input = unknown> =
    * `requestId`: the envelope `id` the spec names for the call (`platform.id.create`); a request without it is refused
    * with the route's code for `id` missing, one with another id with its code for `id` invalid, before anything runs.
    */
-  | { from: 'envelope'; schema: z.ZodType<Input>; requestTime?: 'required' | 'optional'; bodyOptional?: boolean; requestId?: string }
+  | {
+      from: 'envelope';
+      schema: z.ZodType<Input>;
+      requestTime?: 'required' | 'optional';
+      bodyOptional?: boolean;
+      requestId?: string;
+      /** the envelope `version` the call requires (refused with the route's code for `version`) */
+      requestVersion?: string;
+      /** the code of a `requesttime` not on the server's current UTC date (pre-registration's PRG_CORE_REQ_013) */
+      requestDayCode?: string;
+    }
   | { from: 'query'; schema: z.ZodType<Input> }
   /** the whole JSON body, for a spec variant with fields beside `request` (`schema` checks `id`, `version`, times and `request` itself) */
   | { from: 'body'; schema: z.ZodType<Input> }

@@ -18,6 +18,8 @@ export const authErrors = {
       `No ${channel === 'phone' ? 'mobile number' : 'e-mail address'} is registered for the channel ${channel}`,
     ),
   invalidOtp: () => new PlatformError('AUTH_ERR_INVALIDOTP', 'OTP is invalid'),
+  /** no OTP was sent to this user, or it was used: still AUTH_ERR_INVALIDOTP for auth's callers; pre-registration tells it apart (KER-OTV-005) */
+  otpNotGenerated: () => new OtpNotGeneratedError(),
   expiredOtp: () => new PlatformError('AUTH_ERR_EXPIREDOTP', 'OTP has expired'),
   otpThrottled: () => new PlatformError('AUTH_ERR_INVALIDOTP', 'OTP is invalid: too many attempts, try again later'),
   otpFrozen: () => new PlatformError('AUTH_ERR_OTP_BLOCKED', 'Too many wrong OTP entries: OTP login is frozen for this user, try again later'),
@@ -30,3 +32,10 @@ export const authErrors = {
   invalidInput: (reason: string) => new PlatformError('KER-ATH-400', `Invalid input: ${reason}`),
   notYourUser: (userId: string) => new PlatformError('KER-ATH-403', `Forbidden: user ${userId} is not one of the caller's zones`),
 };
+
+/** An OTP login for which no OTP is waiting (none sent, or already used). */
+export class OtpNotGeneratedError extends PlatformError {
+  constructor() {
+    super('AUTH_ERR_INVALIDOTP', 'OTP is invalid');
+  }
+}

@@ -1,4 +1,5 @@
 import type { PlatformDeps } from '../../lib/deps.js';
+import { lookupHash } from '../../lib/secrets.js';
 import type { Port } from '../../lib/port.js';
 import { RESIDENT_SUBJECT, type Subject, type TokenService } from '../../lib/tokens.js';
 import { NotificationService, type Channel } from '../notify/service.js';
@@ -25,6 +26,7 @@ export interface OtpLoginInput {
 }
 
 const PRE_REGISTRATION = 'preregistration';
+const APPLICANT_PURPOSE = 'auth/prereg-applicant-hmac';
 /** A resident's contact details, for the OTP of their login. */
 export interface ResidentContact {
   identityId: string;
@@ -68,6 +70,8 @@ export class OtpLoginService {
   private readonly tokens: TokenService;
   private readonly otp: OtpService;
   private readonly notifications: NotificationService;
+  /** keys an applicant's user row: the row names them by this HMAC, never by their e-mail or phone */
+  private readonly applicantKey: Buffer;
 
   constructor(
     deps: PlatformDeps,
@@ -80,6 +84,7 @@ export class OtpLoginService {
     this.tokens = deps.tokens;
     this.otp = deps.services.otp;
     this.notifications = deps.services.notify;
+    this.applicantKey = deps.masterKey.derive(APPLICANT_PURPOSE);
   }
 
   /**
@@ -116,7 +121,7 @@ export class OtpLoginService {
       const channel = channels[0]!;
       const fits = channel === 'email' ? NotificationService.isEmail(userId) : PHONE.test(userId);
       if (!fits) throw authErrors.channelPathNotFound(channel === 'email' ? 'email' : 'phone');
-      const user = await this.users.byId(userId.toLowerCase());
+      const user = await this.users.byId(applicantUserId(this.applicantKey, userId));
       return { user, addresses: [[channel, userId]] };
     }
     if (resident) {
@@ -181,6 +186,7 @@ export class OtpLoginService {
     if (result === 'VALID') await this.throttle.succeeded(`otp-login:${key}`);
     if (result === 'EXPIRED') throw authErrors.expiredOtp();
     if (result === 'BLOCKED') throw authErrors.otpFrozen();
+    if (result === 'NOT_GENERATED') throw authErrors.otpNotGenerated();
     if (result !== 'VALID') throw authErrors.invalidOtp();
     const subject = residentSubject ?? (await this.userSubject(input.appId, userId));
     const issued = await this.tokens.issue(subject, { clientAddress });
@@ -197,7 +203,8 @@ export class OtpLoginService {
   }
 
   private async userSubject(appId: string, userId: string): Promise<Subject> {
-    const user = appId === PRE_REGISTRATION ? await this.preRegistrationUser(userId) : await this.users.byId(userId);
+    if (appId === PRE_REGISTRATION) return this.applicantSubject(userId);
+    const user = await this.users.byId(userId);
     if (!user || user.isLocked || !user.appIds.includes(appId)) throw authErrors.userNotFound();
     return userSubject(user, appId);
   }
@@ -209,13 +216,24 @@ export class OtpLoginService {
     return { id: found.identity.id, type: RESIDENT_SUBJECT, appId: RESIDENT, roles: ['RESIDENT'] };
   }
 
-  /** The pre-registration applicant: found, or created on first login with role INDIVIDUAL. */
-  private preRegistrationUser(userId: string): Promise<UserRow> {
-    const id = userId.toLowerCase();
-    const contact = NotificationService.isEmail(id) ? { mail: id } : { mobile: id };
-    return this.users.findOrCreate({ userId: id, ...contact, roles: ['INDIVIDUAL'], appIds: [PRE_REGISTRATION] });
+  /**
+   * The pre-registration applicant: found, or created on first login with role
+   * INDIVIDUAL. The row is keyed by an HMAC of their contact and holds no
+   * address: a dump of the users' table names no applicant. The address they
+   * signed in with rides in their token only (its profile), as the OTP went there.
+   */
+  private async applicantSubject(userId: string): Promise<Subject> {
+    const contact = userId.toLowerCase();
+    const user = await this.users.findOrCreate({ userId: applicantUserId(this.applicantKey, contact), roles: ['INDIVIDUAL'], appIds: [PRE_REGISTRATION] });
+    if (user.isLocked || !user.appIds.includes(PRE_REGISTRATION)) throw authErrors.userNotFound();
+    const subject = userSubject(user, PRE_REGISTRATION);
+    const address = NotificationService.isEmail(contact) ? { mail: contact, mobile: null } : { mail: null, mobile: contact };
+    return { ...subject, profile: { ...subject.profile, ...address } };
   }
 }
+
+/** An applicant's user id: `prereg-` and the HMAC of the address they sign in with (lower case). */
+export const applicantUserId = (key: Buffer, contact: string): string => `prereg-${lookupHash(key, contact.toLowerCase()).slice(0, 40)}`;
 
 /** A channel's address, AUTH_ERR_CHANNELPATH_NOT_FOUND when none is registered. */
 function addressOf(channel: Channel, mail: string | null, mobile: string | null): [Channel, string] {

@@ -5,7 +5,7 @@ import { assembleAreas } from '../areas.js';
 import { defineComponent } from '../component.js';
 import type { IdrepoArea } from './area.js';
 import { IdrepoCipher } from './cipher.js';
-import { IdrepoKeyStorage } from './storage.js';
+import { idrepoKeyStorage } from './storage.js';
 import { identitiesArea } from './identities/index.js';
 import { locksArea } from './locks/index.js';
 import { residentsArea } from './residents/index.js';
@@ -35,7 +35,7 @@ export const idrepo = defineComponent({
   settings: idrepoSettings,
   async services(deps: PlatformDeps, settings) {
     const objectStore = deps.objects;
-    const cipher = new IdrepoCipher(new IdrepoKeyStorage(deps.prisma), deps.services.keys, deps.clock);
+    const cipher = new IdrepoCipher(idrepoKeyStorage(deps.prisma), deps.services.keys, deps.clock);
     await cipher.start();
     // The areas build on these: each offers its services in turn.
     const own = { objectStore, idrepoCipher: cipher };

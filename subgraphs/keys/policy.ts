@@ -58,7 +58,15 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
   { applicationId: IDREPO_APPLICATION, validityDays: 1095, referenceIds: false, autoGenerate: true, cryptoRoles: [] },
   { applicationId: REGISTRATION_APPLICATION, validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: REGISTRATION_STAFF },
   { applicationId: 'REGISTRATION_PROCESSOR', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['REGISTRATION_PROCESSOR'] },
-  { applicationId: 'PRE_REGISTRATION', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['PRE_REGISTRATION_ADMIN'] },
+  {
+    applicationId: 'PRE_REGISTRATION',
+    validityDays: 1095,
+    referenceIds: true,
+    autoGenerate: true,
+    // pre-registration's field keys are sealed by PRE_REGISTRATION/INDIVIDUAL (MOSIP's preregistration.crypto.referenceId)
+    autoReferenceIds: ['INDIVIDUAL'],
+    cryptoRoles: ['PRE_REGISTRATION_ADMIN'],
+  },
   { applicationId: 'ID_REPO', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['ID_REPOSITORY'] },
   { applicationId: 'IDA', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['ID_AUTHENTICATION'] },
   // The resident service's keys: no self-registered resident decrypts with them.

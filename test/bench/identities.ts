@@ -7,7 +7,7 @@ import { openDatabase } from '../../lib/db/client.js';
 import { MasterKey } from '../../lib/master-key.js';
 import { systemClock } from '../../lib/time.js';
 import { IdrepoCipher } from '../../subgraphs/idrepo/cipher.js';
-import { IdrepoKeyStorage } from '../../subgraphs/idrepo/storage.js';
+import { idrepoKeyStorage } from '../../subgraphs/idrepo/storage.js';
 import { sealedIdentity, sealedUin } from '../../subgraphs/idrepo/identities/records.js';
 import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
@@ -26,7 +26,7 @@ export async function seedIdentities(url: string, passphrase: string, count: num
     const prisma = database.prisma;
     const tables = new KeysStorage(prisma);
     const keys = new KeysService(tables, new KeyStore(tables, MasterKey.fromPassphrase(passphrase), systemClock, DEFAULT_KEY_POLICY), systemClock);
-    const cipher = new IdrepoCipher(new IdrepoKeyStorage(prisma), keys, systemClock);
+    const cipher = new IdrepoCipher(idrepoKeyStorage(prisma), keys, systemClock);
     await cipher.start();
     const rules = uinRules(loadGlobalConfiguration(undefined));
     const uins: string[] = [];

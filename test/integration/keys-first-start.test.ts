@@ -13,7 +13,7 @@ import { loadConfig } from '../../lib/config.js';
 import { openDatabase, type Database } from '../../lib/db/client.js';
 import type { Clock } from '../../lib/time.js';
 import { IdrepoCipher } from '../../subgraphs/idrepo/cipher.js';
-import { IdrepoKeyStorage } from '../../subgraphs/idrepo/storage.js';
+import { idrepoKeyStorage } from '../../subgraphs/idrepo/storage.js';
 import { KeyStore } from '../../subgraphs/keys/key-store.js';
 import { KeysStorage } from '../../subgraphs/keys/storage.js';
 import { DEFAULT_KEY_POLICY } from '../../subgraphs/keys/policy.js';
@@ -35,7 +35,7 @@ async function startKeys(database: Database, clock: Clock) {
   const tables = new KeysStorage(database.prisma);
   const keys = new KeysService(tables, new KeyStore(tables, testMasterKey, clock, DEFAULT_KEY_POLICY), clock);
   await keys.ensurePlatformKeys();
-  const cipher = new IdrepoCipher(new IdrepoKeyStorage(database.prisma), keys, clock);
+  const cipher = new IdrepoCipher(idrepoKeyStorage(database.prisma), keys, clock);
   await cipher.start();
   return { keys, cipher };
 }

@@ -31,15 +31,16 @@ const sendOtp = (request: Record<string, unknown>) => t.request('POST', SEND, { 
 const otpLogin = (request: Record<string, unknown>) => t.request('POST', LOGIN, { body: envelopeOf(request) });
 
 describe('OTP login end to end', () => {
-  it('sendotp → OTP from the outbox → useridOTP → cookie → validateToken; the pre-registration user is created on first login', async () => {
+  it('sendotp → OTP from the outbox → useridOTP → cookie → validateToken; the pre-registration user is created on first login, with no address at rest', async () => {
     const email = 'applicant@example.org';
-    expect(await t.platform.deps.prisma.user.findUnique({ where: { userId: email } })).toBeNull();
+    const applicants = () => t.platform.deps.prisma.user.findMany({ where: { userId: { startsWith: 'prereg-' } } });
+    const before = (await applicants()).length;
     const sent = await sendOtp({ userId: email, otpChannel: ['email'], useridtype: 'USERID', appId: 'preregistration' });
     expect(sent.json.id).toBe('platform.authentication.sendotp');
     expect(sent.json.ver).toBe('1.0');
     expect(sent.json.response.status).toBe('success');
     // sending creates no user yet
-    expect(await t.platform.deps.prisma.user.findUnique({ where: { userId: email } })).toBeNull();
+    expect(await applicants()).toHaveLength(before);
     const message = await lastMessage(t, email);
     expect(message).toMatchObject({ channel: 'email', to: email, status: 'OUTBOX' });
     const otp = otpIn(message.body);
@@ -51,7 +52,11 @@ describe('OTP login end to end', () => {
     const token = /Authorization=Platform-Token([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
     expect(login.headers.get('set-cookie')).toMatch(/HttpOnly/);
     const identity = await t.request('GET', VALIDATE, { headers: cookieHeader(token!) });
-    expect(identity.json.response).toMatchObject({ userId: email, mail: email, role: 'INDIVIDUAL' });
+    // The user row names the applicant by an HMAC of the address; the address rides in their token only.
+    const created = await applicants();
+    expect(created).toHaveLength(before + 1);
+    expect(JSON.stringify(created)).not.toContain('applicant@');
+    expect(identity.json.response).toMatchObject({ userId: expect.stringMatching(/^prereg-[\w-]{40}$/), mail: email, role: 'INDIVIDUAL' });
     // the OTP is consumed
     expect((await otpLogin({ userId: email, otp, appId: 'preregistration' })).json.errors[0].errorCode).toBe('AUTH_ERR_INVALIDOTP');
   });

@@ -1,0 +1,24 @@
+import { prereg } from '../../subgraphs/prereg/index.js';
+import { PREREG_INTERNAL } from '../../subgraphs/prereg/errors.js';
+import type { RouteInput } from '../route.js';
+import { routeFactory, type RouteSpec } from '../route-factory.js';
+import type { z } from 'zod';
+
+const ID_PREFIX = 'platform.pre-registration.';
+const made = routeFactory({ component: prereg, internalErrorCode: PREREG_INTERNAL, idPrefix: ID_PREFIX, pathPrefix: '/preregistration/v1' });
+
+/**
+ * A pre-registration route. Every request envelope is checked as MOSIP's
+ * pre-registration checks it: `id` the call's own (PRG_PAM_CORE_001),
+ * `version` 1.0 (PRG_PAM_CORE_002), `requesttime` present and well formed
+ * (PRG_PAM_CORE_003) and on the current UTC date (PRG_CORE_REQ_013).
+ */
+export function preregRoute<Input, Data, Variables, Response extends z.ZodType>(
+  spec: RouteSpec<Input, Data, Variables, Response>,
+): ReturnType<typeof made<Input, Data, Variables, Response>> {
+  const input: RouteInput<Input> | undefined =
+    spec.input?.from === 'envelope'
+      ? { requestId: ID_PREFIX + spec.idSuffix, requestVersion: '1.0', requestTime: 'required', requestDayCode: 'PRG_CORE_REQ_013', ...spec.input }
+      : spec.input;
+  return made({ ...spec, ...(input ? { input } : {}) });
+}

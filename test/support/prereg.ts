@@ -1,0 +1,25 @@
+import { lastMessage, otpIn } from './outbox.js';
+import { cookieHeader, tokenOfCookie, type TestPlatform } from './platform.js';
+
+export const PREREG = '/preregistration/v1';
+
+/** A pre-registration request envelope: the call's own id, version 1.0 and a requesttime of the platform's clock. */
+export function preregEnvelope(t: TestPlatform, id: string, request: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id: `platform.pre-registration.${id}`, version: '1.0', requesttime: t.clock.now().toISOString(), request, ...extra };
+}
+
+/** A pre-registration call: POST/PUT with an envelope of `id`, or a GET/DELETE. */
+export function preregCall(t: TestPlatform, method: string, path: string, options: { id?: string; request?: unknown; headers?: Record<string, string> } = {}) {
+  const body = options.id === undefined ? undefined : preregEnvelope(t, options.id, options.request ?? {});
+  return t.request(method, PREREG + path, { ...(body ? { body } : {}), headers: options.headers ?? {} });
+}
+
+/** Signs an applicant in by their e-mail address or phone, the OTP read from the outbox: their cookie header. */
+export async function applicant(t: TestPlatform, userId: string): Promise<Record<string, string>> {
+  const sent = await preregCall(t, 'POST', '/login/sendOtp', { id: 'login.sendotp', request: { userId } });
+  if (sent.json.errors) throw new Error(`sendOtp failed: ${JSON.stringify(sent.json.errors)}`);
+  const otp = otpIn((await lastMessage(t, userId)).body);
+  const login = await preregCall(t, 'POST', '/login/validateOtp', { id: 'login.useridotp', request: { userId, otp } });
+  if (login.json.errors) throw new Error(`validateOtp failed: ${JSON.stringify(login.json.errors)}`);
+  return cookieHeader(tokenOfCookie(login.headers.get('set-cookie') ?? ''));
+}
