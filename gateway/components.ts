@@ -31,6 +31,7 @@ import { abisJobs } from '../subgraphs/abis/jobs.js';
 import { regprocJobs } from '../subgraphs/regproc/jobs.js';
 import { syncdata } from '../subgraphs/syncdata/index.js';
 import { prereg } from '../subgraphs/prereg/index.js';
+import { preregJobs } from '../subgraphs/prereg/jobs.js';
 
 /** One line of the registry: a component (its subgraph and services), its REST routes and its job handlers. */
 export interface Registered<S extends Settings = Settings> {
@@ -65,7 +66,7 @@ export const REGISTRY: readonly Registered<any>[] = [
   register(idrepo, idrepoRoutes, idrepoJobs),
   register(regproc, regprocRoutes, regprocJobs),
   register(abis, abisRoutes, abisJobs),
-  register(prereg, preregRoutes),
+  register(prereg, preregRoutes, preregJobs),
 ];
 
 /** The components in build order: each after those it uses (gateway/dependencies.ts). */

@@ -111,3 +111,16 @@ export function vidRules(config: Config): NumberRules {
     repeatingBlockLimit: wholeNumber(config, key('length.repeating-block-limit')),
   };
 }
+
+/** Pre-registration id rules from `platform.kernel.prid.*` (MOSIP's PridFilterUtils: the VID's families of rules). */
+export function pridRules(config: Config): NumberRules {
+  const key = (suffix: string) => `platform.kernel.prid.${suffix}`;
+  return {
+    length: numberLength(config, key('length')),
+    notStartWith: digitList(config, key('not-start-with'), ['0', '1']),
+    restrictedNumbers: digitList(config, key('restricted-numbers'), []),
+    sequenceLimit: wholeNumber(config, key('sequence-limit')),
+    repeatingLimit: wholeNumber(config, key('repeating-limit')),
+    repeatingBlockLimit: wholeNumber(config, key('repeating-block-limit')),
+  };
+}

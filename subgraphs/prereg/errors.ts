@@ -34,6 +34,7 @@ export const applicationErrors = {
   badPage: () => fail('PRG_PAM_APP_016', 'Invalid page index'),
   notOwned: () => fail('PRG_PAM_APP_017', 'Requested preregistration id does not belong to the user'),
   noPrid: () => fail('PRG_PAM_APP_020', 'The pre-registration id could not be generated'),
+  noSchema: () => fail('PRG_PAM_APP_020', 'No ID schema is published: the identity cannot be validated'),
   updateRefused: (status: string) => fail('PRG_PAM_APP_022', `Application in ${status} status cannot be updated`),
   submitRefused: (why: string) => fail('PRG_PAM_APP_023', `Application cannot move to Pending_Appointment: ${why}`),
   identityInvalid: (field: string, why?: string) => fail('KER-IOV-004', `Invalid input parameter - identity/${field}${why ? `: ${why}` : ''}`),

@@ -4,10 +4,14 @@ import { assembleAreas } from '../areas.js';
 import { defineComponent } from '../component.js';
 import type { PreregArea } from './area.js';
 import { PreregCipher } from './cipher.js';
+import { applicationsArea } from './applications/index.js';
+import { bookingArea } from './booking/index.js';
 import { configurationArea } from './configuration/index.js';
+import { documentsArea } from './documents/index.js';
 import { PREREG_INTERNAL } from './errors.js';
 import { loginArea } from './login/index.js';
 import { preregSettings } from './settings.js';
+import { syncArea } from './sync/index.js';
 import { preregKeyStorage } from './storage.js';
 
 declare module '../../lib/deps.js' {
@@ -18,7 +22,7 @@ declare module '../../lib/deps.js' {
 }
 
 /** The areas of pre-registration, each its own folder here, SDL file and REST module; each builds on those before it. */
-const AREAS: readonly PreregArea[] = [configurationArea, loginArea];
+const AREAS: readonly PreregArea[] = [configurationArea, loginArea, applicationsArea, documentsArea, bookingArea, syncArea];
 const assembled = assembleAreas(AREAS, PREREG_INTERNAL);
 
 /** Pre-registration: residents apply, upload their documents and book an appointment; centres sync their day from it. */

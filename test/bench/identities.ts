@@ -9,7 +9,7 @@ import { systemClock } from '../../lib/time.js';
 import { IdrepoCipher } from '../../subgraphs/idrepo/cipher.js';
 import { idrepoKeyStorage } from '../../subgraphs/idrepo/storage.js';
 import { sealedIdentity, sealedUin } from '../../subgraphs/idrepo/identities/records.js';
-import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber, uinRules } from '../../lib/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
 import { DEFAULT_KEY_POLICY } from '../../subgraphs/keys/policy.js';
 import { KeyStore } from '../../subgraphs/keys/key-store.js';

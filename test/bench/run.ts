@@ -26,7 +26,7 @@ import { seedIdentities } from './identities.js';
 import { benchPackets } from './packets.js';
 import { partnerChain } from './partners.js';
 import { DOCUMENTS, identityOf, newRid } from '../support/identity-data.js';
-import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber, uinRules } from '../../lib/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
 import type { LoadCase, LoadResult } from './load.js';
 

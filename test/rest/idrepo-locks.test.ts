@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateNumber, vidRules } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber, vidRules } from '../../lib/numbers.js';
 import { TIMESTAMP } from '../support/assertions.js';
 import { idrepoCalls, newRid } from '../support/identities.js';
 import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uinRules, violations } from '../../subgraphs/idrepo/numbers.js';
+import { uinRules, violations } from '../../lib/numbers.js';
 import { expectRejected } from '../support/assertions.js';
 import { idrepoCalls } from '../support/identities.js';
 import { bearer, cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';

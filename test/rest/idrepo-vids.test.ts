@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateNumber, uinRules, vidRules, violations } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber, uinRules, vidRules, violations } from '../../lib/numbers.js';
 import { DEFAULT_VID_POLICY, loadVidPolicy, VidPolicies } from '../../subgraphs/idrepo/vids/policy.js';
 import { VidService } from '../../subgraphs/idrepo/vids/service.js';
 import { expectError, expectRejected, TIMESTAMP } from '../support/assertions.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { generateNumber, uinRules } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber, uinRules } from '../../lib/numbers.js';
 import { envelopeOf, type TestPlatform } from './platform.js';
 
 export { ADDRESS_DOCUMENT, BIOMETRICS, DOCUMENTS, identityOf, NAME, newRid } from './identity-data.js';

@@ -23,3 +23,29 @@ export async function applicant(t: TestPlatform, userId: string): Promise<Record
   if (login.json.errors) throw new Error(`validateOtp failed: ${JSON.stringify(login.json.errors)}`);
   return cookieHeader(tokenOfCookie(login.headers.get('set-cookie') ?? ''));
 }
+
+/** An identity as the pre-registration portal sends it, valid under the sample country's ID schema and the shipped configuration. */
+export function applicantIdentity(over: Record<string, unknown> = {}): Record<string, unknown> {
+  const text = (value: string) => [{ language: 'eng', value }];
+  return {
+    IDSchemaVersion: 1,
+    fullName: text('Salma Quietbrook'),
+    dateOfBirth: '1991/04/23',
+    gender: text('Female'),
+    residenceStatus: text('Non-Foreigner'),
+    addressLine1: text('12 Cedar Lane'),
+    region: text('Rabat Sale Kenitra'),
+    province: text('Kenitra'),
+    city: text('Kenitra'),
+    zone: text('Ben Mansour'),
+    postalCode: '14000',
+    referenceIdentityNumber: '2345678901',
+    phone: '9123456789',
+    email: 'salma@example.org',
+    ...over,
+  };
+}
+
+/** Creates an application as the applicant: the REST answer. */
+export const createApplication = (t: TestPlatform, cookie: Record<string, string>, identity = applicantIdentity(), langCode = 'eng') =>
+  preregCall(t, 'POST', '/applications', { id: 'demographic.create', request: { langCode, demographicDetails: { identity } }, headers: cookie });

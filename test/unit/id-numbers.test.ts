@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GLOBAL_KEYS, readConfigFile } from '../../lib/global-configuration.js';
-import { generateNumber, uinRules, verhoeffCheckDigit, verhoeffValid, vidRules, violations, type NumberRules } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber, uinRules, verhoeffCheckDigit, verhoeffValid, vidRules, violations, type NumberRules } from '../../lib/numbers.js';
 
 const GLOBAL_FILE = fileURLToPath(new URL('../../config/syncdata/global.properties', import.meta.url));
 const config = readConfigFile('PLATFORM_SYNC_GLOBAL_CONFIG', GLOBAL_FILE, GLOBAL_KEYS);

@@ -4,7 +4,7 @@ import { ManualClock } from '../../lib/time.js';
 import type { IdentityRow } from '../../subgraphs/idrepo/identities/service.js';
 import { AuthTypeLockService, lockKey, lockSettings, type LockRequest, type LockSettings } from '../../subgraphs/idrepo/locks/service.js';
 import type { LockRow, LockStore } from '../../subgraphs/idrepo/locks/storage.js';
-import { generateNumber } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber } from '../../lib/numbers.js';
 import { GLOBAL_KEYS, readConfigFile } from '../../lib/global-configuration.js';
 
 /*

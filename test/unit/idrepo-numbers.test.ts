@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generateNumber, uinRules, verhoeffCheckDigit, vidRules, violations, type NumberRules } from '../../subgraphs/idrepo/numbers.js';
-import { toDigits } from '../../subgraphs/idrepo/numbers/digits.js';
-import { breaksAt, compile, PATTERN_RULES } from '../../subgraphs/idrepo/numbers/patterns.js';
-import { checkDigitOf } from '../../subgraphs/idrepo/numbers/verhoeff.js';
+import { generateNumber, uinRules, verhoeffCheckDigit, vidRules, violations, type NumberRules } from '../../lib/numbers.js';
+import { toDigits } from '../../lib/numbers/digits.js';
+import { breaksAt, compile, PATTERN_RULES } from '../../lib/numbers/patterns.js';
+import { checkDigitOf } from '../../lib/numbers/verhoeff.js';
 import { GLOBAL_KEYS, readConfigFile } from '../../lib/global-configuration.js';
 
 /*

@@ -5,7 +5,7 @@ import type { NestedList } from '../../lib/graph/nested.js';
 import { ManualClock } from '../../lib/time.js';
 import { idrepoErrors } from '../../subgraphs/idrepo/errors.js';
 import type { IdentityRow } from '../../subgraphs/idrepo/identities/service.js';
-import { generateNumber, uinRules, vidRules, type NumberRules } from '../../subgraphs/idrepo/numbers.js';
+import { generateNumber, uinRules, vidRules, type NumberRules } from '../../lib/numbers.js';
 import { GLOBAL_KEYS, readConfigFile } from '../../lib/global-configuration.js';
 import { VidPolicies, type VidPolicyFile } from '../../subgraphs/idrepo/vids/policy.js';
 import { VidService, type VidIdentities } from '../../subgraphs/idrepo/vids/service.js';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { identityProblems, schemaFields, type SchemaField } from '../../subgraphs/masterdata/idschema/fields.js';
-import { MAX_VALIDATED_LENGTH, patternProblem, validatorFor, withinBudget } from '../../subgraphs/masterdata/idschema/patterns.js';
+import { MAX_VALIDATED_LENGTH, patternProblem, validatorFor, withinBudget } from '../../lib/patterns/gate.js';
 
 const CATASTROPHIC = [
   '^([0-9a-z]+)+$',

@@ -1,7 +1,7 @@
 import { PlatformError } from '../../../lib/errors.js';
 import { fieldsOf, type IdSchemaService } from '../../masterdata/idschema/service.js';
 import { idrepoErrors } from '../errors.js';
-import { violations, type NumberRules } from '../numbers.js';
+import { violations, type NumberRules } from '../../../lib/numbers.js';
 import type { PlainFile } from './records.js';
 
 /** The checks an identity passes before anything is written: its UIN against the number rules, the rest against the published ID schema. */

@@ -1,7 +1,7 @@
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import { idrepoCodeFor } from '../errors.js';
-import { uinRules } from '../numbers.js';
+import { uinRules } from '../../../lib/numbers.js';
 import { leavePool } from '../uins/storage.js';
 import { IdentityChecks } from './check-identity.js';
 import { identitiesSchemas } from './inputs.js';

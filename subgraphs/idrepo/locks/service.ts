@@ -2,7 +2,7 @@ import { instantOr, type Clock } from '../../../lib/time.js';
 import { residentIdentityOf, type Caller } from '../callers.js';
 import { lockErrors } from '../errors.js';
 import type { IdentityRow, IdentityService } from '../identities/service.js';
-import { uinRules, vidRules, violations, type NumberRules } from '../numbers.js';
+import { uinRules, vidRules, violations, type NumberRules } from '../../../lib/numbers.js';
 import type { VidService } from '../vids/service.js';
 import type { LockRow, LockStore } from './storage.js';
 

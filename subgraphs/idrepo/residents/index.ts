@@ -1,6 +1,6 @@
 import { defineArea } from '../area.js';
 import { idrepoCodeFor } from '../errors.js';
-import { uinRules, vidRules } from '../numbers.js';
+import { uinRules, vidRules } from '../../../lib/numbers.js';
 import { ResidentDirectory } from './service.js';
 
 declare module '../../../lib/deps.js' {

@@ -1,6 +1,6 @@
 import type { IdrepoCipher } from '../cipher.js';
 import type { IdentityRow, IdentityService } from '../identities/service.js';
-import { violations, type NumberRules } from '../numbers.js';
+import { violations, type NumberRules } from '../../../lib/numbers.js';
 import type { VidService } from '../vids/service.js';
 
 // The authentication manager issues residents' tokens with this subject type.

@@ -1,7 +1,7 @@
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import { idrepoCodeFor } from '../errors.js';
-import { uinRules } from '../numbers.js';
+import { uinRules } from '../../../lib/numbers.js';
 import { uinsSchemas } from './inputs.js';
 import { uinsResolvers } from './resolvers.js';
 import { poolSize, UinPool } from './service.js';

@@ -3,7 +3,7 @@ import type { Logger } from '../../../lib/log.js';
 import type { Clock } from '../../../lib/time.js';
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors } from '../errors.js';
-import { generateNumber, type NumberRules } from '../numbers.js';
+import { generateNumber, type NumberRules } from '../../../lib/numbers.js';
 import type { IdrepoSettings } from '../settings.js';
 import type { PoolRow, UinPoolStorage } from './storage.js';
 

@@ -1,7 +1,7 @@
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import { idrepoCodeFor } from '../errors.js';
-import { uinRules, vidRules } from '../numbers.js';
+import { uinRules, vidRules } from '../../../lib/numbers.js';
 import { vidsSchemas } from './inputs.js';
 import { loadVidPolicy, VidPolicies } from './policy.js';
 import { vidsResolvers } from './resolvers.js';

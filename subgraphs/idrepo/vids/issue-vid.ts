@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors, vidErrors } from '../errors.js';
-import { generateNumber, type NumberRules } from '../numbers.js';
+import { generateNumber, type NumberRules } from '../../../lib/numbers.js';
 import { expiryOf, vidToRetire, type TypePolicy, type VidStatus } from './rules.js';
 import type { LockedVids } from './storage.js';
 

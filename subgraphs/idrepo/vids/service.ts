@@ -6,7 +6,7 @@ import { residentIdentityOf, type Caller } from '../callers.js';
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors, vidErrors } from '../errors.js';
 import type { IdentityRow, IdentityService } from '../identities/service.js';
-import { violations, type NumberRules } from '../numbers.js';
+import { violations, type NumberRules } from '../../../lib/numbers.js';
 import { issueVid, vidContext, type IssuedVid, type IssueParts } from './issue-vid.js';
 import { MAX_USABLE_VIDS, type VidPolicies } from './policy.js';
 import { actorOf, actsForAll, checkRegenerate, checkStatusAllowed, REGENERATED, statusAt, statusChange, type TypePolicy, type VidStatus } from './rules.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_VALIDATED_LENGTH, patternProblem, validatorFor, VALIDATION_BUDGET_MS, withinBudget } from './patterns.js';
+import { MAX_VALIDATED_LENGTH, patternProblem, validatorFor, VALIDATION_BUDGET_MS, withinBudget } from '../../../lib/patterns/gate.js';
 
 /** MOSIP's biometric attributes (ID schema guide). */
 export const BIO_ATTRIBUTES = [

@@ -32,6 +32,7 @@ const RULES = z.object({
     .default(2_000_000),
   'preregistration.documentupload.allowed.file.type': list.default(['application/pdf', 'image/jpeg', 'image/png', 'image/jpg']),
   'platform.supported-languages': list.default(['eng']),
+  'preregistration.documentupload.mandatory.categories': list.default([]),
 });
 
 /** What booking and documents follow, read from the configuration file. */
@@ -49,6 +50,8 @@ export interface PreregRules {
   /** MIME types taken */
   documentTypes: readonly string[];
   languages: readonly string[];
+  /** document categories an application must hold before it is booked (beside the ID schema's required documents) */
+  mandatoryCategories: readonly string[];
 }
 
 function rulesOf(entries: ReadonlyMap<string, string>): PreregRules {
@@ -68,6 +71,7 @@ function rulesOf(entries: ReadonlyMap<string, string>): PreregRules {
     documentMaxBytes: value['preregistration.documentupload.allowed.file.size'],
     documentTypes: value['preregistration.documentupload.allowed.file.type'].map((type) => type.toLowerCase()),
     languages: value['platform.supported-languages'],
+    mandatoryCategories: value['preregistration.documentupload.mandatory.categories'],
   };
 }
 

@@ -48,6 +48,17 @@ CREATE TABLE "prereg_booking" (
 );
 
 -- CreateTable
+CREATE TABLE "prereg_slot_usage" (
+    "centreId" TEXT NOT NULL,
+    "date" DATE NOT NULL,
+    "fromTime" TEXT NOT NULL,
+    "toTime" TEXT NOT NULL,
+    "booked" INTEGER NOT NULL,
+
+    CONSTRAINT "prereg_slot_usage_pkey" PRIMARY KEY ("centreId","date","fromTime")
+);
+
+-- CreateTable
 CREATE TABLE "prereg_consumed" (
     "preRegId" TEXT NOT NULL,
     "reportedBy" TEXT NOT NULL,
@@ -90,6 +101,9 @@ CREATE UNIQUE INDEX "prereg_document_preRegId_docCatCode_key" ON "prereg_documen
 
 -- CreateIndex
 CREATE INDEX "prereg_booking_centreId_date_fromTime_idx" ON "prereg_booking"("centreId", "date", "fromTime");
+
+-- CreateIndex
+CREATE INDEX "prereg_booking_date_idx" ON "prereg_booking"("date");
 
 -- CreateIndex
 CREATE INDEX "prereg_consumed_movedAt_idx" ON "prereg_consumed"("movedAt");

@@ -1,0 +1,3 @@
+import type { RestRoute } from '../route.js';
+
+export const syncRoutes: RestRoute[] = [];

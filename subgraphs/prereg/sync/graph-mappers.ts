@@ -1,0 +1,2 @@
+/** GraphQL type → the value its resolvers receive as parent, for the sync area's types (paths from subgraphs/prereg). */
+export const syncMappers: Record<string, string> = {};
