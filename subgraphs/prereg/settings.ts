@@ -3,9 +3,10 @@ import { read, setting, type SettingValues } from '../../lib/settings.js';
 export const preregSettings = {
   configFile: setting(
     'PREREG_CONFIG_FILE',
-    read.text(),
-    'config/prereg/prereg.properties',
+    read.optionalText(),
+    undefined,
     "pre-registration's configuration (Java properties): every key GET /preregistration/v1/login/config serves, and the booking and document rules (`preregistration.*`); read at start and by refreshconfig",
+    'the file shipped in `config/prereg/prereg.properties`',
   ),
   expiryEveryMinutes: setting(
     'PREREG_EXPIRY_EVERY_MINUTES',

@@ -1,7 +1,12 @@
+import path from 'node:path';
+import { SHIPPED_CONFIG } from '../../../lib/global-configuration.js';
 import { access } from '../../../lib/roles.js';
 import { defineArea } from '../area.js';
 import { preregCodeFor } from '../errors.js';
 import { PreregConfiguration } from './service.js';
+
+/** The configuration file shipped with the platform (config/prereg/prereg.properties). */
+const SHIPPED_PREREG_CONFIG = path.join(SHIPPED_CONFIG, '..', 'prereg', 'prereg.properties');
 
 declare module '../../../lib/deps.js' {
   interface PlatformServices {
@@ -19,7 +24,7 @@ export const configurationArea = defineArea({
   },
   schemas: {},
   codeFor: preregCodeFor,
-  services: (deps, settings) => ({ preregConfiguration: new PreregConfiguration(settings.configFile, deps.logger) }),
+  services: (deps, settings) => ({ preregConfiguration: new PreregConfiguration(settings.configFile ?? SHIPPED_PREREG_CONFIG, deps.logger) }),
   resolvers: (deps) => {
     const configuration = deps.services.preregConfiguration;
     return {
