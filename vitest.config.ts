@@ -52,6 +52,7 @@ export const PGLITE_SMOKE = [
   'regproc-pipeline', // a packet through every stage to an identity, on the embedded database as in `npm start`
   'regproc-at-rest', // nothing of a processed packet in clear in PGlite's data folder
   'abis-datashare', // a registration's CBEFF encrypted for the ABIS partner
+  'prereg-booking-race', // the last place of a slot raced on one connection
 ].map((name) => `test/rest/${name}.test.ts`);
 
 // `unit` needs nothing; `integration` needs PostgreSQL, ActiveMQ and a JDK; the REST suite

@@ -63,17 +63,22 @@ function requestParts(route: RestRoute): JsonSchema {
       requestBody: { required: true, content: { [input.contentType ?? '*/*']: { schema: raw.properties?.body ?? { type: 'string' } } } },
     };
   }
-  if (input.from === 'upload')
+  if (input.from === 'upload') {
+    const file = { type: 'string', contentMediaType: 'application/octet-stream' };
+    // The envelope part is a JSON string: {id, version, requesttime, request}.
+    const envelopePart = input.envelope ? { [input.envelope.field]: { type: 'string', contentMediaType: 'application/json' } } : {};
     return {
+      ...(pathParams.length ? { parameters: pathParams } : {}),
       requestBody: {
         required: true,
         content: {
           'multipart/form-data': {
-            schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] },
+            schema: { type: 'object', properties: { file, ...envelopePart }, required: ['file', ...Object.keys(envelopePart)] },
           },
         },
       },
     };
+  }
   if (input.from === 'form') {
     const fields = schemaOf(input.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
     const properties = { ...fields.properties, [input.fileField]: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } };

@@ -9,7 +9,7 @@ import { parseTimestamp } from '../lib/time.js';
 import type { Clock } from '../lib/time.js';
 import type { UploadSpool } from '../lib/uploads/spool.js';
 import type { ErrorItem } from './envelope.js';
-import type { RawInput, RestRoute, UploadedFile, UploadInput } from './route.js';
+import type { EnvelopeRules, RawInput, RestRoute, UploadedFile, UploadInput } from './route.js';
 
 // The edge of a REST call: its body read as the route's input says (an envelope, a query, a form, raw text, a
 // streamed upload) and validated by the route's schema; a caller's mistake is answered with the route's code.
@@ -101,7 +101,13 @@ const UPLOAD_FIELDS = { fields: 20, fieldSize: 64 * 1024, parts: 24 };
  * (hashed and counted as it arrives), further files drained and ignored,
  * text fields kept. Returns the staged upload's id for release after the call.
  */
-async function readUpload(route: RestRoute, req: Request, spool: UploadSpool, owner: string): Promise<{ input: unknown; version: unknown; stagedId?: string }> {
+async function readUpload(
+  route: RestRoute,
+  req: Request,
+  deps: { uploads: UploadSpool; clock: Clock },
+  owner: string,
+): Promise<{ input: unknown; version: unknown; stagedId?: string }> {
+  const spool = deps.uploads;
   const input = route.input as Extract<RestRoute['input'], { from: 'upload' }>;
   if (req.is('multipart/form-data') !== 'multipart/form-data')
     throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'the request body must be sent as Content-Type: multipart/form-data' });
@@ -128,12 +134,14 @@ async function readUpload(route: RestRoute, req: Request, spool: UploadSpool, ow
     throw new EdgeError({ errorCode: route.codeFor('request', false), message: 'malformed multipart form data' });
   }
   const staged = await staging;
-  const value: UploadInput = {
-    fields,
-    ...(staged ? { upload: { id: staged.id, filename: staged.filename, size: staged.size, sha256: staged.sha256, truncated: staged.truncated } } : {}),
-  };
   try {
-    return { input: validate(route, input.schema, value), version: undefined, ...(staged ? { stagedId: staged.id } : {}) };
+    const envelope = input.envelope ? fieldEnvelope(route, input.envelope, fields, deps.clock) : undefined;
+    const value: UploadInput = {
+      fields,
+      ...(staged ? { upload: { id: staged.id, filename: staged.filename, size: staged.size, sha256: staged.sha256, truncated: staged.truncated } } : {}),
+      ...(envelope ? { request: envelope.request } : {}),
+    };
+    return { input: validate(route, input.schema, value), version: envelope?.version, ...(staged ? { stagedId: staged.id } : {}) };
   } catch (error) {
     if (staged) await spool.release(staged.id);
     throw error;
@@ -162,7 +170,7 @@ export async function readInput(
   const { input } = route;
   const { maxBodyBytes } = deps;
   if (input.from === 'none') return { input: {}, version: undefined };
-  if (input.from === 'upload') return readUpload(route, req, deps.uploads, await owner());
+  if (input.from === 'upload') return readUpload(route, req, deps, await owner());
   if (input.from === 'query') return { input: validate(route, input.schema, req.query), version: undefined };
   if (input.from === 'form') return readForm(route, req, res, parser);
   if (input.from === 'raw') return readRaw(route, req, res, parser, maxBodyBytes);
@@ -186,20 +194,44 @@ export async function readInput(
     throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request body must be a JSON request envelope' });
   }
   if (input.from === 'body') return { input: validate(route, input.schema, body), version: (body as Record<string, unknown>).version };
-  const { id, request, requesttime, version } = body as Record<string, unknown>;
-  if (input.requestId !== undefined) checkRequestId(route, input.requestId, id);
-  if (input.requestVersion !== undefined && version !== input.requestVersion) {
+  const { request, version } = openEnvelope(route, input, body as Record<string, unknown>, deps.clock);
+  return { input: validate(route, input.schema, request), version };
+}
+
+/** An envelope checked by its rules (id, version, requesttime and its day, a `request` present): its `request` and `version`. */
+function openEnvelope(route: RestRoute, rules: EnvelopeRules, body: Record<string, unknown>, clock: Clock): { request: unknown; version: unknown } {
+  const { id, request, requesttime, version } = body;
+  if (rules.requestId !== undefined) checkRequestId(route, rules.requestId, id);
+  if (rules.requestVersion !== undefined && version !== rules.requestVersion) {
     const missing = version === undefined || version === null || version === '';
-    throw new EdgeError({ errorCode: route.codeFor('version', missing), message: missing ? 'Missing Input Parameter - version' : `Invalid Input Parameter - version: expected ${input.requestVersion}` });
+    throw new EdgeError({
+      errorCode: route.codeFor('version', missing),
+      message: missing ? 'Missing Input Parameter - version' : `Invalid Input Parameter - version: expected ${rules.requestVersion}`,
+    });
   }
   const sentAt = typeof requesttime === 'string' ? parseTimestamp(requesttime) : undefined;
-  if (requesttime === undefined ? input.requestTime === 'required' : !sentAt) {
+  if (requesttime === undefined ? rules.requestTime === 'required' : !sentAt) {
     throw new EdgeError({ errorCode: route.codeFor('requesttime', requesttime === undefined), message: "requesttime must be yyyy-MM-dd'T'HH:mm:ss.SSS'Z'" });
   }
-  if (input.requestDayCode && sentAt && sentAt.toISOString().slice(0, 10) !== deps.clock.now().toISOString().slice(0, 10))
-    throw new EdgeError({ errorCode: input.requestDayCode, message: 'Request date should be current date' });
+  if (rules.requestDayCode && sentAt && sentAt.toISOString().slice(0, 10) !== clock.now().toISOString().slice(0, 10))
+    throw new EdgeError({ errorCode: rules.requestDayCode, message: 'Request date should be current date' });
   if (request === undefined || request === null) throw new EdgeError({ errorCode: route.codeFor('request', true), message: 'request is required' });
-  return { input: validate(route, input.schema, request), version };
+  return { request, version };
+}
+
+/** The envelope an upload carries in a text field (a JSON string), checked as a JSON body's envelope is. */
+function fieldEnvelope(route: RestRoute, rules: EnvelopeRules & { field: string }, fields: Readonly<Record<string, string>>, clock: Clock) {
+  const text = fields[rules.field];
+  if (text === undefined || text === '') throw new EdgeError({ errorCode: route.codeFor('request', true), message: `the part "${rules.field}" is required` });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new EdgeError({ errorCode: route.codeFor('request', false), message: `the part "${rules.field}" is not valid JSON` });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || nestsDeeperThan(body, MAX_JSON_DEPTH))
+    throw new EdgeError({ errorCode: route.codeFor('request', false), message: `the part "${rules.field}" must be a JSON request envelope` });
+  return openEnvelope(route, rules, body as Record<string, unknown>, clock);
 }
 
 /** The body parser of a route's input: multipart for a form, text for a raw body, JSON otherwise (an upload streams by itself). */

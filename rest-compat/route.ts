@@ -6,24 +6,24 @@ import type { EnvelopeFormat, VersionKey } from './envelope.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/**
+ * How a request envelope is checked. `requestId`: the envelope `id` the spec names for the call
+ * (`platform.id.create`); a request without it is refused with the route's code for `id` missing, one
+ * with another id with its code for `id` invalid, before anything runs.
+ */
+export interface EnvelopeRules {
+  requestTime?: 'required' | 'optional';
+  requestId?: string;
+  /** the envelope `version` the call requires (refused with the route's code for `version`) */
+  requestVersion?: string;
+  /** the code of a `requesttime` not on the server's current UTC date (pre-registration's PRG_CORE_REQ_013) */
+  requestDayCode?: string;
+}
+
 /** Where a route's input comes from, and its shape (validated at the edge, and documented). */
 export type RouteInput<Input = unknown> =
-  /**
-   * `bodyOptional`: a request without any body reads as an empty `request` (the refresh token may come as a cookie).
-   * `requestId`: the envelope `id` the spec names for the call (`platform.id.create`); a request without it is refused
-   * with the route's code for `id` missing, one with another id with its code for `id` invalid, before anything runs.
-   */
-  | {
-      from: 'envelope';
-      schema: z.ZodType<Input>;
-      requestTime?: 'required' | 'optional';
-      bodyOptional?: boolean;
-      requestId?: string;
-      /** the envelope `version` the call requires (refused with the route's code for `version`) */
-      requestVersion?: string;
-      /** the code of a `requesttime` not on the server's current UTC date (pre-registration's PRG_CORE_REQ_013) */
-      requestDayCode?: string;
-    }
+  /** `bodyOptional`: a request without any body reads as an empty `request` (the refresh token may come as a cookie). */
+  | ({ from: 'envelope'; schema: z.ZodType<Input>; bodyOptional?: boolean } & EnvelopeRules)
   | { from: 'query'; schema: z.ZodType<Input> }
   /** the whole JSON body, for a spec variant with fields beside `request` (`schema` checks `id`, `version`, times and `request` itself) */
   | { from: 'body'; schema: z.ZodType<Input> }
@@ -39,8 +39,10 @@ export type RouteInput<Input = unknown> =
    * multipart/form-data with one large file (a registration packet), streamed to the upload spool as it
    * arrives, never held in memory: `schema` checks {fields, upload}, where `upload` describes the staged
    * file (its id, name, size and SHA-256) for the operation to claim. The spool file is removed after the call.
+   * `envelope`: a text field that holds a JSON request envelope (pre-registration's `Document request`), checked
+   * by its rules as a JSON body's envelope is; its `request` is what the schema reads as `request`.
    */
-  | { from: 'upload'; schema: z.ZodType<Input> }
+  | { from: 'upload'; schema: z.ZodType<Input>; envelope?: EnvelopeRules & { field: string } }
   | { from: 'none' };
 
 /** What a `raw` route's schema reads: the body text and the request headers. */
@@ -53,6 +55,8 @@ export interface RawInput {
 export interface UploadInput {
   fields: Readonly<Record<string, string>>;
   upload?: { id: string; filename: string; size: number; sha256: string; truncated: boolean };
+  /** the `request` of the envelope field, when the route declares one */
+  request?: unknown;
 }
 
 /** An uploaded file of a multipart request, as routes receive it. */

@@ -44,6 +44,8 @@ export interface PacketInput {
   /** the applicant's CBEFF (section d); omitted: a packet without biometrics */
   cbeff?: Buffer | null;
   documents?: readonly PacketDocument[];
+  /** the pre-registration the applicant came with (MOSIP's `preRegistrationId` metaData label): registration consumes it */
+  preRegistrationId?: string;
 }
 
 const labelled = (pairs: readonly (readonly [string, string])[]) => pairs.map(([label, value]) => ({ label, value }));
@@ -93,6 +95,7 @@ export function buildPacketZip(input: PacketInput): Buffer {
         ['centerId', input.centerId],
         ['machineId', input.machineId],
         ['creationDate', input.creationDate.toISOString()],
+        ...(input.preRegistrationId ? [['preRegistrationId', input.preRegistrationId] as const] : []),
       ]),
       operationsData: labelled(operations),
       hashSequence1: [

@@ -1,6 +1,6 @@
 import { prereg } from '../../subgraphs/prereg/index.js';
 import { PREREG_INTERNAL } from '../../subgraphs/prereg/errors.js';
-import type { RouteInput } from '../route.js';
+import type { EnvelopeRules, RouteInput } from '../route.js';
 import { routeFactory, type RouteSpec } from '../route-factory.js';
 import type { z } from 'zod';
 
@@ -11,14 +11,18 @@ const made = routeFactory({ component: prereg, internalErrorCode: PREREG_INTERNA
  * A pre-registration route. Every request envelope is checked as MOSIP's
  * pre-registration checks it: `id` the call's own (PRG_PAM_CORE_001),
  * `version` 1.0 (PRG_PAM_CORE_002), `requesttime` present and well formed
- * (PRG_PAM_CORE_003) and on the current UTC date (PRG_CORE_REQ_013).
+ * (PRG_PAM_CORE_003) and on the current UTC date (PRG_CORE_REQ_013); so is
+ * the envelope an upload carries in a form field (the document's).
  */
 export function preregRoute<Input, Data, Variables, Response extends z.ZodType>(
   spec: RouteSpec<Input, Data, Variables, Response>,
 ): ReturnType<typeof made<Input, Data, Variables, Response>> {
+  const rules: EnvelopeRules = { requestId: ID_PREFIX + spec.idSuffix, requestVersion: '1.0', requestTime: 'required', requestDayCode: 'PRG_CORE_REQ_013' };
   const input: RouteInput<Input> | undefined =
     spec.input?.from === 'envelope'
-      ? { requestId: ID_PREFIX + spec.idSuffix, requestVersion: '1.0', requestTime: 'required', requestDayCode: 'PRG_CORE_REQ_013', ...spec.input }
-      : spec.input;
+      ? { ...rules, ...spec.input }
+      : spec.input?.from === 'upload' && spec.input.envelope
+        ? { ...spec.input, envelope: { ...rules, ...spec.input.envelope } }
+        : spec.input;
   return made({ ...spec, ...(input ? { input } : {}) });
 }

@@ -51,6 +51,36 @@ export const BUILT_IN_TEMPLATES: Record<string, Record<string, Record<'email' | 
       },
     },
   },
+  /** pre-registration, when an appointment's slot is gone (a holiday made, the centre closed): no name or address in a subject */
+  PREREG_APPOINTMENT_CANCELLED: {
+    eng: {
+      email: {
+        subject: 'Your appointment has been cancelled',
+        body: 'Dear $name,\n\nThe registration centre $centre will not open for your appointment of $date at $from (pre-registration $prid), so it has been cancelled. Please book another appointment.\n',
+      },
+      sms: {
+        subject: null,
+        body: 'Your appointment of $date at $from (pre-registration $prid) is cancelled: the centre will not open. Please book another one.',
+      },
+    },
+    fra: {
+      email: {
+        subject: 'Votre rendez-vous a été annulé',
+        body: "Bonjour $name,\n\nLe centre d'enregistrement $centre ne sera pas ouvert pour votre rendez-vous du $date à $from (pré-enregistrement $prid) : il a été annulé. Veuillez prendre un autre rendez-vous.\n",
+      },
+      sms: {
+        subject: null,
+        body: 'Votre rendez-vous du $date à $from (pré-enregistrement $prid) est annulé : le centre sera fermé. Veuillez en prendre un autre.',
+      },
+    },
+    ara: {
+      email: {
+        subject: 'تم إلغاء موعدك',
+        body: 'السيد(ة) $name،\n\nلن يفتح مركز التسجيل $centre في موعدك يوم $date على الساعة $from (التسجيل المسبق $prid)، لذلك تم إلغاؤه. يرجى حجز موعد آخر.\n',
+      },
+      sms: { subject: null, body: 'تم إلغاء موعدك يوم $date على الساعة $from (التسجيل المسبق $prid) لأن المركز لن يفتح. يرجى حجز موعد آخر.' },
+    },
+  },
   'auth-login-otp': {
     eng: { email: { ...OTP_EMAIL, subject: 'Your login one-time password' }, sms: OTP_SMS },
   },

@@ -80,9 +80,13 @@ export const bookingErrors = {
 /** Sync for the registration client and processor (PRG_DATA_SYNC_*). */
 export const syncErrors = {
   noDemographic: () => fail('PRG_DATA_SYNC_007', 'Demographic record failed to fetch'),
-  centre: () => fail('PRG_DATA_SYNC_009', 'Registration center id is invalid or empty'),
+  centre: (why?: string) => fail('PRG_DATA_SYNC_009', `Registration center id is invalid or empty${why ? `: ${why}` : ''}`),
+  invalidIds: (why: string) => fail('PRG_DATA_SYNC_011', `Requested pre-registration ids are not valid: ${why}`),
   noBookings: () => fail('PRG_DATA_SYNC_016', 'Booking data not found'),
+  machineKey: (why: string) => fail('PRG_DATA_SYNC_018', `Failed to fetch the machine's encryption public key: ${why}`),
   consumed: () => fail('PRG_DATA_SYNC_022', 'The pre-registration has been consumed'),
+  /** a centre (or machine) outside the caller's: its staff, and the admins of its zones, only */
+  notYourCentre: (what: string) => fail('KER-ATH-403', `Forbidden: ${what} is not at a registration centre the caller works at or administers`),
 };
 
 /**

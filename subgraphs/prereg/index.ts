@@ -1,5 +1,5 @@
 import type { PlatformDeps } from '../../lib/deps.js';
-import { DateTimeScalar, JsonScalar } from '../../lib/graph/scalars.js';
+import { DateScalar, DateTimeScalar, JsonScalar } from '../../lib/graph/scalars.js';
 import { assembleAreas } from '../areas.js';
 import { defineComponent } from '../component.js';
 import type { PreregArea } from './area.js';
@@ -41,5 +41,5 @@ export const prereg = defineComponent({
     await deps.services.preregConfiguration.start();
     return { ...own, ...services };
   },
-  resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, JSON: JsonScalar }),
+  resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, Date: DateScalar, JSON: JsonScalar }),
 });

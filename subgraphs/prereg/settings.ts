@@ -8,6 +8,18 @@ export const preregSettings = {
     "pre-registration's configuration (Java properties): every key GET /preregistration/v1/login/config serves, and the booking and document rules (`preregistration.*`); read at start and by refreshconfig",
     'the file shipped in `config/prereg/prereg.properties`',
   ),
+  clamdUrl: setting(
+    'CLAMD_URL',
+    read.optionalText(),
+    undefined,
+    "the same clamd as the registration processor's: every uploaded pre-registration document is scanned before it is stored (`PRG_PAM_DOC_010` when infected or when the scan fails); unset: documents are not scanned",
+  ),
+  clamdTimeoutMs: setting(
+    'CLAMD_TIMEOUT_MS',
+    read.integer(100),
+    '30000',
+    'how long the scan of one pre-registration document may take (`PRG_PAM_DOC_010` beyond)',
+  ),
   expiryEveryMinutes: setting(
     'PREREG_EXPIRY_EVERY_MINUTES',
     read.integer(1, 1440),

@@ -7,6 +7,7 @@
 //   cryptomanager/encrypt, against a handler doing the same node:crypto work
 //   holiday search at 1,000 and at 100,000 rows (the growth of its latency: indexes, not scans)
 //   identity read by UIN at 1,000 and at 100,000 identities, and identity create (absolute)
+//   slots: a centre's slot availability over 30 days at 100 and at 10,000 bookings, and bookings/s through REST
 //   validatePartnerMisp, as ID authentication calls it on every authentication (absolute)
 //   packets: registration packets end to end (test/bench/packets.ts: its own platform with the sample
 //   country, BENCH_WORKERS job workers (1), the simulator with BENCH_PACKETS packets (500))
@@ -25,6 +26,7 @@ import { holidaySearches, seedHolidays } from './holidays.js';
 import { seedIdentities } from './identities.js';
 import { benchPackets } from './packets.js';
 import { partnerChain } from './partners.js';
+import { benchSlots } from './slots.js';
 import { DOCUMENTS, identityOf, newRid } from '../support/identity-data.js';
 import { generateNumber, uinRules } from '../../lib/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
@@ -337,6 +339,9 @@ async function main(): Promise<void> {
         console.log(`${'identity create (2 documents)'.padEnd(44)} ${(created / ((Date.now() - started) / 1000)).toFixed(0).padStart(7)} req/s`);
       }
     }
+
+    if ((!only || only.some((part) => 'slots'.includes(part))) && database)
+      await benchSlots({ platformUrl, databaseUrl: database.url, adminCookie, call, load, connections, seconds });
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));

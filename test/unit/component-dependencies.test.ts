@@ -25,6 +25,7 @@ describe('component dependencies', () => {
       'idrepo',
       'regproc',
       'abis',
+      'prereg',
     ]);
   });
 

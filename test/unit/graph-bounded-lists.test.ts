@@ -31,6 +31,7 @@ import { MAX_MATCHES_LISTED } from '../../subgraphs/regproc/verification/service
 import { SYNC_ENTITIES } from '../../subgraphs/syncdata/client-settings.js';
 import { MAX_CONFIG_KEYS } from '../../lib/global-configuration.js';
 import { MAX_CENTRE_USERS, REGISTRATION_CLIENT_ROLES } from '../../subgraphs/syncdata/service.js';
+import { MAX_DOCUMENTS } from '../../subgraphs/prereg/documents/service.js';
 import { listSizeOf, outputFields, unboundedLists } from '../support/list-bounds.js';
 
 /** The largest list the platform answers at once: a filter-values answer (20 columns of 1,000 values). */
@@ -104,6 +105,10 @@ const ENFORCED: Record<string, number> = {
   'SyncConfigs.registrationConfiguration': MAX_CONFIG_KEYS,
   'SyncConfigs.globalConfiguration': MAX_CONFIG_KEYS,
   'ClientSettings.dataToSync': SYNC_ENTITIES.length,
+  // pre-registration: an application's documents, one per category (PRG_PAM_DOC_009 for one more)
+  'Query.preRegistrationDocuments': MAX_DOCUMENTS,
+  // pre-registration's configuration file, served whole (refused at reading beyond)
+  'Query.preRegistrationConfiguration': MAX_CONFIG_KEYS,
 };
 
 const supergraph = () => readFileSync(SUPERGRAPH_FILE, 'utf8');

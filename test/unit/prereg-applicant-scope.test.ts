@@ -16,7 +16,8 @@ const OPEN_TO_APPLICANTS: Record<string, (field: string) => boolean> = {
   // the platform's public certificates and signature checks
   keys: (field) => ['Query.certificate', 'Query.syncPublicKey', 'Mutation.validateSignature', 'Certificate.__resolveReference'].includes(field),
   // their own session: who they are, their password (none), sign-out
-  auth: (field) => field.startsWith('Viewer.') || ['Query.viewer', 'Mutation.changePassword', 'User.__resolveReference', 'Client.__resolveReference'].includes(field),
+  auth: (field) =>
+    field.startsWith('Viewer.') || ['Query.viewer', 'Mutation.changePassword', 'User.__resolveReference', 'Client.__resolveReference'].includes(field),
   // a partner's own record under Viewer: null for anyone who is not a partner
   partner: (field) => field.startsWith('Viewer.'),
   // the license permissions' names

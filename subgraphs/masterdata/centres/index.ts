@@ -80,7 +80,7 @@ export const centresArea = defineArea({
     return {
       centreReach,
       userPlaces,
-      centres: new CentreService(centreStore, userStore, deps.clock, references, userExists, zones, centreListsStorage(deps.prisma), devices),
+      centres: new CentreService(centreStore, userStore, deps.clock, references, userExists, zones, centreListsStorage(deps.prisma), devices, deps.events),
       machines,
     };
   },

@@ -1,4 +1,5 @@
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import type { EventBus } from '../../../lib/events.js';
 import type { NestedList } from '../../../lib/graph/nested.js';
 import type { Clock } from '../../../lib/time.js';
 import type { DeviceFilter, DeviceRow, DeviceService } from '../devices/service.js';
@@ -41,6 +42,8 @@ export class CentreService {
     zones: Pick<ZoneService, 'guardOf'>,
     private readonly lists: CentreLists,
     private readonly devices: Pick<DeviceService, 'atCentres'>,
+    /** where a centre closed (deactivated, deleted) is announced: what is planned there hears of it */
+    private readonly events?: Pick<EventBus, 'publish'>,
   ) {
     this.writing = { store, clock, references, zones };
     this.mapping = { centres: store, users, clock, references, zones, userExists };
@@ -52,13 +55,17 @@ export class CentreService {
   }
 
   /** A centre's row in a language; the shared fields change in every language. */
-  update(by: string, input: CentreInput & { id: string }): Promise<CentreRow> {
-    return updateCentre(this.writing, by, input);
+  async update(by: string, input: CentreInput & { id: string }): Promise<CentreRow> {
+    const row = await updateCentre(this.writing, by, input);
+    if (!row.isActive) await this.events?.publish('registrationCentre.closed', { centreId: row.id, how: 'deactivated' });
+    return row;
   }
 
   /** Soft-deletes the centre in every language, once nothing is placed at it (MOSIP's dependency check). */
-  delete(by: string, id: string): Promise<string> {
-    return deleteCentre(this.writing, by, id);
+  async delete(by: string, id: string): Promise<string> {
+    const deletedId = await deleteCentre(this.writing, by, id);
+    await this.events?.publish('registrationCentre.closed', { centreId: deletedId, how: 'deleted' });
+    return deletedId;
   }
 
   get(id: string, langCode: string): Promise<CentreRow> {

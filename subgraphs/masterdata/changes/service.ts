@@ -61,8 +61,17 @@ export class ClientPlaces {
   ) {}
 
   /** The machine of a name, its first active row and that row's centre (no centre read when none is active or placed). */
-  async machineNamed(name: string): Promise<NamedMachine> {
-    const rows = await this.store.machinesNamed(name);
+  machineNamed(name: string): Promise<NamedMachine> {
+    return this.placeOf(this.store.machinesNamed(name));
+  }
+
+  /** The same, of a machine by its id (pre-registration's sync names the machine by id). */
+  machineWithId(id: string): Promise<NamedMachine> {
+    return this.placeOf(this.store.machinesWithId(id));
+  }
+
+  private async placeOf(found: Promise<MachineRow[]>): Promise<NamedMachine> {
+    const rows = await found;
     const machine = rows.find((row) => row.isActive) ?? null;
     const centre = machine?.regCenterId ? await this.store.centre(machine.regCenterId) : null;
     return { known: rows.length > 0, machine, centre };

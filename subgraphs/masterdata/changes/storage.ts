@@ -52,6 +52,8 @@ export interface ChangesStore {
 export interface ClientPlaceStore {
   /** the live rows of the machines of a name, by language */
   machinesNamed(name: string): Promise<MachineRow[]>;
+  /** the live rows of the machine of an id, by language */
+  machinesWithId(id: string): Promise<MachineRow[]>;
   /** a live centre's row in its first language (by language code) */
   centre(id: string): Promise<CentreRow | null>;
   /** the users actively mapped to a centre (live mappings), by user id, at most `take` */
@@ -111,6 +113,10 @@ export class ClientPlaceStorage implements ClientPlaceStore {
 
   machinesNamed(name: string): Promise<MachineRow[]> {
     return this.prisma.machine.findMany({ where: { name, ...LIVE }, orderBy: { langCode: 'asc' } });
+  }
+
+  machinesWithId(id: string): Promise<MachineRow[]> {
+    return this.prisma.machine.findMany({ where: { id, ...LIVE }, orderBy: { langCode: 'asc' } });
   }
 
   centre(id: string): Promise<CentreRow | null> {

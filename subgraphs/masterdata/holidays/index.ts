@@ -47,7 +47,7 @@ export const holidaysArea = defineArea({
   codeFor: holidaysCodeFor,
   services: (deps) => {
     const locations = new LocationService(new LocationStorage(deps.prisma), deps.clock);
-    return { locations, holidays: new HolidayService(new HolidayStorage(deps.prisma), deps.clock, locations) };
+    return { locations, holidays: new HolidayService(new HolidayStorage(deps.prisma), deps.clock, locations, deps.events) };
   },
   resolvers: (deps) => {
     const { holidays, locations } = deps.services;

@@ -1,4 +1,5 @@
 import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
+import type { EventBus } from '../../../lib/events.js';
 import type { Clock } from '../../../lib/time.js';
 import { created, deleted, LIVE, updated } from '../audit.js';
 import { masterdataErrors } from '../errors.js';
@@ -72,6 +73,8 @@ export class HolidayService {
     private readonly store: HolidayStore,
     private readonly clock: Clock,
     private readonly locations: Pick<LocationService, 'mustExist'>,
+    /** where a holiday in force is announced (`holiday.saved`): what is planned on its day hears of it */
+    private readonly events?: Pick<EventBus, 'publish'>,
   ) {}
 
   async create(by: string, input: HolidayInput): Promise<HolidayRow> {
@@ -82,11 +85,17 @@ export class HolidayService {
     // A translation joins the id of the holiday it translates (given, or the same location and date in another language).
     const sibling = input.id ? await this.store.anyOfId(input.id) : await this.store.translationOf(input.locationCode, holidayDate, input.langCode);
     if (input.id && !sibling) throw masterdataErrors.holidayNotFound();
-    const revived = await this.store.revive(key, { ...values, ...created(by, this.clock.now()), updatedBy: null, updatedAt: null });
-    if (revived) return revived;
-    const row = await this.store.insert({ ...values, ...(sibling ? { id: sibling.id } : {}), ...created(by, this.clock.now()) });
+    const row =
+      (await this.store.revive(key, { ...values, ...created(by, this.clock.now()), updatedBy: null, updatedAt: null })) ??
+      (await this.store.insert({ ...values, ...(sibling ? { id: sibling.id } : {}), ...created(by, this.clock.now()) }));
     if (!row) throw masterdataErrors.holidayInsert(`${input.holidayName} on ${input.holidayDate} at ${input.locationCode} (${input.langCode}) already exists`);
+    await this.announce(row);
     return row;
+  }
+
+  /** A holiday in force, once written: what is planned on its day hears of it. */
+  private async announce(row: HolidayRow): Promise<void> {
+    if (row.isActive) await this.events?.publish('holiday.saved', { locationCode: row.locationCode, holidayDate: row.holidayDate.toISOString().slice(0, 10) });
   }
 
   async update(by: string, input: HolidayUpdate): Promise<HolidayRow> {
@@ -106,7 +115,9 @@ export class HolidayService {
     );
     if (count === null) throw masterdataErrors.holidayUpdate(`${input.newHolidayName} on ${input.newHolidayDate} already exists there`);
     if (count === 0) throw masterdataErrors.holidayNotFound();
-    return this.store.rowOf(input.id, input.langCode);
+    const row = await this.store.rowOf(input.id, input.langCode);
+    await this.announce(row);
+    return row;
   }
 
   /** Deletes (softly) the holiday in every language. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { MAX_CONFIG_KEYS } from '../../../lib/global-configuration.js';
 import type { Logger } from '../../../lib/log.js';
 import { loginErrors } from '../errors.js';
 import { parseProperties } from './properties.js';
@@ -105,7 +106,10 @@ export class PreregConfiguration {
 
   private async read(): Promise<Map<string, string> | undefined> {
     try {
-      return parseProperties(await readFile(this.file, 'utf8'));
+      const entries = parseProperties(await readFile(this.file, 'utf8'));
+      // The portal reads them whole: as many as a configuration the platform serves may hold.
+      if (entries.size > MAX_CONFIG_KEYS) throw new Error(`the pre-registration configuration holds more than ${MAX_CONFIG_KEYS} keys`);
+      return entries;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
       throw error;

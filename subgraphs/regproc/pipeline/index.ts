@@ -177,6 +177,7 @@ export const pipelineArea = defineArea({
       notice: residentNotice(deps),
       makers: makersPort(deps),
       residents: residentBiometrics(deps),
+      processed: (event) => deps.events.publish('registration.processed', event),
     });
     const pipeline: PipelineService = new PipelineService(store, work, deps.jobs, deps.clock, values, deps.logger.child({ component: 'regproc' }), dedupe);
     const virusScanner = openVirusScanner({ ...(values.clamdUrl ? { url: values.clamdUrl } : {}), timeoutMs: values.clamdTimeoutMs });

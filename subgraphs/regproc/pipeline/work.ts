@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { PlatformError } from '../../../lib/errors.js';
-import { packetProblems } from '../../../lib/packet/format.js';
+import { metaLabels, packetProblems } from '../../../lib/packet/format.js';
 import type { OpenedPacket, PacketFiles } from '../packets/packet-files.js';
 import { REQUEST_HANDLER_TYPES } from '../registrations/inputs.js';
 import { authenticateResident, type ResidentBiometrics } from './authenticate.js';
 import { deduplicationOutcome, type DedupeAnswer, type Deduplication } from './dedupe.js';
 import { checkMakers, type MakersPort } from './makers.js';
 import { StageRejection, type Candidate, type JobStage, type Stage, type StageOutcome, type StageRegistration, type StageTransaction } from './stages.js';
+import type { RegistrationProcessed } from './events.js';
 import type { PipelineTx } from './storage.js';
 
 /** De-duplication's final answers (candidates or none). */
@@ -57,6 +58,8 @@ export interface StageParts {
   makers: MakersPort;
   /** the stored biometrics of the identity a change names */
   residents: ResidentBiometrics;
+  /** tells the platform a registration is PROCESSED, in the transaction that records it (events.ts) */
+  processed(event: RegistrationProcessed): Promise<void>;
 }
 
 /** Registration types that change an existing identity (its UIN in the packet) rather than create one. */
@@ -224,7 +227,11 @@ export class StageWork {
           ? { type: 'NOTIFICATION', statusCode: 'SUCCESS', comment: 'the resident is notified' }
           : { type: 'NOTIFICATION', statusCode: 'FAILED', subStatusCode: 'NO_ADDRESS', comment: 'the identity has no e-mail or phone to notify' },
       ],
-      ...(notice ? { keep: (tx: PipelineTx) => notice(tx) } : {}),
+      keep: async (tx: PipelineTx) => {
+        await notice?.(tx);
+        const preRegistrationId = metaLabels(packet.metaInfo).get('preRegistrationId')?.trim() || null;
+        await this.parts.processed({ rid: registration.rid, centreId: registration.centreId, preRegistrationId, tx });
+      },
     };
   }
 
