@@ -86,7 +86,9 @@ export const applicationsRoutes: RestRoute[] = [
         z.object({
           preRegistrationId: z.string(),
           statusCode: z.string(),
-          bookingMetadata: z.null(),
+          bookingMetadata: z
+            .object({ registration_center_id: z.string(), appointment_date: z.string(), time_slot_from: z.string(), time_slot_to: z.string() })
+            .nullable(),
           demographicMetadata: z.object({ fullName: z.unknown(), postalCode: z.unknown() }),
           dataCaptureLanguage: z.string(),
         }),
@@ -101,7 +103,13 @@ export const applicationsRoutes: RestRoute[] = [
         return {
           preRegistrationId: application.preRegistrationId,
           statusCode: application.statusCode,
-          bookingMetadata: null,
+          // MOSIP's BookingRegistrationDTO, snake case as its portal reads it.
+          bookingMetadata: application.booking && {
+            registration_center_id: application.booking.registrationCenterId,
+            appointment_date: application.booking.appointmentDate,
+            time_slot_from: application.booking.timeSlotFrom,
+            time_slot_to: application.booking.timeSlotTo,
+          },
           demographicMetadata: { fullName: identity.fullName ?? null, postalCode: identity.postalCode ?? null },
           dataCaptureLanguage: application.langCode,
         };

@@ -46,7 +46,7 @@ export const bookingRoutes: RestRoute[] = [
           {
             date: day.date,
             holiday: day.holiday,
-            timeSlots: free.map((slot) => ({ fromTime: String(slot.fromTime), toTime: String(slot.toTime), availability: slot.available })),
+            timeSlots: free.map((slot) => ({ fromTime: slot.fromTime, toTime: slot.toTime, availability: slot.available })),
           },
         ];
       }),
@@ -87,8 +87,8 @@ export const bookingRoutes: RestRoute[] = [
     result: ({ preRegistrationBooking: booking }) => ({
       registration_center_id: booking.registrationCenterId,
       appointment_date: booking.appointmentDate,
-      time_slot_from: String(booking.timeSlotFrom),
-      time_slot_to: String(booking.timeSlotTo),
+      time_slot_from: booking.timeSlotFrom,
+      time_slot_to: booking.timeSlotTo,
     }),
   }),
   preregRoute({

@@ -84,6 +84,11 @@ describe('an appointment', () => {
     expect(await statusOf(preRegId)).toBe('Booked');
     expect((await readBooking(preRegId)).json.response).toEqual(appointmentOf(first!));
     expect(await places(first!)).toBe(2);
+    const listed = (await preregCall(t, 'GET', '/applications/prereg', { headers: amina })).json.response.basicDetails as { preRegistrationId: string }[];
+    expect(listed.find((row) => row.preRegistrationId === preRegId)).toMatchObject({
+      statusCode: 'Booked',
+      bookingMetadata: { registration_center_id: SAMPLE_CENTRE, appointment_date: first!.date, time_slot_from: '09:00:00', time_slot_to: '09:15:00' },
+    });
     const viewed = await t.graphql(
       'query($id: String) { preRegistration(preRegistrationId: $id) { statusCode booking { appointmentDate timeSlotFrom timeSlotTo bookedAt } centre { id name } } }',
       { id: preRegId },
