@@ -58,7 +58,11 @@ export async function generate(component: string, operationsText?: string): Prom
     useTypeImports: true,
     enumsAsTypes: true,
     defaultScalarType: 'unknown',
-    scalars: { DateTime: { input: 'Date', output: 'Date | string' }, Date: { input: 'string', output: 'string' }, TimeOfDay: { input: 'string', output: 'string' } },
+    scalars: {
+      DateTime: { input: 'Date', output: 'Date | string' },
+      Date: { input: 'string', output: 'string' },
+      TimeOfDay: { input: 'string', output: 'string' },
+    },
   };
   const schema = parse(printSchemaWithDirectives(schemaAst));
   const types = await codegen({

@@ -1,5 +1,5 @@
 // npm run simulate -- --count N [--centre 10001 --machine 10001] [--base http://localhost:8080]
-//   [--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start [--abis]]
+//   [--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start [--abis]] [--prereg]
 // Plays a registration centre against a running platform (tools/registration/simulator.ts): N sample
 // residents synced, uploaded and followed to a final status; exit 0 only when all are PROCESSED but
 // the duplicates, which must wait in manual adjudication.
@@ -7,6 +7,9 @@
 // temporary folder, with the sample country) and stops it at the end: the whole chain in one command.
 // --abis (with --start): that platform de-duplicates with an ABIS over ActiveMQ (STOMP_URL, default
 // stomp://127.0.0.1:61613), and the development mock ABIS runs in this process on queues of its own.
+// --prereg: the residents (duplicates aside) first pre-register and book online, signing in by the OTP
+// the platform's outbox holds; the machine maps a fresh key, the centre syncs its booked ids and
+// fetches each application, and each packet names its pre-registration, which must end Consumed.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '../lib/log.js';
 import { signIn, type AdminCredentials } from '../tools/registration/client.js';
 import { MAX_COUNT, simulate } from '../tools/registration/simulator.js';
+import { reportLines } from '../tools/registration/summary.js';
 import { StompConnection } from '../lib/queue/stomp.js';
 import { DEFAULT_STOMP_URL, startMockAbis, type MockAbis } from '../tools/mock-abis/index.js';
 import { DEFAULT_PARTNER_ID } from '../tools/mock-abis/keys.js';
@@ -35,11 +39,12 @@ export interface SimulateCli {
   json: boolean;
   start: boolean;
   abis: boolean;
+  prereg: boolean;
 }
 
 const USAGE =
   'usage: npm run simulate -- --count N [--centre 10001] [--machine 10001] [--base http://localhost:8080] ' +
-  '[--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start [--abis]]';
+  '[--concurrency 8] [--duplicates 0.1] [--timeout 600] [--certificate cert.pem] [--json] [--start [--abis]] [--prereg]';
 
 /** A number option within bounds, or an error naming the option. */
 function numberOption(value: string | undefined, name: string, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -67,6 +72,7 @@ export function parseSimulateArgs(argv: string[]): SimulateCli {
         json: { type: 'boolean', default: false },
         start: { type: 'boolean', default: false },
         abis: { type: 'boolean', default: false },
+        prereg: { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -96,6 +102,7 @@ export function parseSimulateArgs(argv: string[]): SimulateCli {
     json: values.json === true,
     start: values.start === true,
     abis: values.abis === true,
+    prereg: values.prereg === true,
   };
 }
 
@@ -261,6 +268,7 @@ async function main(): Promise<void> {
       concurrency: cli.concurrency,
       duplicates: cli.duplicates,
       timeoutSeconds: cli.timeoutSeconds,
+      prereg: cli.prereg,
       ...(cli.certificate ? { certificatePem: readFileSync(cli.certificate, 'utf8') } : {}),
       log: cli.json ? undefined : (line) => console.log(line),
     });
@@ -269,18 +277,7 @@ async function main(): Promise<void> {
     await platform?.stop();
   });
   if (cli.json) console.log(JSON.stringify(summary));
-  else {
-    console.log(`\n${summary.count} packets (${summary.duplicates} with copied biometrics): ${summary.final} final, ${summary.processed} PROCESSED`);
-    if (summary.duplicates)
-      console.log(`${summary.adjudication} sent to manual adjudication (duplicates found by the ${cli.abis ? 'ABIS' : 'de-duplication'})`);
-    for (const [status, n] of Object.entries(summary.statuses)) {
-      const waiting = summary.adjudicationStatuses[status];
-      console.log(`  ${status.padEnd(18)} ${n}${waiting ? ` (${waiting} in manual adjudication)` : ''}`);
-    }
-    if (summary.packetsPerSecond !== null) console.log(`${summary.packetsPerSecond} packets/s over ${summary.seconds} s (first upload to last end)`);
-    if (summary.timedOut) console.log(`timed out after ${cli.timeoutSeconds} s waiting for final statuses`);
-    for (const problem of summary.problems) console.log(`  ${problem}`);
-  }
+  else for (const line of reportLines(summary, { abis: cli.abis, timeoutSeconds: cli.timeoutSeconds })) console.log(line);
   process.exitCode = summary.ok ? 0 : 1;
 }
 

@@ -26,6 +26,8 @@ export const RESPONSE_SIGNING_KEY = { applicationId: PLATFORM_APPLICATION, refer
 export const NOTIFICATION_KEY = { applicationId: PLATFORM_APPLICATION, referenceId: 'NOTIFY' };
 /** The ID repository's own key: it seals the keys that encrypt identities. Never reachable through the crypto manager. */
 export const IDREPO_APPLICATION = 'IDREPO';
+/** Pre-registration's own key: it seals the keys that encrypt applications and documents. Never reachable through the crypto manager. */
+export const PREREG_APPLICATION = 'PREREG';
 /** Registration clients' keys: packets and syncs are encrypted for it (ABIS.md (e)). */
 export const REGISTRATION_APPLICATION = 'REGISTRATION';
 
@@ -56,6 +58,7 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
     cryptoRoles: ['GLOBAL_ADMIN', 'KEY_MAKER'],
   },
   { applicationId: IDREPO_APPLICATION, validityDays: 1095, referenceIds: false, autoGenerate: true, cryptoRoles: [] },
+  { applicationId: PREREG_APPLICATION, validityDays: 1095, referenceIds: false, autoGenerate: true, cryptoRoles: [] },
   { applicationId: REGISTRATION_APPLICATION, validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: REGISTRATION_STAFF },
   { applicationId: 'REGISTRATION_PROCESSOR', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['REGISTRATION_PROCESSOR'] },
   {
@@ -63,8 +66,6 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
     validityDays: 1095,
     referenceIds: true,
     autoGenerate: true,
-    // pre-registration's field keys are sealed by PRE_REGISTRATION/INDIVIDUAL (MOSIP's preregistration.crypto.referenceId)
-    autoReferenceIds: ['INDIVIDUAL'],
     cryptoRoles: ['PRE_REGISTRATION_ADMIN'],
   },
   { applicationId: 'ID_REPO', validityDays: 1095, referenceIds: true, autoGenerate: true, cryptoRoles: ['ID_REPOSITORY'] },
@@ -84,7 +85,7 @@ export const DEFAULT_KEY_POLICY: KeyPolicy[] = [
 ];
 
 /**
- * PLATFORM_KEY_POLICY, or MOSIP's. ROOT, PLATFORM and IDREPO are always there; an
+ * PLATFORM_KEY_POLICY, or MOSIP's. ROOT, PLATFORM, IDREPO and PREREG are always there; an
  * entry without `cryptoRoles` takes the default entry's roles for its
  * application id, or none.
  */
@@ -99,7 +100,7 @@ export function loadKeyPolicy(json: string | undefined): KeyPolicy[] {
   }
   const defaults = new Map(DEFAULT_KEY_POLICY.map((p) => [p.applicationId, p]));
   const policy: KeyPolicy[] = parsed.map((p) => ({ ...p, cryptoRoles: p.cryptoRoles ?? defaults.get(p.applicationId)?.cryptoRoles ?? [] }));
-  for (const required of [IDREPO_APPLICATION, PLATFORM_APPLICATION, ROOT_APPLICATION]) {
+  for (const required of [IDREPO_APPLICATION, PREREG_APPLICATION, PLATFORM_APPLICATION, ROOT_APPLICATION]) {
     if (!policy.some((p) => p.applicationId === required)) policy.unshift(defaults.get(required)!);
   }
   return policy;

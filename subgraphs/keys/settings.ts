@@ -17,7 +17,7 @@ export const keysSettings = {
         }
       }),
     undefined,
-    "JSON array of `{applicationId, validityDays, referenceIds, autoGenerate, autoReferenceIds, cryptoRoles}` replacing the key policy (`ROOT` and `PLATFORM` are always kept; an entry without `cryptoRoles` takes the default's)",
+    "JSON array of `{applicationId, validityDays, referenceIds, autoGenerate, autoReferenceIds, cryptoRoles}` replacing the key policy (`ROOT`, `PLATFORM`, `IDREPO` and `PREREG`, the keys that seal stored data, are always kept; an entry without `cryptoRoles` takes the default's)",
     "MOSIP's application ids",
   ),
 };

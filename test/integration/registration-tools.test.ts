@@ -62,10 +62,18 @@ it('npm run packet builds a packet that decrypts with the REGISTRATION key, has 
   });
 });
 
-it('npm run simulate -- --start takes residents to PROCESSED on the embedded database in one command', async () => {
-  const { stdout } = await run('npm', ['run', '--silent', 'simulate', '--', '--start', '--count', '3', '--json'], { cwd: ROOT, timeout: 240_000 });
+it('npm run simulate -- --start --prereg: residents book online, the centre fetches their applications, packets consume them, all on the embedded database', async () => {
+  const { stdout } = await run('npm', ['run', '--silent', 'simulate', '--', '--start', '--prereg', '--count', '3', '--json'], {
+    cwd: ROOT,
+    timeout: 240_000,
+  });
   const summary = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { ok: boolean; processed: number; statuses: Record<string, number> };
-  expect(summary).toMatchObject({ ok: true, processed: 3, statuses: { PROCESSED: 3 } });
+  expect(summary).toMatchObject({
+    ok: true,
+    processed: 3,
+    statuses: { PROCESSED: 3 },
+    preRegistration: { booked: 3, synced: 3, fetched: 3, consumed: 3, processed: 3 },
+  });
 }, 240_000);
 
 it('npm run simulate -- --start --abis sends the duplicates to manual adjudication through the mock ABIS, the rest to PROCESSED', async () => {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { bearer, cookieHeader, envelopeOf, startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { applicant, applicantIdentity, createApplication, preregCall } from '../support/prereg.js';
 import { documentRequest, PNG, pdfWith, uploadDocument } from '../support/prereg-documents.js';
 
@@ -66,11 +66,25 @@ it('keeps nothing of a document or its applicant in clear: not its text, name or
   expect(filesUnder(path.join(dataDir, 'spool'))).toEqual([]);
 
   const places = [...objects, ...filesUnder(path.join(dataDir, 'spool')), { place: 'the database', bytes: await databaseBytes() }];
-  const needles = [marker, fileName, refNumber, applicantName, 'Quillfeather'];
+  const needles = [marker, fileName, refNumber, applicantName, 'Quillfeather', 'amina@example.org'];
   const found = places.flatMap(({ place, bytes }) =>
     needles
       .filter((needle) => [needle, needle.toLowerCase(), needle.toUpperCase()].some((form) => bytes.includes(Buffer.from(form, 'utf8'))))
       .map((needle) => `${needle} in ${place}`),
   );
   expect(found).toEqual([]);
+});
+
+it('keeps the keys that seal them out of the crypto manager’s reach, for the platform admin and pre-registration’s own', async () => {
+  const sealed = (await t.platform.database.prisma.preRegKey.findFirstOrThrow({ where: { purpose: 'DATA' } })).sealedKey;
+  const preregAdmin = bearer((await t.clientToken(['PRE_REGISTRATION_ADMIN'])).token);
+  for (const headers of [cookieHeader(await t.adminToken()), preregAdmin])
+    for (const [applicationId, referenceId] of [
+      ['PREREG', ''],
+      ['PRE_REGISTRATION', 'INDIVIDUAL'],
+    ]) {
+      const opened = await t.request('POST', '/v1/cryptomanager/decrypt', { headers, body: envelopeOf({ applicationId, referenceId, data: sealed }) });
+      expect(opened.json.response, applicationId).toBeNull();
+      expect(opened.json.errors[0].errorCode, applicationId).toMatch(/^KER-(CRY|ATH)-\d{3}$/);
+    }
 });

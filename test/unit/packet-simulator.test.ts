@@ -22,6 +22,7 @@ describe('npm run simulate arguments', () => {
       json: false,
       start: false,
       abis: false,
+      prereg: false,
     });
     expect(
       parseSimulateArgs([
@@ -43,6 +44,7 @@ describe('npm run simulate arguments', () => {
         '--json',
         '--start',
         '--abis',
+        '--prereg',
       ]),
     ).toEqual({
       count: 3,
@@ -56,6 +58,7 @@ describe('npm run simulate arguments', () => {
       json: true,
       start: true,
       abis: true,
+      prereg: true,
     });
     expect(parseSimulateArgs(['--abis', '--count', '6', '--start', '--duplicates', '0.34'])).toMatchObject({
       count: 6,

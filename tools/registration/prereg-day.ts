@@ -1,7 +1,9 @@
-import { generateKeyPairSync, randomInt, constants, createDecipheriv, privateDecrypt, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, randomInt, randomUUID, constants, createDecipheriv, privateDecrypt, type KeyObject } from 'node:crypto';
 import { readZip } from '../../lib/packet/zip.js';
 import { envelopeOf, firstError, graphqlData, graphqlRequest, GRAPHQL_PATH, type SessionCall, type FetchLike } from './client.js';
+import { pool } from './pool.js';
 import type { SampleResident } from './sample-resident.js';
+import type { SimulationSummary } from './summary.js';
 
 /**
  * The pre-registration half of a simulated day (`npm run simulate -- --prereg`):
@@ -24,6 +26,8 @@ const json = (body: string, cookie?: string): RequestInit => ({
 export interface Booked {
   index: number;
   preRegistrationId: string;
+  /** the appointment's day */
+  date: string;
   /** the applicant's own session, to follow their application to its end */
   cookie: string;
 }
@@ -94,7 +98,7 @@ export async function applyAndBook(
     ),
     'book',
   );
-  return { index, preRegistrationId: created.preRegistrationId, cookie };
+  return { index, preRegistrationId: created.preRegistrationId, date: slot.date, cookie };
 }
 
 /** The machine's key pair: its public half registered for the machine (as a registration client does at its first start). */
@@ -115,13 +119,10 @@ export async function machineKey(admin: SessionCall, machineName: string): Promi
   return privateKey;
 }
 
-/** The ids booked at the centre from today for `days` days (POST /sync, as the centre's staff). */
-export async function syncedIds(admin: SessionCall, centreId: string, days: number): Promise<string[]> {
-  const from = new Date();
-  const to = new Date(from.getTime() + days * 86_400_000);
-  const day = (date: Date) => date.toISOString().slice(0, 10);
+/** The ids booked at the centre from `fromDate` to `toDate` (POST /sync, as the centre's staff). */
+export async function syncedIds(admin: SessionCall, centreId: string, fromDate: string, toDate: string): Promise<string[]> {
   const answer = await answerOf<{ preRegistrationIds: Record<string, string> | null }>(
-    await admin(`${PREREG}/sync`, json(envelope('datasync', { registrationCenterId: centreId, fromDate: day(from), toDate: day(to) }))),
+    await admin(`${PREREG}/sync`, json(envelope('datasync', { registrationCenterId: centreId, fromDate, toDate }))),
     'sync',
   );
   return Object.keys(answer.preRegistrationIds ?? {});
@@ -159,4 +160,126 @@ export async function applicationStatus(base: string, fetchImpl: FetchLike, book
   if (answer.errors?.[0]?.errorCode === 'PRG_PAM_APP_005') return 'Consumed';
   if (answer.errors?.length) throw new Error(`application status: ${firstError(answer)}`);
   return (answer.response as { statusCode: string }).statusCode;
+}
+
+/** A resident who came pre-registered: the id the packet names, and the identity the machine fetched for it. */
+export interface Preregistered {
+  booked: Booked;
+  identity: Record<string, unknown>;
+}
+
+export interface PreregisteredDay {
+  /** by resident index */
+  byIndex: Map<number, Preregistered>;
+  booked: number;
+  /** booked ids the centre's sync listed */
+  synced: number;
+  fetched: number;
+  /** the first few failures, code and message, never personal data */
+  problems: string[];
+}
+
+/** The machine's name, which its key is mapped under (master data's machine, in English). */
+async function machineName(admin: SessionCall, machineId: string): Promise<string> {
+  const { machine } = await graphqlData<{ machine: { name: string } | null }>(
+    await admin(GRAPHQL_PATH, graphqlRequest('query($id: ID!) { machine(id: $id, langCode: "eng") { name } }', { id: machineId })),
+    'machine',
+  );
+  if (!machine) throw new Error(`machine ${machineId} is not in master data`);
+  return machine.name;
+}
+
+/**
+ * The morning of a pre-registered day: each resident signs in by OTP (to an
+ * address of this run's own), applies and books at the centre; the machine
+ * maps a fresh key (as a reinstalled client does), the centre syncs the
+ * booked days' ids and fetches each application sealed for the machine. A
+ * resident whose step fails comes as a walk-in (no pre-registration id).
+ */
+export async function preregisterDay(options: {
+  base: string;
+  fetchImpl: FetchLike;
+  admin: SessionCall;
+  residents: readonly { index: number; resident: SampleResident }[];
+  centreId: string;
+  machineId: string;
+  concurrency: number;
+  log: (line: string) => void;
+}): Promise<PreregisteredDay> {
+  const { admin, centreId, machineId, log } = options;
+  log(`pre-registering ${options.residents.length} residents at centre ${centreId}`);
+  // Addresses of this run's own: each resident's OTP is the newest message to theirs.
+  const run = randomUUID().slice(0, 8);
+  const problems: string[] = [];
+  const note = (what: string, error: unknown) => problems.length < 20 && problems.push(`${what}: ${(error as Error).message}`);
+  const booked: { booked: Booked; resident: SampleResident }[] = [];
+  await pool(options.residents, options.concurrency, async ({ index, resident }) => {
+    try {
+      const userId = `prereg-${run}-${index}@example.org`;
+      booked.push({ booked: await applyAndBook(options.base, options.fetchImpl, admin, resident, index, centreId, userId), resident });
+    } catch (error) {
+      note(`pre-registration of resident ${index}`, error);
+    }
+  });
+  const byIndex = new Map<number, Preregistered>();
+  if (!booked.length) return { byIndex, booked: 0, synced: 0, fetched: 0, problems };
+  const privateKey = await machineKey(admin, await machineName(admin, machineId));
+  const days = booked.map(({ booked }) => booked.date).sort();
+  const listed = new Set(await syncedIds(admin, centreId, days[0]!, days.at(-1)!));
+  const synced = booked.filter(({ booked }) => listed.has(booked.preRegistrationId));
+  if (synced.length < booked.length) note('sync', new Error(`${booked.length - synced.length} booked applications not listed for centre ${centreId}`));
+  await pool(synced, options.concurrency, async ({ booked, resident }) => {
+    try {
+      const identity = await fetchedIdentity(admin, booked.preRegistrationId, machineId, privateKey);
+      if (JSON.stringify(identity.fullName) !== JSON.stringify(resident.identity.fullName))
+        throw new Error('the fetched application is not the one the resident gave');
+      byIndex.set(booked.index, { booked, identity });
+    } catch (error) {
+      note(`fetch of ${booked.preRegistrationId}`, error);
+    }
+  });
+  log(`pre-registered: ${booked.length} booked, ${synced.length} listed by the centre's sync, ${byIndex.size} fetched for machine ${machineId}`);
+  return { byIndex, booked: booked.length, synced: synced.length, fetched: byIndex.size, problems };
+}
+
+/**
+ * The run's summary with its pre-registrations: each application whose packet
+ * was PROCESSED must become Consumed (the platform hears the processed
+ * registration and marks it), polled until all are or `until`; the run is ok
+ * only when every resident but the walk-ins was fetched and all are consumed.
+ */
+export async function withConsumed(
+  summary: SimulationSummary,
+  day: PreregisteredDay,
+  options: {
+    base: string;
+    fetchImpl: FetchLike;
+    processed: (index: number) => boolean;
+    /** residents who came without an application (the duplicates) */
+    walkIns: number;
+    concurrency: number;
+    until: number;
+    clock: () => number;
+    sleep: () => Promise<void>;
+    log: (line: string) => void;
+  },
+): Promise<SimulationSummary> {
+  const expected = [...day.byIndex].filter(([index]) => options.processed(index)).map(([, entry]) => entry.booked);
+  const consumed = new Set<string>();
+  for (;;) {
+    const waiting = expected.filter((booked) => !consumed.has(booked.preRegistrationId));
+    await pool(waiting, options.concurrency, async (booked) => {
+      const status = await applicationStatus(options.base, options.fetchImpl, booked).catch(() => undefined);
+      if (status === 'Consumed') consumed.add(booked.preRegistrationId);
+    });
+    if (consumed.size === expected.length || options.clock() > options.until) break;
+    await options.sleep();
+  }
+  options.log(`pre-registrations consumed: ${consumed.size} of ${expected.length} whose packet was PROCESSED`);
+  return {
+    ...summary,
+    preRegistration: { booked: day.booked, synced: day.synced, fetched: day.fetched, consumed: consumed.size, processed: expected.length },
+    problems: [...day.problems, ...summary.problems].slice(0, 20),
+    ok: summary.ok && day.fetched === summary.count - options.walkIns && consumed.size === expected.length,
+  };
 }

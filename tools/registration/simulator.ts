@@ -18,6 +18,8 @@ import {
   syncRecords,
   uploadPacket,
 } from './client.js';
+import { pool } from './pool.js';
+import { preregisterDay, withConsumed } from './prereg-day.js';
 import { sampleResident } from './sample-resident.js';
 import { ADJUDICATION_STAGE, hasEnded, isFinal, summarise, SYNC_FAILED, UPLOAD_FAILED, type PacketTrack, type SimulationSummary } from './summary.js';
 
@@ -44,6 +46,8 @@ export interface SimulationOptions {
   duplicates: number;
   /** how long to wait for final statuses once every packet is uploaded */
   timeoutSeconds: number;
+  /** residents pre-register and book first, and their packets name the application the machine fetched (prereg-day.ts) */
+  prereg?: boolean;
   /** how to sign in: a Cookie header value, or credentials (adminCredentials() by default) */
   cookie?: string;
   credentials?: AdminCredentials;
@@ -82,15 +86,6 @@ export function duplicatePlan(count: number, share: number): Map<number, number>
 
 const REGISTRATION_STAGE = 'query($rid: ID) { registration(registrationId: $rid) { stage status } }';
 
-/** Runs `work` over `items` with at most `concurrency` at a time. */
-async function pool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
 /** Plays the registration centre against `baseUrl`; resolves with the summary (it throws only when it cannot start). */
 export async function simulate(baseUrl: string, options: SimulationOptions, fetchImpl: FetchLike = fetch): Promise<SimulationSummary> {
   if (!Number.isInteger(options.count) || options.count < 1 || options.count > MAX_COUNT) throw new RangeError(`count must be 1 to ${MAX_COUNT}`);
@@ -128,6 +123,21 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
     const duplicateOf = original === undefined ? undefined : sampleResident(`${seed}/${original}`, { bdbBytes: options.bdbBytes });
     return sampleResident(`${seed}/${index}`, { duplicateOf, bdbBytes: options.bdbBytes });
   };
+  // Every resident but the duplicates (they come again, as walk-ins) pre-registers and books.
+  const day = options.prereg
+    ? await preregisterDay({
+        base,
+        fetchImpl,
+        admin: call,
+        residents: Array.from({ length: options.count }, (_, index) => index)
+          .filter((index) => !plan.has(index))
+          .map((index) => ({ index, resident: residentOf(index) })),
+        centreId: options.centreId,
+        machineId: options.machineId,
+        concurrency: options.concurrency,
+        log,
+      })
+    : undefined;
   const tracks: PacketTrack[] = [];
   /** by resident index, for a duplicate to find its original */
   const trackOf = new Map<number, PacketTrack>();
@@ -159,7 +169,8 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
         creationDate: now,
         officerId: options.officerId ?? 'sample-officer',
         supervisorId: options.supervisorId ?? 'sample-supervisor',
-        identity: resident.identity,
+        identity: day?.byIndex.get(index)?.identity ?? resident.identity,
+        ...(day?.byIndex.has(index) ? { preRegistrationId: day.byIndex.get(index)!.booked.preRegistrationId } : {}),
         cbeff: resident.cbeff,
         documents: resident.documents,
       });
@@ -270,5 +281,17 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
   await pool(batches, Math.max(1, options.concurrency), runBatch);
   run.uploadsDoneAt = clock();
   await polling;
-  return summarise(tracks, plan.size, run.timedOut);
+  const summary = summarise(tracks, plan.size, run.timedOut);
+  if (!day) return summary;
+  return withConsumed(summary, day, {
+    base,
+    fetchImpl,
+    processed: (index) => trackOf.get(index)?.status === 'PROCESSED',
+    walkIns: plan.size,
+    concurrency: options.concurrency,
+    until: clock() + options.timeoutSeconds * 1000,
+    clock,
+    sleep: () => sleep(options.pollIntervalMs ?? 2000),
+    log: (line) => log(`${line} (${elapsed()})`),
+  });
 }

@@ -44,8 +44,10 @@ export interface SimulationSummary {
   packetsPerSecond: number | null;
   /** the first few sync and upload failures */
   problems: string[];
-  /** every duplicate in adjudication and every other packet PROCESSED */
+  /** every duplicate in adjudication and every other packet PROCESSED (with --prereg: every resident but the duplicates fetched, every PROCESSED one's application Consumed) */
   ok: boolean;
+  /** --prereg: residents booked, listed by the centre's sync, fetched for the machine; applications Consumed of those whose packet was PROCESSED */
+  preRegistration?: { booked: number; synced: number; fetched: number; consumed: number; processed: number };
 }
 
 export const isFinal = (status: string) => (FINAL_STATUSES as readonly string[]).includes(status);
@@ -94,4 +96,22 @@ export function summarise(tracks: readonly PacketTrack[], duplicates: number, ti
     problems: tracks.flatMap((track) => (track.problem ? [`${track.registrationId}: ${track.problem}`] : [])).slice(0, 20),
     ok: tracks.length > 0 && tracks.every((track) => (track.duplicate ? track.adjudication === true : track.status === 'PROCESSED')),
   };
+}
+
+/** The run as `npm run simulate` prints it (without --json). */
+export function reportLines(summary: SimulationSummary, run: { abis: boolean; timeoutSeconds: number }): string[] {
+  const lines = [`\n${summary.count} packets (${summary.duplicates} with copied biometrics): ${summary.final} final, ${summary.processed} PROCESSED`];
+  if (summary.duplicates) lines.push(`${summary.adjudication} sent to manual adjudication (duplicates found by the ${run.abis ? 'ABIS' : 'de-duplication'})`);
+  for (const [status, n] of Object.entries(summary.statuses)) {
+    const waiting = summary.adjudicationStatuses[status];
+    lines.push(`  ${status.padEnd(18)} ${n}${waiting ? ` (${waiting} in manual adjudication)` : ''}`);
+  }
+  if (summary.packetsPerSecond !== null) lines.push(`${summary.packetsPerSecond} packets/s over ${summary.seconds} s (first upload to last end)`);
+  const prereg = summary.preRegistration;
+  if (prereg)
+    lines.push(
+      `pre-registration: ${prereg.booked} booked, ${prereg.synced} synced, ${prereg.fetched} fetched; ${prereg.consumed} of ${prereg.processed} consumed`,
+    );
+  if (summary.timedOut) lines.push(`timed out after ${run.timeoutSeconds} s waiting for final statuses`);
+  return [...lines, ...summary.problems.map((problem) => `  ${problem}`)];
 }
