@@ -10,7 +10,8 @@ const given = (value: unknown): string | null => (value === undefined || value =
 const uploadInput: z.ZodType<UploadInput & { request: Record<string, unknown> }> = z.object({
   fields: z.record(z.string(), z.string()),
   upload: z.object({ id: z.string(), filename: z.string(), size: z.number(), sha256: z.string(), truncated: z.boolean() }).optional(),
-  request: z.object({ docCatCode: z.unknown(), docTypCode: z.unknown(), langCode: z.unknown(), refNumber: z.unknown() }),
+  // refNumber is the number written on the document, which the portal leaves out or empty when the applicant gave none.
+  request: z.object({ docCatCode: z.unknown(), docTypCode: z.unknown(), langCode: z.unknown(), refNumber: z.unknown().optional() }),
 });
 
 const documentOnly = z.object({ preRegistrationId: z.string().optional() });
@@ -59,7 +60,7 @@ export const documentsRoutes: RestRoute[] = [
       docCatCode: given(request.docCatCode),
       docTypCode: given(request.docTypCode),
       langCode: given(request.langCode),
-      refNumber: given(request.refNumber),
+      refNumber: request.refNumber === '' ? null : given(request.refNumber),
       fileName: upload ? upload.filename : null,
       stagedUploadId: upload ? upload.id : null,
     }),

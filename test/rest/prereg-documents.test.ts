@@ -50,6 +50,11 @@ describe('documents', () => {
       file: { name: 'card.png', bytes: PNG },
     });
     expect(replaced.json.response).toMatchObject({ docId, docName: 'card.png', docTypCode: 'CIN', docFileFormat: 'png' });
+    // No number on the document: left out, or empty as the portal sends it.
+    for (const request of [{ docCatCode: 'POA', docTypCode: 'CIN', langCode: 'eng' }, documentRequest({ docTypCode: 'CIN', refNumber: '' })]) {
+      expect((await uploadDocument(t, amina, preRegId, request, { file: { name: 'card.png', bytes: PNG } })).json.errors).toBeNull();
+      expect((await list(preRegId)).json.response.documentsMetaData[0].refNumber).toBeNull();
+    }
     expect(Buffer.from((await content(preRegId, docId)).json.response.document, 'base64').equals(PNG)).toBe(true);
     expect(await objectsOf(preRegId)).toHaveLength(1);
 

@@ -1,6 +1,8 @@
-import { generateKeyPairSync, randomInt, randomUUID, constants, createDecipheriv, privateDecrypt, type KeyObject } from 'node:crypto';
-import { readZip } from '../../lib/packet/zip.js';
+import { randomInt, randomUUID } from 'node:crypto';
+import type { PacketDocument } from '../../lib/packet/write.js';
 import { envelopeOf, firstError, graphqlData, graphqlRequest, GRAPHQL_PATH, type SessionCall, type FetchLike } from './client.js';
+import { answerOf, envelope, json, PREREG, type Booked } from './prereg-calls.js';
+import { fetchedApplication, machineKey, machineName, syncedIds } from './prereg-centre.js';
 import { pool } from './pool.js';
 import type { SampleResident } from './sample-resident.js';
 import type { SimulationSummary } from './summary.js';
@@ -12,32 +14,6 @@ import type { SimulationSummary } from './summary.js';
  * and fetches each application for its machine, as MOSIP's registration
  * client does, decrypting with the machine's own key.
  */
-
-const PREREG = '/preregistration/v1';
-const envelope = (id: string, request: unknown) =>
-  JSON.stringify({ id: `platform.pre-registration.${id}`, version: '1.0', requesttime: new Date().toISOString(), request });
-const json = (body: string, cookie?: string): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-  body,
-});
-
-/** A booked applicant: their application and where they come. */
-export interface Booked {
-  index: number;
-  preRegistrationId: string;
-  /** the appointment's day */
-  date: string;
-  /** the applicant's own session, to follow their application to its end */
-  cookie: string;
-}
-
-/** A call's `response`, or an error naming its first refusal. */
-async function answerOf<T>(response: Response, what: string): Promise<T> {
-  const answer = await envelopeOf(response, what);
-  if (answer.errors?.length) throw new Error(`${what}: ${firstError(answer)}`);
-  return answer.response as T;
-}
 
 /** The fields pre-registration requires beside a sample resident's (its zone and a reference number), the same for the same resident. */
 export function applicationIdentity(resident: SampleResident): Record<string, unknown> {
@@ -75,6 +51,7 @@ export async function applyAndBook(
     ),
     'create application',
   );
+  await uploadProofOfAddress(call, created.preRegistrationId, resident, cookie);
   const slots = await answerOf<{ centerDetails: { date: string; timeSlots: { fromTime: string; toTime: string; availability: number }[] }[] }>(
     await call(`/applications/appointment/slots/availability/${centreId}`, { headers: { cookie } }),
     'slots',
@@ -101,55 +78,19 @@ export async function applyAndBook(
   return { index, preRegistrationId: created.preRegistrationId, date: slot.date, cookie };
 }
 
-/** The machine's key pair: its public half registered for the machine (as a registration client does at its first start). */
-export async function machineKey(admin: SessionCall, machineName: string): Promise<KeyObject> {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const response = await admin(
-    '/v1/syncdata/tpm/publickey',
-    json(
-      JSON.stringify({
-        id: 'platform.syncdata.tpm.publickey',
-        version: '1.0',
-        requesttime: new Date().toISOString(),
-        request: { machineName, publicKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64') },
-      }),
-    ),
-  );
-  await answerOf(response, 'machine key');
-  return privateKey;
-}
-
-/** The ids booked at the centre from `fromDate` to `toDate` (POST /sync, as the centre's staff). */
-export async function syncedIds(admin: SessionCall, centreId: string, fromDate: string, toDate: string): Promise<string[]> {
-  const answer = await answerOf<{ preRegistrationIds: Record<string, string> | null }>(
-    await admin(`${PREREG}/sync`, json(envelope('datasync', { registrationCenterId: centreId, fromDate, toDate }))),
-    'sync',
-  );
-  return Object.keys(answer.preRegistrationIds ?? {});
-}
-
-/** MOSIP's client format: RSA-OAEP-SHA256(key) | IV 12 | AAD 32 | AES-256-GCM with its tag. */
-function openForMachine(privateKey: KeyObject, sealed: Buffer): Buffer {
-  const key = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, sealed.subarray(0, 256));
-  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(256, 268));
-  decipher.setAAD(sealed.subarray(268, 300));
-  const body = sealed.subarray(300);
-  decipher.setAuthTag(body.subarray(body.length - 16));
-  return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]);
-}
-
-/** One application as the centre's machine fetches it (GET /sync/{id}/{machine}): the identity the resident gave. */
-export async function fetchedIdentity(
-  admin: SessionCall,
+/** The resident's proof of address, as the portal uploads it (multipart `file` and `Document request`). */
+async function uploadProofOfAddress(
+  call: (path: string, init: RequestInit) => Promise<Response>,
   preRegistrationId: string,
-  machineId: string,
-  privateKey: KeyObject,
-): Promise<Record<string, unknown>> {
-  const answer = await answerOf<{ 'zip-bytes': string }>(await admin(`${PREREG}/sync/${preRegistrationId}/${machineId}`, { method: 'GET' }), 'fetch');
-  const zip = openForMachine(privateKey, Buffer.from(answer['zip-bytes'], 'base64'));
-  const entry = (await readZip(zip, { maxUncompressedBytes: 64 * 1024 * 1024 })).find((file) => file.name === 'ID.json');
-  if (!entry) throw new Error(`the application ${preRegistrationId} came without ID.json`);
-  return (JSON.parse(entry.data.toString('utf8')) as { identity: Record<string, unknown> }).identity;
+  resident: SampleResident,
+  cookie: string,
+) {
+  const document = resident.documents.find((entry) => entry.field === 'proofOfAddress');
+  if (!document) return;
+  const form = new FormData();
+  form.append('file', new Blob([Uint8Array.from(document.data)], { type: 'application/pdf' }), `${document.type.toLowerCase()}.${document.format}`);
+  form.append('Document request', envelope('document.upload', { docCatCode: 'POA', docTypCode: document.type, langCode: 'eng' }));
+  await answerOf(await call(`/documents/${preRegistrationId}`, { method: 'POST', body: form, headers: { cookie } }), 'document upload');
 }
 
 /** Where the application stands for its applicant: Consumed once registration took it in (gone from their list once moved). */
@@ -166,6 +107,8 @@ export async function applicationStatus(base: string, fetchImpl: FetchLike, book
 export interface Preregistered {
   booked: Booked;
   identity: Record<string, unknown>;
+  /** the documents the machine fetched, as the packet carries them */
+  documents: PacketDocument[];
 }
 
 export interface PreregisteredDay {
@@ -177,16 +120,6 @@ export interface PreregisteredDay {
   fetched: number;
   /** the first few failures, code and message, never personal data */
   problems: string[];
-}
-
-/** The machine's name, which its key is mapped under (master data's machine, in English). */
-async function machineName(admin: SessionCall, machineId: string): Promise<string> {
-  const { machine } = await graphqlData<{ machine: { name: string } | null }>(
-    await admin(GRAPHQL_PATH, graphqlRequest('query($id: ID!) { machine(id: $id, langCode: "eng") { name } }', { id: machineId })),
-    'machine',
-  );
-  if (!machine) throw new Error(`machine ${machineId} is not in master data`);
-  return machine.name;
 }
 
 /**
@@ -230,10 +163,14 @@ export async function preregisterDay(options: {
   if (synced.length < booked.length) note('sync', new Error(`${booked.length - synced.length} booked applications not listed for centre ${centreId}`));
   await pool(synced, options.concurrency, async ({ booked, resident }) => {
     try {
-      const identity = await fetchedIdentity(admin, booked.preRegistrationId, machineId, privateKey);
+      const { identity, documents } = await fetchedApplication(admin, booked.preRegistrationId, machineId, privateKey);
       if (JSON.stringify(identity.fullName) !== JSON.stringify(resident.identity.fullName))
         throw new Error('the fetched application is not the one the resident gave');
-      byIndex.set(booked.index, { booked, identity });
+      // The proof of address comes back as uploaded: the packet carries these bytes.
+      const proof = resident.documents.find((entry) => entry.field === 'proofOfAddress');
+      const fetched = [...documents.values()];
+      if (proof && !fetched.some((bytes) => bytes.equals(proof.data))) throw new Error('the fetched application lacks the uploaded proof of address');
+      byIndex.set(booked.index, { booked, identity, documents: proof ? [{ ...proof, data: fetched.find((bytes) => bytes.equals(proof.data))! }] : [] });
     } catch (error) {
       note(`fetch of ${booked.preRegistrationId}`, error);
     }

@@ -172,7 +172,7 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
         identity: day?.byIndex.get(index)?.identity ?? resident.identity,
         ...(day?.byIndex.has(index) ? { preRegistrationId: day.byIndex.get(index)!.booked.preRegistrationId } : {}),
         cbeff: resident.cbeff,
-        documents: resident.documents,
+        documents: day?.byIndex.get(index)?.documents ?? resident.documents,
       });
       const sealed = sealPacket(zip, certificate);
       const track: PacketTrack = { registrationId, status: 'UPLOAD_PENDING', ...(plan.has(index) ? { duplicate: true } : {}) };
