@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { applicant, applicantIdentity, createApplication, preregCall } from '../support/prereg.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, type TestPlatform } from '../support/platform.js';
+import { applicantIdentity, createApplication, preregCall, preregPlatform } from '../support/prereg.js';
 
 let t: TestPlatform;
 let amina: Record<string, string>;
 let bilal: Record<string, string>;
-beforeAll(async () => {
-  t = await startTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' });
-  amina = await applicant(t, 'amina@example.org');
-  bilal = await applicant(t, '9123400001');
-});
-afterAll(async () => {
-  await t?.close();
-});
+preregPlatform((suite) => ({ t, amina, bilal } = suite));
 
 const codeOf = (answer: { json: { errors?: { errorCode: string }[] | null } }) => answer.json.errors?.[0]?.errorCode;
 

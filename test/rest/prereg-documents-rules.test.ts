@@ -1,23 +1,16 @@
 // The documents' rules, each code made to happen: what the configuration and master data refuse, the
 // upload's envelope, locked applications, documents of another application, another applicant's calls
 // (PRG_PAM_APP_017 by REST and GraphQL), administrators' and staff's reach, and stored data that fails its checks.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, expectRejected } from '../support/assertions.js';
-import { bearer, startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { applicant, createApplication, preregCall } from '../support/prereg.js';
+import { bearer, type TestPlatform } from '../support/platform.js';
+import { createApplication, preregCall, preregPlatform } from '../support/prereg.js';
 import { codeOf, documentRequest, PNG, pdfWith, uploadDocument } from '../support/prereg-documents.js';
 
 let t: TestPlatform;
 let amina: Record<string, string>;
 let bilal: Record<string, string>;
-beforeAll(async () => {
-  t = await startTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' });
-  amina = await applicant(t, 'amina@example.org');
-  bilal = await applicant(t, '9123400001');
-});
-afterAll(async () => {
-  await t?.close();
-});
+preregPlatform((suite) => ({ t, amina, bilal } = suite));
 
 const newApplication = async (cookie = amina): Promise<string> => (await createApplication(t, cookie)).json.response.preRegistrationId;
 /** An application of Amina's holding a proof of address: its id and the document's. */

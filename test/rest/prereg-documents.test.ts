@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/assertions.js';
-import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { applicant, createApplication, preregCall } from '../support/prereg.js';
+import { type TestPlatform } from '../support/platform.js';
+import { createApplication, preregCall, preregPlatform } from '../support/prereg.js';
 import { codeOf, documentRequest, PNG, pdfWith, uploadDocument } from '../support/prereg-documents.js';
 
 let t: TestPlatform;
 let amina: Record<string, string>;
 let bilal: Record<string, string>;
-beforeAll(async () => {
-  t = await startTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' });
-  amina = await applicant(t, 'amina@example.org');
-  bilal = await applicant(t, '9123400001');
-});
-afterAll(async () => {
-  await t?.close();
-});
+preregPlatform((suite) => ({ t, amina, bilal } = suite));
 
 const newApplication = async (cookie = amina): Promise<string> => (await createApplication(t, cookie)).json.response.preRegistrationId;
 const objectsOf = (preRegId: string) => t.platform.deps.objects.list(`prereg/documents/${preRegId}/`);

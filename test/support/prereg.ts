@@ -1,5 +1,6 @@
 import { lastMessage, otpIn } from './outbox.js';
-import { cookieHeader, tokenOfCookie, type TestPlatform } from './platform.js';
+import { afterAll, beforeAll } from 'vitest';
+import { cookieHeader, startTestPlatform, tokenOfCookie, type TestPlatform } from './platform.js';
 
 export const PREREG = '/preregistration/v1';
 
@@ -49,3 +50,22 @@ export function applicantIdentity(over: Record<string, unknown> = {}): Record<st
 /** Creates an application as the applicant: the REST answer. */
 export const createApplication = (t: TestPlatform, cookie: Record<string, string>, identity = applicantIdentity(), langCode = 'eng') =>
   preregCall(t, 'POST', '/applications', { id: 'demographic.create', request: { langCode, demographicDetails: { identity } }, headers: cookie });
+
+/** A file's platform with the sample country, and two applicants signed in: Amina by e-mail, Bilal by phone. */
+export interface PreregSuite {
+  t: TestPlatform;
+  amina: Record<string, string>;
+  bilal: Record<string, string>;
+}
+
+/** Starts a PreregSuite before the file's tests (handing it to `ready`) and closes it after them. */
+export function preregPlatform(ready: (suite: PreregSuite) => void, env: Record<string, string> = {}): void {
+  let t: TestPlatform | undefined;
+  beforeAll(async () => {
+    t = await startTestPlatform({ PLATFORM_SAMPLE_DATA: 'true', ...env });
+    ready({ t, amina: await applicant(t, 'amina@example.org'), bilal: await applicant(t, '9123400001') });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+}

@@ -10,7 +10,8 @@ export interface StoredApplication extends ApplicationRow {
   demographicHash: string;
 }
 
-const ROW = {
+/** An application's columns but its sealed identity: what every read of this component selects (sync adds the booking). */
+export const APPLICATION_ROW = {
   id: true,
   createdBy: true,
   langCode: true,
@@ -38,7 +39,7 @@ export class ApplicationStorage {
   }
 
   async byIds(ids: readonly string[]): Promise<ApplicationRow[]> {
-    const rows = await this.prisma.preRegApplication.findMany({ where: { id: { in: [...ids] } }, select: ROW });
+    const rows = await this.prisma.preRegApplication.findMany({ where: { id: { in: [...ids] } }, select: APPLICATION_ROW });
     return rows.map(asRow);
   }
 
@@ -90,7 +91,13 @@ export class ApplicationStorage {
   async page(owner: string, pageIndex: number, size: number): Promise<{ rows: ApplicationRow[]; total: number }> {
     const where = { createdBy: owner, statusCode: { not: STATUS.consumed } };
     const [rows, total] = await Promise.all([
-      this.prisma.preRegApplication.findMany({ where, select: ROW, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: pageIndex * size, take: size }),
+      this.prisma.preRegApplication.findMany({
+        where,
+        select: APPLICATION_ROW,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: pageIndex * size,
+        take: size,
+      }),
       this.prisma.preRegApplication.count({ where }),
     ]);
     return { rows: rows.map(asRow), total };
@@ -103,9 +110,14 @@ export class ApplicationStorage {
       args,
       (row) => row.id,
       async (page) =>
-        (await this.prisma.preRegApplication.findMany({ where, select: ROW, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...pageArgs(page, 'id') })).map(
-          asRow,
-        ),
+        (
+          await this.prisma.preRegApplication.findMany({
+            where,
+            select: APPLICATION_ROW,
+            orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+            ...pageArgs(page, 'id'),
+          })
+        ).map(asRow),
       () => this.prisma.preRegApplication.count({ where }),
     );
   }

@@ -1,17 +1,11 @@
 import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { JobTx } from '../../../lib/jobs/types.js';
+import { APPLICATION_ROW } from '../applications/storage.js';
 import { STATUS, type ApplicationStatus } from '../statuses.js';
 import type { ApplicationPlace, SyncedBooking } from './types.js';
 
 const APPLICATION = {
-  id: true,
-  createdBy: true,
-  langCode: true,
-  statusCode: true,
-  bookingType: true,
-  createdAt: true,
-  updatedBy: true,
-  updatedAt: true,
+  ...APPLICATION_ROW,
   booking: { select: { centreId: true, date: true, fromTime: true, toTime: true } },
 } as const;
 
