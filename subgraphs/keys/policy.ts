@@ -28,6 +28,8 @@ export const NOTIFICATION_KEY = { applicationId: PLATFORM_APPLICATION, reference
 export const IDREPO_APPLICATION = 'IDREPO';
 /** Pre-registration's own key: it seals the keys that encrypt applications and documents. Never reachable through the crypto manager. */
 export const PREREG_APPLICATION = 'PREREG';
+/** The keys only the platform itself uses (its signatures, the keys sealing stored data): the crypto manager never serves them, whatever a policy grants. */
+export const PLATFORM_ONLY_APPLICATIONS: readonly string[] = [PLATFORM_APPLICATION, IDREPO_APPLICATION, PREREG_APPLICATION];
 /** Registration clients' keys: packets and syncs are encrypted for it (ABIS.md (e)). */
 export const REGISTRATION_APPLICATION = 'REGISTRATION';
 

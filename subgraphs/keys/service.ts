@@ -21,7 +21,7 @@ import type { KeyStore } from './key-store.js';
 import { MapMachineKey, type Caller } from './map-machine-key.js';
 import { PartnerCertificateAccess, type KeyCaller } from './partner-access.js';
 import { PARTNER_APPLICATION, PartnerCertificates } from './partner-certificates.js';
-import { NOTIFICATION_KEY, PLATFORM_APPLICATION, REGISTRATION_APPLICATION, RESPONSE_SIGNING_KEY } from './policy.js';
+import { NOTIFICATION_KEY, PLATFORM_ONLY_APPLICATIONS, REGISTRATION_APPLICATION, RESPONSE_SIGNING_KEY } from './policy.js';
 import { SIGNING_KEY, SignData, type KeyPair } from './sign-data.js';
 import { type MachineKeyRows, type PartnerCertificateRows } from './storage.js';
 
@@ -153,11 +153,13 @@ export class KeysService {
 
   /**
    * Only the roles the key policy grants an application id may use its keys
-   * through the crypto manager; the platform's own keys (PLATFORM) never.
+   * through the crypto manager; the platform's own keys (PLATFORM, and IDREPO
+   * and PREREG, which seal stored data) never, whatever PLATFORM_KEY_POLICY says.
    */
   private async authorizeCrypto(caller: Caller, applicationId: string): Promise<void> {
     const policy = await this.keyFor(() => Promise.resolve(this.store.policyOf(applicationId)));
-    const allowed = policy.applicationId !== PLATFORM_APPLICATION && caller.roles.some((role) => (policy.cryptoRoles as readonly string[]).includes(role));
+    const allowed =
+      !PLATFORM_ONLY_APPLICATIONS.includes(policy.applicationId) && caller.roles.some((role) => (policy.cryptoRoles as readonly string[]).includes(role));
     if (!allowed) throw new PlatformError('KER-ATH-403', `Forbidden: the token has no role that may use the keys of ${applicationId}`);
   }
 

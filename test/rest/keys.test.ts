@@ -532,6 +532,9 @@ describe('a configured key policy', () => {
     const policy = [
       { applicationId: 'CUSTOM', validityDays: 30, referenceIds: false, autoGenerate: true, cryptoRoles: ['GLOBAL_ADMIN'] },
       { applicationId: 'MANUAL', validityDays: 10, referenceIds: true, autoGenerate: false },
+      // The keys sealing stored data stay the platform's own, whatever roles a policy grants them.
+      { applicationId: 'IDREPO', validityDays: 30, referenceIds: false, autoGenerate: true, cryptoRoles: ['GLOBAL_ADMIN'] },
+      { applicationId: 'PREREG', validityDays: 30, referenceIds: false, autoGenerate: true, cryptoRoles: ['GLOBAL_ADMIN'] },
     ];
     const custom = await startTestPlatform({ PLATFORM_KEY_POLICY: JSON.stringify(policy) });
     try {
@@ -549,6 +552,11 @@ describe('a configured key policy', () => {
         });
         expect(refused.json.errors[0].errorCode, operation).toBe('KER-CRY-006');
       }
+      for (const applicationId of ['IDREPO', 'PREREG'])
+        for (const operation of ['encrypt', 'decrypt']) {
+          const refused = await custom.request('POST', `/v1/cryptomanager/${operation}`, { headers, body: envelopeOf({ applicationId, data: 'eA' }) });
+          expect(refused.json.errors[0].errorCode, `${operation} ${applicationId}`).toBe('KER-ATH-403');
+        }
       expect((await get('applicationId=MANUAL')).json.errors[0].errorCode).toBe('KER-KMS-012');
       const made = await custom.request('POST', '/v1/keymanager/generateMasterKey/Certificate', {
         headers,

@@ -164,6 +164,11 @@ describe('an appointment', () => {
     const saturday = Array.from({ length: 7 }, (_, i) => day(2 + i)).find((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 6)!;
     await refused({ ...wire, appointment_date: saturday }, 'PRG_BOOK_RCI_002');
     await refused({ ...wire, appointment_date: day(40) }, 'PRG_BOOK_RCI_002');
+    // Tomorrow at a centre open every day: a slot not yet started, but before the days offered (today + 2).
+    await refused(
+      { ...wire, registration_center_id: 'ONE1', appointment_date: day(1), time_slot_from: '16:45:00', time_slot_to: '17:00:00' },
+      'PRG_BOOK_RCI_002',
+    );
     for (const centre of ['99999', 'OFF1']) {
       await refused({ ...wire, registration_center_id: centre }, 'PRG_BOOK_RCI_035');
       await expectRejected(t, () => preregCall(t, 'GET', `/applications/appointment/slots/availability/${centre}`, { headers: amina }), 'PRG_BOOK_RCI_035');

@@ -101,8 +101,10 @@ export class BookingService {
     const now = this.clock.now();
     if (hasStarted(date, fromTime, now)) throw bookingErrors.past();
     const schedule: CentreSchedule = await this.calendars.of(centreId, date, date);
-    const lastDay = this.window().at(-1) ?? dayOf(now);
-    if (date > lastDay || !hasSlot(schedule, date, { fromTime, toTime })) throw bookingErrors.slotTaken();
+    // Only the days offered: none before today + the booking offset, none after the window.
+    const window = this.window();
+    const offered = window.length > 0 && date >= window[0]! && date <= window.at(-1)!;
+    if (!offered || !hasSlot(schedule, date, { fromTime, toTime })) throw bookingErrors.slotTaken();
     const { rebookHours } = this.configuration.rules();
     if (application.statusCode === STATUS.booked && rebookHours > 0) {
       const old = await this.store.bookingOf(application.id);
@@ -132,9 +134,10 @@ export class BookingService {
   }
 
   /**
-   * A centre's appointments (of one day, or all) for an admin who reaches the
-   * centre: the admins of its zones, or its staff (KER-MSD-439 / KER-ATH-403
-   * for another's centre; a centre that does not exist lists nothing).
+   * A centre's appointments (of one day, or all) for a pre-registration admin
+   * who also administers the centre's zone (a zone admin role mapped to it or
+   * above), or the platform admin: KER-MSD-439 / KER-ATH-403 for another's
+   * centre; a centre that does not exist lists nothing.
    */
   async ofCentre(caller: StaffCaller, centreId: string, day: string | null | undefined, page: PageArgs): Promise<Connection<BookingRecord>> {
     await this.centreReach.requireListed(await this.centreReach.of(caller), centreId);
