@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, type TestPlatform } from '../support/platform.js';
-import { applicantIdentity, createApplication, preregCall, preregPlatform } from '../support/prereg.js';
+import { applicant, applicantIdentity, createApplication, preregCall, preregPlatform } from '../support/prereg.js';
 
 let t: TestPlatform;
 let amina: Record<string, string>;
@@ -66,5 +66,30 @@ describe('applications', () => {
     expect(read.json.response.statusCode).toBe('Pending_Appointment');
     expect(codeOf(await createApplication(t, preregAdmin))).toBe('KER-ATH-403');
     expect(codeOf(await preregCall(t, 'DELETE', `/applications/prereg/${preRegistrationId}`, { headers: preregAdmin }))).toBe('KER-ATH-403');
+  });
+});
+
+describe('the other application codes', () => {
+  it('answers PRG_PAM_APP_016 for a page that is not a number, PRG_PAM_APP_005 for none, PRG_PAM_APP_003 deleting an expired one', async () => {
+    const carol = await applicant(t, 'carol@example.org');
+    expect(codeOf(await preregCall(t, 'GET', '/applications/prereg?pageIndex=first', { headers: carol }))).toBe('PRG_PAM_APP_016');
+    expect(codeOf(await preregCall(t, 'GET', '/applications/prereg?pageIndex=0', { headers: carol }))).toBe('PRG_PAM_APP_005');
+    const { preRegistrationId } = (await createApplication(t, carol)).json.response;
+    // As the expiry job leaves an application whose appointment's day has passed.
+    await t.platform.database.prisma.preRegApplication.update({ where: { id: preRegistrationId }, data: { statusCode: 'Expired' } });
+    const before = await t.snapshot();
+    expect(codeOf(await preregCall(t, 'DELETE', `/applications/prereg/${preRegistrationId}`, { headers: carol }))).toBe('PRG_PAM_APP_003');
+    expect(await t.snapshot()).toEqual(before);
+  });
+
+  it('answers PRG_PAM_CORE_010 for an identity whose stored HMAC does not match, by REST and GraphQL', async () => {
+    const { preRegistrationId } = (await createApplication(t, amina)).json.response;
+    const { prisma } = t.platform.database;
+    const row = await prisma.preRegApplication.findUniqueOrThrow({ where: { id: preRegistrationId } });
+    const other = row.demographicHash.replace(/^./, (first) => (first === '0' ? '1' : '0'));
+    await prisma.preRegApplication.update({ where: { id: preRegistrationId }, data: { demographicHash: other } });
+    expect(codeOf(await preregCall(t, 'GET', `/applications/prereg/${preRegistrationId}`, { headers: amina }))).toBe('PRG_PAM_CORE_010');
+    const graph = await t.graphql('query($id: String) { preRegistration(preRegistrationId: $id) { demographicDetails } }', { id: preRegistrationId }, amina);
+    expect(graph.errors[0].extensions.code).toBe('PRG_PAM_CORE_010');
   });
 });

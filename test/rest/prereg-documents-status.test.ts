@@ -1,6 +1,6 @@
 // Documents move an application between Application_Incomplete and Pending_Appointment by the
 // configuration's mandatory categories; and the configured size holds for both doors.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -70,4 +70,32 @@ it('refuses a document over the configured size through REST and GraphQL alike (
   // Exactly at the limit is taken.
   const fits = Buffer.concat([pdfWith('fits'), Buffer.alloc(MAX_BYTES - pdfWith('fits').length)]);
   expect((await uploadDocument(t, amina, preRegId, documentRequest(), { file: { name: 'fits.pdf', bytes: fits } })).json.errors).toBeNull();
+});
+
+it('refuses Pending_Appointment while the proof of address is missing (PRG_PAM_APP_023), changing nothing', async () => {
+  const { preRegistrationId: preRegId } = (await createApplication(t, amina)).json.response;
+  await expectRejected(
+    t,
+    () => preregCall(t, 'PUT', `/applications/prereg/status/${preRegId}?statusCode=Pending_Appointment`, { headers: amina }),
+    'PRG_PAM_APP_023',
+  );
+  expect(await statusOf(preRegId)).toBe('Application_Incomplete');
+});
+
+it('answers PRG_PAM_DOC_011 when the copy cannot be stored, and keeps the destination as it was', async () => {
+  const [{ preRegistrationId: source }, { preRegistrationId: destination }] = [
+    (await createApplication(t, amina)).json.response,
+    (await createApplication(t, amina)).json.response,
+  ];
+  expect((await uploadDocument(t, amina, source)).json.errors).toBeNull();
+  // A file where the destination's folder of the object store must go: the store cannot write there.
+  const blocked = path.join(t.platform.deps.config.dataDir, 'objects', 'prereg', 'documents', destination);
+  mkdirSync(path.dirname(blocked), { recursive: true });
+  writeFileSync(blocked, 'not a folder');
+  try {
+    await expectRejected(t, () => preregCall(t, 'PUT', `/documents/${destination}?catCode=POA&sourcePreId=${source}`, { headers: amina }), 'PRG_PAM_DOC_011');
+    expect(await statusOf(destination)).toBe('Application_Incomplete');
+  } finally {
+    rmSync(blocked);
+  }
 });
