@@ -1,11 +1,14 @@
 import { prereg } from '../../subgraphs/prereg/index.js';
+import { documentsArea } from '../../subgraphs/prereg/documents/index.js';
 import { PREREG_INTERNAL } from '../../subgraphs/prereg/errors.js';
 import type { EnvelopeRules, RouteInput } from '../route.js';
 import { routeFactory, type RouteSpec } from '../route-factory.js';
 import type { z } from 'zod';
 
 const ID_PREFIX = 'platform.pre-registration.';
-const made = routeFactory({ component: prereg, internalErrorCode: PREREG_INTERNAL, idPrefix: ID_PREFIX, pathPrefix: '/preregistration/v1' });
+/** A documents call that fails inside (its table or store out of reach) answers the spec's PRG_PAM_DOC_012; the others the component's code. */
+const internalErrorCode = (rootField: string) => (rootField in documentsArea.schemas ? 'PRG_PAM_DOC_012' : PREREG_INTERNAL);
+const made = routeFactory({ component: prereg, internalErrorCode, idPrefix: ID_PREFIX, pathPrefix: '/preregistration/v1' });
 
 /**
  * A pre-registration route. Every request envelope is checked as MOSIP's

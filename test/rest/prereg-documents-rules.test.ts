@@ -193,4 +193,18 @@ describe('stored data that fails its checks is refused, never served', () => {
     await prisma.preRegDocument.update({ where: { id: docId }, data: { docName: row.docName } });
     expect(codeOf(await read())).toBeUndefined();
   });
+
+  it('answers PRG_PAM_DOC_012 when the documents table cannot be reached, with no word of the driver', async () => {
+    const { preRegId } = await withDocument();
+    const { prisma } = t.platform.database;
+    await prisma.$executeRawUnsafe('ALTER TABLE prereg_document RENAME TO prereg_document_away');
+    try {
+      const answer = (await preregCall(t, 'GET', `/documents/preregistration/${preRegId}`, { headers: amina })).json;
+      expectError(answer, 'PRG_PAM_DOC_012');
+      expect(JSON.stringify(answer.errors)).not.toMatch(/prereg_document|relation|prisma|\.ts/i);
+    } finally {
+      await prisma.$executeRawUnsafe('ALTER TABLE prereg_document_away RENAME TO prereg_document');
+    }
+    expect(codeOf(await preregCall(t, 'GET', `/documents/preregistration/${preRegId}`, { headers: amina }))).toBeUndefined();
+  });
 });
