@@ -82,6 +82,20 @@ export const CORE_SETTINGS = {
     'loopback',
     "Express `trust proxy`: which proxies' `X-Forwarded-For` names the client address (throttling)",
   ),
+  logFormat: setting(
+    'LOG_FORMAT',
+    read.oneOf(['auto', 'json', 'pretty']),
+    'auto',
+    '`json`: one JSON object per line (for collectors); `pretty`: readable lines; `auto`: pretty when standard output is a terminal, else JSON',
+  ),
+  instanceId: setting(
+    'PLATFORM_INSTANCE_ID',
+    read.optionalText(),
+    undefined,
+    'the name every log line and metric of this process carries, to tell instances and workers apart',
+    'host name and process id',
+  ),
+  metrics: setting('PLATFORM_METRICS', read.flag(), 'true', '`false` turns `/metrics` (Prometheus text format) off'),
   logLevel: setting('LOG_LEVEL', read.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino level (`silent` in tests)'),
   publicUrl: setting(
     'PLATFORM_PUBLIC_URL',
@@ -109,6 +123,12 @@ export const GRAPHQL_SETTINGS = {
     'cost of a GraphQL operation with its variables: each object 1, each scalar 0.25, times the rows of every list around it. A list with a page argument (`first`, `last`, `pageSize`, `limit`), or inside a connection or page that has one, counts that many rows (the schema default, else 20, when absent); any other list counts its declared `@listSize(assumedSize)`, the most its service returns (10,000 for a whole master-data list). Operations the REST layer registers are exempt when it runs them in-process; `0` turns it off',
   ),
   maxDirectives: setting('PLATFORM_GRAPHQL_MAX_DIRECTIVES', read.integer(), '20', 'directives per GraphQL document; `0` turns it off'),
+  explorer: setting(
+    'PLATFORM_GRAPHQL_EXPLORER',
+    read.flag(),
+    'true',
+    '`true` serves GraphiQL (from the platform itself, nothing fetched from another host) to a browser at `GET /graphql`; `false` turns it off',
+  ),
   introspection: setting(
     'PLATFORM_GRAPHQL_INTROSPECTION',
     read.oneOf(['authenticated', 'public']),
