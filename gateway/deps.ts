@@ -5,8 +5,8 @@ import { loadGlobalConfiguration } from '../lib/global-configuration.js';
 import { TokenStorage } from '../lib/tokens/storage.js';
 import { openDatabase, type Database } from '../lib/db/client.js';
 import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
-import { log as defaultLogger, type Logger } from '../lib/log.js';
-import { MasterKey } from '../lib/master-key.js';
+import { instanceId, log as defaultLogger, type Logger, type ProcessRole } from '../lib/log.js';
+import type { MasterKey } from '../lib/master-key.js';
 import { readSettings, SettingsError, type SettingValues, type Settings } from '../lib/settings.js';
 import { buildComponentSchema } from '../lib/subgraph.js';
 import { systemClock, type Clock } from '../lib/time.js';
@@ -21,6 +21,7 @@ import { JobRunner } from '../lib/jobs/runner.js';
 import { openQueue } from '../lib/queue/index.js';
 import { openObjectStore } from '../lib/object-store/index.js';
 import { UploadSpool } from '../lib/uploads/spool.js';
+import { checkMasterKey, checkObjectStore, checkSharedSettings, explainKeyFailure, loadMasterKey, sealMasterKeyCheck } from './preflight.js';
 
 export interface DepsOptions {
   config: PlatformConfig;
@@ -29,6 +30,8 @@ export interface DepsOptions {
   /** an already opened database (tests, or a subgraph sharing the gateway's process) */
   database?: Database;
   masterKey?: MasterKey;
+  /** what this process is, for its job runner's heartbeat */
+  role?: ProcessRole;
 }
 
 /** Every component's settings, read at once so a bad configuration names all its mistakes before anything opens. */
@@ -63,6 +66,7 @@ export interface Dependencies {
 export async function createDeps(options: DepsOptions): Promise<Dependencies> {
   const { config } = options;
   const settings = componentSettings(config.env);
+  checkSharedSettings(config);
   // Read before anything opens: a bad file is a start-up error that names its setting.
   const globalConfiguration = loadGlobalConfiguration(config.globalConfigFile);
   const logger = options.logger ?? defaultLogger;
@@ -70,7 +74,7 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
   const database =
     options.database ??
     (await (config.databaseUrl ? openDatabase({ url: config.databaseUrl }) : openDatabase({ dataDir: path.join(config.dataDir, 'pglite') })));
-  const masterKey = options.masterKey ?? MasterKey.load(config.masterKey, config.dataDir, logger);
+  const masterKey = options.masterKey ? await checkMasterKey(options.masterKey, database) : await loadMasterKey(config, database, logger);
   const tokenTables = new TokenStorage(database.prisma);
   const tokens = new TokenService(
     tokenTables,
@@ -84,10 +88,12 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     clock,
     new RevocationList(database, tokenTables, clock, logger.child({ component: 'revocations' })),
   );
-  await tokens.init();
+  await tokens.init().catch(explainKeyFailure);
+  await sealMasterKeyCheck(masterKey, database);
   const queue = openQueue({ url: config.stompUrl, login: config.stompLogin, passcode: config.stompPasscode, logger: logger.child({ component: 'stomp' }) });
   const jobQueue = new JobQueue(database.prisma, clock, logger.child({ component: 'jobs' }));
   const objects = openObjectStore({ url: config.objectStoreUrl, dataDir: config.dataDir });
+  await checkObjectStore(config, database, objects);
   const closeTasks: (() => Promise<void> | void)[] = [() => tokens.stop(), () => queue.close(), () => objects.close?.()];
   const deps: PlatformDeps = {
     config,
@@ -118,6 +124,8 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     concurrency: config.jobs.concurrency,
     pollMs: config.jobs.pollMs,
     retentionMs: config.jobs.retentionHours * 3_600_000,
+    role: options.role ?? 'platform',
+    instance: config.instanceId ?? instanceId(config.env),
   });
   // Jobs stop before the services they call close.
   closeTasks.push(() => jobRunner.stop(config.jobs.shutdownGraceMs));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphqlLimits } from '../lib/config.js';
 import type { RequestContext } from '../lib/context.js';
 import type { Logger } from '../lib/log.js';
@@ -41,7 +42,14 @@ export async function createGatewayServer(options: GatewayOptions): Promise<Apol
     // The process decides when to stop (gateway/signals.ts); Apollo's own handler would race it and re-raise the signal.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
-    plugins: [introspectionGuard(options.limits), costLimit(options.limits), variablesDepthLimit(), ...(options.plugins ?? [])],
+    plugins: [
+      // Apollo's landing page loads its Sandbox from a CDN; a browser gets the platform's own GraphiQL instead (gateway/explorers.ts).
+      ApolloServerPluginLandingPageDisabled(),
+      introspectionGuard(options.limits),
+      costLimit(options.limits),
+      variablesDepthLimit(),
+      ...(options.plugins ?? []),
+    ],
     formatError: errorFormatter(options.logger),
   });
   await server.start();

@@ -9,6 +9,12 @@ import type { HandlerDeps } from '../rest-compat/handler.js';
 import { mountRest } from '../rest-compat/index.js';
 import type { RestRoute } from '../rest-compat/route.js';
 import { openApiDocument } from '../rest-compat/openapi.js';
+import type { Health, HealthReport } from './health.js';
+import { mountExplorers, type ExplorerOptions } from './explorers.js';
+import { factsOf } from '../lib/metrics/operations.js';
+import { routeTemplate, type HttpObservers } from './metrics.js';
+import { jwksRoute } from './jwks.js';
+import type { Jwk } from '../lib/tokens.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -20,20 +26,21 @@ declare global {
   }
 }
 
-export interface HealthReport {
-  status: 'UP' | 'DOWN';
-  components: Record<string, { status: string; details?: Record<string, unknown> }>;
-}
-
 export interface HttpOptions {
   server: ApolloServer<RequestContext>;
   rest: HandlerDeps;
   routes: readonly RestRoute[];
   logger: Logger;
-  health: () => Promise<HealthReport>;
+  health: Health;
   trustProxy: string;
   maxBodyBytes: number;
   version: string;
+  /** Swagger UI and GraphiQL (gateway/explorers.ts) */
+  explorers: ExplorerOptions;
+  /** each request's facts for the log, its metrics and `/metrics` (gateway/metrics.ts) */
+  metrics?: HttpObservers;
+  /** the token signing keys' public halves, served at /.well-known/jwks.json (gateway/jwks.ts) */
+  jwks?: () => Promise<{ keys: Jwk[] }>;
 }
 
 /** Request id and one access-log line per request, with the route template instead of the URL (no personal data). */
@@ -45,8 +52,10 @@ function accessLog(logger: Logger) {
     res.setHeader('X-Request-Id', req.requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? (res.statusCode === 404 ? 'unmatched' : req.baseUrl || 'unmatched');
-      req.log?.info({ method: req.method, route, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      // The caller's id, the GraphQL operation and the first error code: who did what, and what was refused.
+      const facts = factsOf(req);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      req.log?.info({ method: req.method, route: routeTemplate(req, res), status: res.statusCode, ms, ...facts }, 'request');
     });
     next();
   };
@@ -90,13 +99,18 @@ export function createHttpApp(options: HttpOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy);
+  // Before the access log: scrapes every few seconds would drown the request lines.
+  if (options.metrics?.scrape) app.get('/metrics', options.metrics.scrape);
   app.use(accessLog(options.logger));
-  app.get('/health', async (_req, res) => {
-    const report = await options.health();
-    res.status(report.status === 'UP' ? 200 : 503).json(report);
-  });
-  const apiDocs = openApiDocument(options.routes, options.version);
+  if (options.metrics) app.use(options.metrics.observe);
+  const answer = (res: Response, report: HealthReport) => res.status(report.status === 'UP' ? 200 : 503).json(report);
+  app.get('/health/live', (_req, res) => answer(res, options.health.live()));
+  app.get('/health/ready', async (_req, res) => answer(res, await options.health.ready()));
+  app.get('/health', async (_req, res) => answer(res, await options.health.detail()));
+  const apiDocs = openApiDocument(options.routes, options.version, options.rest.roleTable);
   app.get('/v3/api-docs', (_req, res) => res.json(apiDocs));
+  if (options.jwks) app.get('/.well-known/jwks.json', jwksRoute(options.jwks));
+  mountExplorers(app, options.explorers);
   app.use(
     '/graphql',
     express.json({ limit: options.maxBodyBytes }),

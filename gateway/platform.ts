@@ -12,8 +12,12 @@ import { createDeps, type Dependencies, type DepsOptions } from './deps.js';
 import { HttpDrain } from './drain.js';
 import { CachedLocalDataSource } from './data-sources.js';
 import { createGatewayServer } from './graphql.js';
+import { platformMetrics } from './metrics.js';
+import { trackRequest } from '../lib/metrics/operations.js';
 import { restExecutor } from './rest-executor.js';
-import { createHttpApp, type HealthReport } from './http.js';
+import { createHttpApp } from './http.js';
+import { createHealth } from './health.js';
+import { instanceId } from '../lib/log.js';
 
 export const PLATFORM_VERSION = '0.1.0';
 
@@ -37,14 +41,15 @@ export interface Platform {
 /** Builds the whole platform in one process: database, keys, every subgraph, the gateway, REST and health. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const { config } = options;
-  const { deps, database, buildSubgraph, runCloseTasks, jobRunner } = await createDeps(options);
+  const { deps, database, buildSubgraph, runCloseTasks, jobRunner, jobQueue } = await createDeps(options);
   const { logger, clock, tokens } = deps;
 
   const localSources = new Map<string, CachedLocalDataSource>();
   for (const component of COMPONENTS) {
     if (!config.subgraphUrls[component.name]) localSources.set(component.name, new CachedLocalDataSource(await buildSubgraph(component), logger));
   }
-  const graphql = await createGatewayServer({ localSources, remoteUrls: config.subgraphUrls, logger, limits: config.graphql });
+  const metrics = platformMetrics(config, deps, database, jobQueue);
+  const graphql = await createGatewayServer({ localSources, remoteUrls: config.subgraphUrls, logger, limits: config.graphql, plugins: [metrics.plugin] });
   const { queue } = deps;
   const execute = restExecutor(
     graphql,
@@ -52,36 +57,23 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     COMPONENTS.map((component) => component.name),
   );
   const contextFor = (req: Request) =>
-    createRequestContext(
-      { headers: { cookie: req.headers.cookie, authorization: req.headers.authorization }, clientAddress: req.ip ?? 'unknown', requestId: req.requestId },
-      tokens,
+    trackRequest(
+      req,
+      createRequestContext(
+        { headers: { cookie: req.headers.cookie, authorization: req.headers.authorization }, clientAddress: req.ip ?? 'unknown', requestId: req.requestId },
+        tokens,
+      ),
     );
 
-  const health = async (): Promise<HealthReport> => {
-    const databaseUp = await database.ping().then(
-      () => true,
-      () => false,
-    );
-    const queueState = queue.state;
-    const { virusScanner, pipeline, abisOperator } = deps.services;
-    const [scanner, stuck, abis] = await Promise.all([
-      virusScanner.health(),
-      databaseUp ? pipeline.stuckCount().catch(() => null) : null,
-      databaseUp ? abisOperator.health().catch(() => null) : null,
-    ]);
-    return {
-      // A scanner or an ABIS that is down holds packets back (they wait or are sent again); the rest serves: neither makes it DOWN.
-      status: databaseUp && (queueState === 'UP' || queueState === 'DISABLED') ? 'UP' : 'DOWN',
-      components: {
-        database: { status: databaseUp ? 'UP' : 'DOWN', details: { kind: database.kind } },
-        queue: { status: queueState },
-        virusScanner: { status: scanner.status, details: { detail: scanner.detail } },
-        registrations: { status: stuck === null ? 'UNKNOWN' : 'UP', details: { stuck } },
-        // An ABIS that does not answer holds de-duplication back (registrations wait, then REPROCESS); the rest serves.
-        abis: abis ?? { status: 'UNKNOWN' },
-      },
-    };
-  };
+  const health = createHealth({
+    config,
+    database,
+    deps,
+    jobQueue,
+    jobRunner,
+    version: PLATFORM_VERSION,
+    instance: config.instanceId ?? instanceId(config.env),
+  });
 
   const app = createHttpApp({
     server: graphql,
@@ -90,6 +82,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     trustProxy: config.trustProxy,
     maxBodyBytes: config.maxBodyBytes,
     version: PLATFORM_VERSION,
+    explorers: { graphiql: config.graphql.explorer },
+    metrics: metrics.http,
+    jwks: () => tokens.keys.jwks(),
     rest: {
       execute,
       contextFor,
@@ -125,6 +120,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       // Stop accepting, let in-flight requests finish (bounded), then release the database and the broker.
       await http?.drain(config.shutdownGraceMs);
       await graphql.stop();
+      metrics.close();
       await runCloseTasks();
       if (!options.database) await database.close();
     },

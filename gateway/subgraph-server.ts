@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { createRequestContext, type RequestContext } from '../lib/context.js';
@@ -36,6 +37,8 @@ export async function startSubgraphServer(schema: GraphQLSchema, deps: PlatformD
     ...limitOptions(deps.config.graphql),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: http }),
+      // Apollo's landing page loads from a CDN: an air-gapped subgraph serves none (the gateway has GraphiQL).
+      ApolloServerPluginLandingPageDisabled(),
       introspectionGuard(deps.config.graphql),
       costLimit(deps.config.graphql),
       variablesDepthLimit(),

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { createHash, randomUUID, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import jwt from 'jsonwebtoken';
 import type { Credentials } from './credentials.js';
@@ -6,9 +6,11 @@ import { PlatformError } from './errors.js';
 import type { MasterKey } from './master-key.js';
 import type { RevocationList } from './revocations.js';
 import type { Clock } from './time.js';
+import { kidOf, SigningKeys, type Jwk, type SigningKeyView } from './tokens/signing-keys.js';
 import type { RevokedTokens, SessionWrite, SubjectType, TokenRow, TokenStorage } from './tokens/storage.js';
 
 export { RESIDENT_SUBJECT, type SubjectType } from './tokens/storage.js';
+export type { Jwk, SigningKeyView };
 
 /** A user's profile, carried in the token so that validation needs no look-up (as Keycloak's tokens carry it). */
 export interface Profile {
@@ -56,10 +58,7 @@ export interface TokenSettings {
   refreshLifeSeconds: number;
 }
 
-const SIGNING_KEY_ID = 'auth-token-signing-1';
-const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: SIGNING_KEY_ID }), 'utf8').toString('base64url');
 const signAsync = promisify(cryptoSign) as (algorithm: string, data: Buffer, key: KeyObject) => Promise<Buffer>;
-const KEY_PURPOSE = 'auth/token-signing-key';
 /** Verified tokens kept (by hash) until their exp, so a repeated token costs no RSA verification. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
@@ -92,9 +91,9 @@ export const TOKEN_ERRORS = {
  * list (kept current by LISTEN/NOTIFY) says whether it was ended early.
  */
 export class TokenService {
-  private privateKey!: KeyObject;
-  private publicKey!: KeyObject;
   private readonly verified = new Map<string, Claims>();
+  /** the signing keys: rotated by an operator (`platform keys rotate-signing`), published at /.well-known/jwks.json */
+  readonly keys: SigningKeys;
 
   constructor(
     private readonly store: TokenStorage,
@@ -102,27 +101,19 @@ export class TokenService {
     private readonly settings: TokenSettings,
     private readonly clock: Clock,
     readonly revocations: RevocationList,
-  ) {}
+  ) {
+    const longest = Math.max(settings.accessLifeSeconds, settings.refreshLifeSeconds) * 1000;
+    this.keys = new SigningKeys(store, masterKey, clock, longest);
+  }
 
   /**
-   * Loads the signing key, creating it on first start. Instances starting
-   * together each offer one; the insert keeps the first and skips the others
-   * (no unique violation), and every instance then signs with the stored one.
-   * Then starts the revocation list.
+   * Opens the master key's derivation root (a rewrap's; before any component
+   * derives its keys from it), loads the signing keys (signing-keys.ts: made
+   * on the first start), then starts the revocation list.
    */
   async init(): Promise<void> {
-    let row = await this.store.signingKey(SIGNING_KEY_ID);
-    if (!row) {
-      const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      row = await this.store.offerSigningKey({
-        id: SIGNING_KEY_ID,
-        privateKey: this.masterKey.wrap(pem, KEY_PURPOSE),
-        publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      });
-    }
-    this.privateKey = createPrivateKey(this.masterKey.unwrap(row.privateKey, KEY_PURPOSE).toString('utf8'));
-    this.publicKey = createPublicKey(row.publicKey);
+    this.masterKey.openRoot(await this.store.sealedDerivationRoot());
+    await this.keys.start();
     await this.revocations.start();
   }
 
@@ -188,8 +179,9 @@ export class TokenService {
       iss: this.settings.issuer,
       aud: this.settings.audience,
     };
-    const input = `${JWT_HEADER}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
-    const signature = await signAsync('sha256', Buffer.from(input, 'utf8'), this.privateKey);
+    const signer = await this.keys.current();
+    const input = `${signer.header}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
+    const signature = await signAsync('sha256', Buffer.from(input, 'utf8'), signer.key);
     const row: TokenRow = {
       id,
       sessionId,
@@ -206,7 +198,7 @@ export class TokenService {
   /** The access token's principal, or the spec's KER-ATH code for what is wrong with it. */
   async verify(credentials: Credentials): Promise<Principal> {
     if (!credentials.token) throw credentials.cookiesPresent ? TOKEN_ERRORS.noToken() : TOKEN_ERRORS.noCookies();
-    const claims = this.checkSignature(credentials.token, 'access');
+    const claims = await this.checkSignature(credentials.token, 'access');
     if (await this.revocations.isRevoked(claims.jti)) throw TOKEN_ERRORS.notStored();
     return {
       subject: claims.sub,
@@ -221,12 +213,12 @@ export class TokenService {
     };
   }
 
-  private checkSignature(token: string, kind: Claims['typ']): Claims {
+  private async checkSignature(token: string, kind: Claims['typ']): Promise<Claims> {
     const now = Math.floor(this.clock.now().getTime() / 1000);
     const hash = createHash('sha256').update(token).digest('base64url');
     let claims = this.verified.get(hash);
     if (!claims) {
-      claims = this.verifySignature(token, now);
+      claims = this.verifySignature(token, now, await this.keys.verifier(kidOf(token)));
       if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(hash, claims);
     }
@@ -238,9 +230,10 @@ export class TokenService {
     return claims;
   }
 
-  private verifySignature(token: string, now: number): Claims {
+  private verifySignature(token: string, now: number, publicKey: KeyObject | undefined): Claims {
+    if (!publicKey) throw TOKEN_ERRORS.invalid();
     try {
-      const claims = jwt.verify(token, this.publicKey, {
+      const claims = jwt.verify(token, publicKey, {
         algorithms: ['RS256'],
         issuer: this.settings.issuer,
         audience: this.settings.audience,
@@ -264,7 +257,7 @@ export class TokenService {
    */
   async refresh(refreshToken: string | undefined, appId: string): Promise<IssuedTokens> {
     if (!refreshToken) throw TOKEN_ERRORS.noToken();
-    const claims = this.checkSignature(refreshToken, 'refresh');
+    const claims = await this.checkSignature(refreshToken, 'refresh');
     if (claims.appId !== appId) throw TOKEN_ERRORS.wrongRealm(appId);
     const now = this.clock.now();
     if (!(await this.store.rotate(claims.jti, now))) {

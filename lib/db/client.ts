@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
+import { claimDataFolder } from './data-lock.js';
 import { openPGlite } from './pglite.js';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -17,6 +18,8 @@ export interface Database {
   /** the adapter factory, for the schema engine (migrations) */
   adapter: SqlMigrationAwareDriverAdapterFactory;
   ping(): Promise<void>;
+  /** PostgreSQL only: the connection pool's counts (metrics) */
+  poolCounts?(): { total: number; idle: number; waiting: number; max: number };
   close: () => Promise<void>;
   /** embedded only: the PGlite instance (tests read its data folder) */
   pglite?: PGlite;
@@ -140,7 +143,12 @@ function once(close: () => Promise<void>): () => Promise<void> {
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   let database: Database;
   if (options.url) {
-    const adapter = new PrismaPg({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const max = options.poolSize ?? 10;
+    // The pool is made here, not by the adapter, so that its counts can be read (metrics); it is ended here too.
+    const pool = new pg.Pool({ connectionString: options.url, max });
+    // An idle connection that breaks (a server restart) leaves the pool; without a listener the error would end the process.
+    pool.on('error', () => undefined);
+    const adapter = new PrismaPg(pool);
     const prisma = clientOf(adapter, options.onQuery);
     const url = options.url;
     database = {
@@ -149,14 +157,24 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       description: redactUrl(url),
       adapter,
       ping: async () => void (await prisma.$queryRawUnsafe('SELECT 1')),
-      close: () => prisma.$disconnect(),
+      poolCounts: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
       subscribe: (channel, handlers) => listenOnPostgres(url, channel, handlers),
     };
   } else {
     const dataDir = options.dataDir ?? 'memory://';
-    if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+    const onDisk = !dataDir.startsWith('memory://');
+    if (onDisk) mkdirSync(dataDir, { recursive: true });
+    // A second process on the folder would corrupt it (data-lock.ts): refused before PGlite touches it.
+    const release = onDisk ? claimDataFolder(dataDir) : () => undefined;
     // PGlite is one connection in this process: the client and the migrations share the instance.
-    const pglite = await openPGlite(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    const pglite = await openPGlite(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}).catch((error: unknown) => {
+      release();
+      throw error;
+    });
     const adapter = new PrismaPGlite(pglite);
     const prisma = clientOf(adapter, options.onQuery);
     database = {
@@ -175,6 +193,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       close: async () => {
         await prisma.$disconnect();
         if (!pglite.closed) await pglite.close();
+        release();
       },
     };
   }

@@ -23,6 +23,7 @@ export class JobExecutor {
   /** this process as a lease holder: host, process and a random part */
   readonly worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly controllers = new Set<AbortController>();
+  private readonly stopper = new AbortController();
 
   constructor(
     private readonly storage: JobStorage,
@@ -46,6 +47,7 @@ export class JobExecutor {
       maxAttempts: job.maxAttempts,
       retryAt: job.attempts < job.maxAttempts ? new Date(this.clock.now().getTime() + backoffAfter(definition, job.attempts)) : null,
       signal: controller.signal,
+      stopping: this.stopper.signal,
       completeIn: async (tx) => {
         if (!(await this.storage.complete(claim, this.clock.now(), tx))) throw new Error('the job lease was lost: its work is rolled back');
         completedInTx = true;
@@ -96,6 +98,11 @@ export class JobExecutor {
     }
     log.error({ reason }, 'job failed for the last time: dead');
     if (await this.storage.bury(claim, this.clock.now(), reason)) await definition.onDead?.(job.payload as never, reason);
+  }
+
+  /** Tells long handlers that can end early (and leave the rest to a later run) that the process is stopping. */
+  beginStop(): void {
+    this.stopper.abort(new Error('worker stopping'));
   }
 
   /** Tells every running handler to stop (shutdown after the grace time): their jobs run again after the lease. */

@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../time.js';
 import { JOB_DEFAULTS, JobExecutor } from './execute.js';
-import { JobStorage, type NewJob } from './storage.js';
+import { JobStorage, RunnerHeartbeats, type NewJob } from './storage.js';
 import type { EnqueueOptions, HeldJob, JobDefinition, JobDefinitions, JobKind, JobPayloads, Jobs, JobTx } from './types.js';
 
 /**
@@ -14,6 +14,7 @@ import type { EnqueueOptions, HeldJob, JobDefinition, JobDefinitions, JobKind, J
 export class JobQueue implements Jobs {
   readonly storage: JobStorage;
   readonly executor: JobExecutor;
+  readonly heartbeats: RunnerHeartbeats;
   private readonly definitions = new Map<string, JobDefinition<never>>();
   /** called after an enqueue outside a transaction: the runner of this process starts at once */
   private readonly wakers: (() => void)[] = [];
@@ -24,6 +25,7 @@ export class JobQueue implements Jobs {
     logger: Logger,
   ) {
     this.storage = new JobStorage(prisma);
+    this.heartbeats = new RunnerHeartbeats(prisma);
     this.executor = new JobExecutor(this.storage, (kind) => this.definitions.get(kind), clock, logger);
   }
 
@@ -68,6 +70,13 @@ export class JobQueue implements Jobs {
     const advanced = await this.storage.advance(kind, this.clock.now());
     if (advanced > 0) for (const wake of this.wakers) wake();
     return advanced;
+  }
+
+  /** Dead jobs queued again with their attempts reset; runners are woken as by an enqueue. The ids revived (the others were not dead). */
+  async retryDead(ids: readonly string[]): Promise<string[]> {
+    const revived = await this.storage.revive(ids, this.clock.now());
+    if (revived.length) for (const wake of this.wakers) wake();
+    return revived;
   }
 
   async enqueue<K extends JobKind>(kind: K, payload: JobPayloads[K], options: EnqueueOptions = {}): Promise<void> {

@@ -4,6 +4,10 @@ import type { Clock } from '../time.js';
 import type { JobQueue } from './queue.js';
 import { JOBS_CHANNEL } from './storage.js';
 
+/** How often a runner says it is alive, and how long after its last word it counts as gone. */
+export const HEARTBEAT_MS = 5_000;
+export const RUNNER_SILENT_MS = 3 * HEARTBEAT_MS;
+
 export interface RunnerOptions {
   /** jobs run at once by this process */
   concurrency: number;
@@ -11,6 +15,9 @@ export interface RunnerOptions {
   pollMs: number;
   /** how long done jobs are kept */
   retentionMs: number;
+  /** what kind of process runs it, and its name (readiness and the operator see who runs jobs) */
+  role?: string;
+  instance?: string;
 }
 
 /**
@@ -23,6 +30,7 @@ export interface RunnerOptions {
 export class JobRunner {
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private subscription: Subscription | undefined;
   private stopped = true;
   private polling: Promise<void> | undefined;
@@ -37,6 +45,10 @@ export class JobRunner {
     private readonly options: RunnerOptions,
   ) {}
 
+  private get heartbeats() {
+    return this.queue.heartbeats;
+  }
+
   async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
@@ -44,7 +56,24 @@ export class JobRunner {
     this.queue.onEnqueued(() => this.wake());
     this.subscription = await this.database.subscribe(JOBS_CHANNEL, { message: () => this.wake(), up: () => this.wake(), down: () => undefined });
     this.timer = setInterval(() => this.wake(), this.options.pollMs).unref();
+    await this.beat();
+    this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS).unref();
     this.wake();
+  }
+
+  private runner() {
+    return { worker: this.queue.executor.worker, role: this.options.role ?? 'platform', instance: this.options.instance ?? this.queue.executor.worker };
+  }
+
+  /** A missed beat (the database away a moment) is only logged: the next one, or readiness elsewhere, tells. Heartbeats are wall-clock time, whatever clock the jobs keep. */
+  private beat(): Promise<void> {
+    return this.heartbeats.beat(this.runner(), new Date()).catch((error: unknown) => this.logger.warn({ err: error }, 'job runner heartbeat failed'));
+  }
+
+  /** The runners alive anywhere on this database (heartbeats within the last few seconds). */
+  alive(): Promise<{ worker: string; role: string; instance: string; seenAt: Date }[]> {
+    const now = Date.now();
+    return this.heartbeats.alive(new Date(now - RUNNER_SILENT_MS), new Date(now - 24 * 3_600_000));
   }
 
   /** One row per recurring kind, created by whichever instance starts first. */
@@ -116,13 +145,16 @@ export class JobRunner {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.heartbeat);
     await this.subscription?.close();
     await this.polling;
+    this.queue.executor.beginStop();
     const settled = Promise.allSettled([...this.running]);
     const late = await Promise.race([settled.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref())]);
     if (late) {
       this.queue.executor.abortAll();
       this.logger.warn({ running: this.running.size }, 'jobs still running at shutdown: they run again after their lease');
     }
+    await this.heartbeats.forget(this.queue.executor.worker).catch(() => undefined);
   }
 }

@@ -29,6 +29,19 @@ export interface Claim {
   attempts: number;
 }
 
+/** A dead job as an operator reads it. */
+export interface DeadJob {
+  id: string;
+  kind: string;
+  attempts: number;
+  maxAttempts: number;
+  /** the last failure's reason */
+  lastError: string | null;
+  /** when it died */
+  finishedAt: Date | null;
+  createdAt: Date;
+}
+
 export interface JobCounts {
   queued: number;
   running: number;
@@ -163,11 +176,89 @@ export class JobStorage {
     return count;
   }
 
+  /** Dead jobs (of a kind), the latest to die first. */
+  dead(options: { kind?: string; take: number }): Promise<DeadJob[]> {
+    return this.prisma.platformJob.findMany({
+      where: { state: 'DEAD', ...(options.kind ? { kind: options.kind } : {}) },
+      orderBy: [{ finishedAt: 'desc' }, { id: 'asc' }],
+      take: options.take,
+      select: { id: true, kind: true, attempts: true, maxAttempts: true, lastError: true, finishedAt: true, createdAt: true },
+    });
+  }
+
+  /** The ids of the dead jobs (of a kind), or of those among `ids` that are dead. */
+  async deadIds(filter: { kind?: string; ids?: readonly string[] }): Promise<string[]> {
+    const rows = await this.prisma.platformJob.findMany({
+      where: { state: 'DEAD', ...(filter.kind ? { kind: filter.kind } : {}), ...(filter.ids ? { id: { in: [...filter.ids] } } : {}) },
+      orderBy: { finishedAt: 'asc' },
+      select: { id: true },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  /** Dead jobs queued again as new ones (attempts reset), announced on commit as an enqueue is; the ids revived. */
+  revive(ids: readonly string[], now: Date): Promise<string[]> {
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.platformJob.updateManyAndReturn({
+        where: { id: { in: [...ids] }, state: 'DEAD' },
+        data: { state: 'QUEUED', attempts: 0, runAt: now, finishedAt: null, leaseUntil: null, lockedBy: null },
+        select: { id: true, kind: true },
+      });
+      for (const kind of new Set(rows.map((row) => row.kind))) await tx.$queryRaw`SELECT pg_notify(${JOBS_CHANNEL}, ${kind})::text AS sent`;
+      return rows.map((row) => row.id);
+    });
+  }
+
+  /** Dead jobs forgotten; the ids removed (a job that is not dead stays). */
+  async dropDead(ids: readonly string[]): Promise<string[]> {
+    return this.prisma.$transaction(async (tx) => {
+      const dead = await tx.platformJob.findMany({ where: { id: { in: [...ids] }, state: 'DEAD' }, select: { id: true } });
+      await tx.platformJob.deleteMany({ where: { id: { in: dead.map((row) => row.id) }, state: 'DEAD' } });
+      return dead.map((row) => row.id);
+    });
+  }
+
   async counts(): Promise<JobCounts> {
     const rows = await this.prisma.platformJob.groupBy({ by: ['state'], where: { state: { in: ['QUEUED', 'RUNNING', 'DEAD'] } }, _count: { _all: true } });
     const of = (state: string) => rows.find((row) => row.state === state)?._count._all ?? 0;
     return { queued: of('QUEUED'), running: of('RUNNING'), dead: of('DEAD') };
   }
+
+  /** Per kind (each of `kinds`, and any other found): queued, running and dead jobs, and since when the oldest due queued one is due (metrics). */
+  async countsByKind(kinds: readonly string[], now: Date): Promise<(JobCounts & { kind: string; oldestDueAt: Date | null })[]> {
+    const [states, due] = await Promise.all([
+      this.prisma.platformJob.groupBy({ by: ['kind', 'state'], where: { state: { in: ['QUEUED', 'RUNNING', 'DEAD'] } }, _count: { _all: true } }),
+      this.prisma.platformJob.groupBy({ by: ['kind'], where: { state: 'QUEUED', runAt: { lte: now } }, _min: { runAt: true } }),
+    ]);
+    const all = new Set([...kinds, ...states.map((row) => row.kind)]);
+    const count = (kind: string, state: string) => states.find((row) => row.kind === kind && row.state === state)?._count._all ?? 0;
+    return [...all].map((kind) => ({
+      kind,
+      queued: count(kind, 'QUEUED'),
+      running: count(kind, 'RUNNING'),
+      dead: count(kind, 'DEAD'),
+      oldestDueAt: due.find((row) => row.kind === kind)?._min.runAt ?? null,
+    }));
+  }
 }
 
 const fence = (claim: Claim) => ({ id: claim.id, lockedBy: claim.worker, attempts: claim.attempts, state: 'RUNNING' });
+
+/** Job runners' heartbeats: who runs jobs, seen when. */
+export class RunnerHeartbeats {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async beat(runner: { worker: string; role: string; instance: string }, now: Date): Promise<void> {
+    await this.prisma.platformJobRunner.upsert({ where: { worker: runner.worker }, create: { ...runner, seenAt: now }, update: { seenAt: now } });
+  }
+
+  async forget(worker: string): Promise<void> {
+    await this.prisma.platformJobRunner.deleteMany({ where: { worker } });
+  }
+
+  /** Runners seen since the instant; those silent long before it (killed without a stop) are removed on the way. */
+  async alive(since: Date, forgetBefore: Date): Promise<{ worker: string; role: string; instance: string; seenAt: Date }[]> {
+    await this.prisma.platformJobRunner.deleteMany({ where: { seenAt: { lt: forgetBefore } } });
+    return this.prisma.platformJobRunner.findMany({ where: { seenAt: { gte: since } }, orderBy: { startedAt: 'asc' } });
+  }
+}

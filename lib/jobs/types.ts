@@ -24,6 +24,12 @@ export interface JobContext {
   /** aborted when this worker lost the lease (another may run the job now) or is stopping */
   signal: AbortSignal;
   /**
+   * aborted as soon as this process begins to stop: a long handler whose
+   * rest can wait for a later run (a pool fill) ends early instead of holding
+   * the shutdown for its grace time
+   */
+  stopping: AbortSignal;
+  /**
    * Marks the job done inside the handler's own transaction, so that its
    * effects, the jobs it enqueues and its completion commit together (a
    * crash before the commit leaves the job to run again, with nothing of it

@@ -1,4 +1,9 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { underLock, type Tx } from '../db/lock.js';
+import { PlatformMarkers } from '../db/markers.js';
+import { DERIVATION_ROOT_MARKER } from '../master-key.js';
+import type { SealedColumnOf } from '../master-key/storage.js';
+import { SIGNING_KEY_PURPOSE } from './signing-keys.js';
 
 /** A user or client of the auth manager, or a resident signed in by UIN or VID (subject: the identity's opaque id). */
 export type SubjectType = 'user' | 'client' | 'resident';
@@ -32,11 +37,28 @@ export interface SessionRow {
 /** What recording tokens does to their session: open it, or extend it while it is live (refresh). */
 export type SessionWrite = { open: SessionRow } | { extend: string; until: Date; at: Date };
 
-/** The stored token signing key: the private key wrapped under the master key. */
+/** A token signing key as it is stored: the private key wrapped under the master key. */
 export interface SigningKeyRow {
+  /** the `kid` of the tokens it signs */
   id: string;
   privateKey: string;
   publicKey: string;
+}
+
+/** A stored signing key: whether it is the one that signs, and when it was made (the previous key retired then). */
+export interface StoredSigningKey extends SigningKeyRow {
+  active: boolean;
+  createdAt: Date;
+}
+
+/** auth_signing_key as the signing keys (signing-keys.ts) use it. */
+export interface SigningKeyTable {
+  /** every key, oldest first */
+  signingKeys(): Promise<StoredSigningKey[]>;
+  /** stores the first key unless an instance starting at the same time stored one first (no unique violation) */
+  offerSigningKey(row: SigningKeyRow): Promise<void>;
+  /** makes `row` the key that signs from `at`, the others no longer active, in one transaction; answers the kids it retired */
+  rotateSigningKey(row: SigningKeyRow, at: Date): Promise<string[]>;
 }
 
 /** Whose tokens a revocation ends. */
@@ -47,17 +69,35 @@ export type RevokedTokens = { subject: string } | { sessionId: string };
  * service and the revocation list use them: the only code of lib that
  * touches them.
  */
-export class TokenStorage {
+export class TokenStorage implements SigningKeyTable {
   constructor(private readonly prisma: PrismaClient) {}
 
+  /** One key by its kid (the first one's tells a tool the platform has started on this database). */
   signingKey(id: string): Promise<SigningKeyRow | null> {
     return this.prisma.signingKey.findUnique({ where: { id } });
   }
 
-  /** Stores the key unless an instance starting at the same time stored one first (no unique violation); answers the stored one. */
-  async offerSigningKey(row: SigningKeyRow): Promise<SigningKeyRow> {
+  signingKeys(): Promise<StoredSigningKey[]> {
+    return this.prisma.signingKey.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  async offerSigningKey(row: SigningKeyRow): Promise<void> {
     await this.prisma.signingKey.createMany({ data: [row], skipDuplicates: true });
-    return this.prisma.signingKey.findUniqueOrThrow({ where: { id: row.id } });
+  }
+
+  /** Under a lock: two rotations at once end with one active key. */
+  rotateSigningKey(row: SigningKeyRow, at: Date): Promise<string[]> {
+    return underLock(this.prisma, 'auth_signing_key', async (tx) => {
+      const retired = await tx.signingKey.findMany({ where: { active: true }, select: { id: true } });
+      await tx.signingKey.updateMany({ where: { active: true }, data: { active: false } });
+      await tx.signingKey.create({ data: { ...row, active: true, createdAt: at } });
+      return retired.map(({ id }) => id);
+    });
+  }
+
+  /** The master key's derivation root, sealed by a rewrap (null before any): the first thing a start opens. */
+  sealedDerivationRoot(): Promise<string | null> {
+    return new PlatformMarkers(this.prisma).read(DERIVATION_ROOT_MARKER);
   }
 
   /**
@@ -136,3 +176,17 @@ export class TokenStorage {
     return row ? row.revokedAt : undefined;
   }
 }
+
+/** The signing keys' private halves as a rewrap of the master key reads and rewrites them (lib/master-key/rewrap.ts). */
+export const sealedSigningKeys: SealedColumnOf = (db: PrismaClient | Tx) => ({
+  name: 'token signing keys',
+  list: async () =>
+    (await db.signingKey.findMany({ select: { id: true, privateKey: true }, orderBy: { id: 'asc' } })).map((row) => ({
+      id: row.id,
+      purpose: SIGNING_KEY_PURPOSE,
+      sealed: row.privateKey,
+    })),
+  put: async (id, sealed) => {
+    await db.signingKey.update({ where: { id }, data: { privateKey: sealed } });
+  },
+});

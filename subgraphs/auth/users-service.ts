@@ -237,11 +237,13 @@ export class UsersService {
   }
 
   /** A new client with a platform-issued secret, shown only in this answer. */
-  async createClient(input: ClientInput & { clientId: string }) {
+  /** `chosenSecret`: an operator's own (the admin command line, from its environment), at least 32 characters; else one is generated. */
+  async createClient(input: ClientInput & { clientId: string }, chosenSecret?: string) {
     if (!USER_ID.test(input.clientId)) throw authErrors.invalidInput('clientId is 1 to 64 letters, digits or . @ + - _');
+    if (chosenSecret !== undefined && chosenSecret.length < 32) throw authErrors.invalidInput('a client secret has at least 32 characters');
     this.checkRolesAndApps(input);
     if (await this.clientRows.byId(input.clientId)) throw authErrors.alreadyExists(`Client ${input.clientId}`);
-    const secretKey = randomSecret(32);
+    const secretKey = chosenSecret ?? randomSecret(32);
     await this.clientRows.create({
       clientId: input.clientId,
       secretHash: hashClientSecret(secretKey, this.secretKey),

@@ -13,8 +13,8 @@ export const idrepoJobs: ComponentJobs<typeof idrepoSettings> = (deps) => {
   const { uinPool } = deps.services;
   return {
     'idrepo.uin-pool.refill': {
-      run: () => uinPool.fill(),
-      // A large first fill (200,000 numbers) takes a while: the heartbeat keeps the lease, and a crash leaves the rest to the next run.
+      run: (_payload, context) => uinPool.fill(context.stopping),
+      // A large first fill (200,000 numbers) takes a while: the heartbeat keeps the lease; a stop or a crash leaves the rest to the next run.
       leaseMs: 60_000,
       backoffMs: 5_000,
     },

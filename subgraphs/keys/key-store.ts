@@ -8,7 +8,8 @@ import { ROOT_APPLICATION, type KeyPolicy } from './policy.js';
 import { type KeyEntry, type KeyRows } from './storage.js';
 import { putCertificateInForce, putOtherDomainCertificate } from './upload-certificate.js';
 
-const MODULE_KEY_PURPOSE = 'keys/module-key';
+/** What the platform master key wraps the root and master keys' private halves for (MasterKey.wrap's purpose). */
+export const MODULE_KEY_PURPOSE = 'keys/module-key';
 const BASE_KEY_PREFIX = 'env1.';
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,9 @@
 import type { KeyStoreEntry, MachinePublicKey, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { underLock, type Tx } from '../../lib/db/lock.js';
 import { connection, newestFirst, pageArgs, type Connection, type PageArgs } from '../../lib/graph/connection.js';
+import { MasterKey } from '../../lib/master-key.js';
+import type { SealedColumnOf } from '../../lib/master-key/storage.js';
+import { MODULE_KEY_PURPOSE } from './key-store.js';
 
 export type KeyEntry = KeyStoreEntry;
 export type MachineKeyRow = MachinePublicKey;
@@ -203,3 +206,19 @@ export class KeysStorage implements KeyRows, MachineKeyRows, PartnerCertificateR
     return this.prisma.machinePublicKey.findMany({ where: { machineName: { in: [...machineNames] } } });
   }
 }
+
+/**
+ * The root and master keys' private halves, wrapped under the platform master
+ * key, as a rewrap of that key reads and rewrites them (lib/master-key/rewrap.ts).
+ * Base keys are wrapped under their master key and follow it unchanged.
+ */
+export const sealedModuleKeys: SealedColumnOf = (db: Tx | PrismaClient) => ({
+  name: 'key store root and master keys',
+  list: async () =>
+    (await db.keyStoreEntry.findMany({ where: { privateKey: { not: null } }, select: { id: true, privateKey: true }, orderBy: { id: 'asc' } }))
+      .filter((row) => MasterKey.isWrapped(row.privateKey!))
+      .map((row) => ({ id: row.id, purpose: MODULE_KEY_PURPOSE, sealed: row.privateKey! })),
+  put: async (id, sealed) => {
+    await db.keyStoreEntry.update({ where: { id }, data: { privateKey: sealed } });
+  },
+});

@@ -243,6 +243,11 @@ export class NotificationService {
     return { ...found, edges: found.edges.map((edge, i) => ({ ...edge, node: nodes[i]! })) };
   }
 
+  /** The messages still to deliver and the oldest one's time (metrics). */
+  backlog(): Promise<{ count: number; oldestAt: Date | null }> {
+    return this.storage.notifications.backlog?.() ?? Promise.resolve({ count: 0, oldestAt: null });
+  }
+
   async byIds(ids: readonly string[]): Promise<Map<string, OutboxMessage>> {
     const rows = await this.content.opened(await this.storage.notifications.byIds(ids));
     return new Map(rows.map((row) => [row.id, row]));

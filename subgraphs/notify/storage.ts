@@ -59,6 +59,8 @@ export interface NotificationStore {
   newest(query: NotificationQuery, take: number): Promise<NotificationRow[]>;
   /** A page of the messages the query selects, newest first (the unique id breaks ties), and their count. */
   page(page: PageArgs, query: NotificationQuery): Promise<Connection<NotificationRow>>;
+  /** The messages still to deliver (PENDING) and when the oldest was recorded (metrics); a store in memory may go without. */
+  backlog?(): Promise<{ count: number; oldestAt: Date | null }>;
 }
 
 /** The templates as the rules see them. */
@@ -142,6 +144,11 @@ export class NotificationStorage implements NotificationStore {
       (args) => this.prisma.notification.findMany({ where, ...pageArgs(args, 'id'), orderBy: newestFirst() }),
       () => this.prisma.notification.count({ where }),
     );
+  }
+
+  async backlog(): Promise<{ count: number; oldestAt: Date | null }> {
+    const found = await this.prisma.notification.aggregate({ where: { status: 'PENDING' }, _count: { _all: true }, _min: { createdAt: true } });
+    return { count: found._count._all, oldestAt: found._min.createdAt };
   }
 }
 

@@ -22,7 +22,7 @@ const MASTER_KEY = 'bench-master-key';
 /** BENCH_PROFILE: a folder for V8 CPU profiles of the platform and the workers (written when they stop) */
 const profileDir = process.env.BENCH_PROFILE;
 
-function start(file: string, args: string[], env: Record<string, string>, output: 'ignore' | 'pipe' = 'ignore', profiled = false): ChildProcess {
+export function start(file: string, args: string[], env: Record<string, string>, output: 'ignore' | 'pipe' = 'ignore', profiled = false): ChildProcess {
   const profile = profiled && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   return spawn(process.execPath, [...profile, '--import', 'tsx', file, ...args], {
     cwd: ROOT,
@@ -31,7 +31,7 @@ function start(file: string, args: string[], env: Record<string, string>, output
   });
 }
 
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
+export async function waitFor(url: string, child: ChildProcess): Promise<void> {
   const until = Date.now() + 120_000;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`the platform exited (${child.exitCode})`);
@@ -48,7 +48,7 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
 }
 
 /** Resident memory of a process, in MB (Linux /proc). */
-const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+export const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** The output of a child until `text` appears in it (or it exits). */
 function outputOf(child: ChildProcess, text: string, what: string): Promise<void> {

@@ -9,6 +9,7 @@
 //   identity read by UIN at 1,000 and at 100,000 identities, and identity create (absolute)
 //   slots: a centre's slot availability over 30 days at 100 and at 10,000 bookings, and bookings/s through REST
 //   validatePartnerMisp, as ID authentication calls it on every authentication (absolute)
+//   startup (only when named in BENCH_CASES): a fresh start's first minute against the same calls at rest (test/bench/startup.ts)
 //   packets: registration packets end to end (test/bench/packets.ts: its own platform with the sample
 //   country, BENCH_WORKERS job workers (1), the simulator with BENCH_PACKETS packets (500))
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_DB (postgres), BENCH_CASES (parts of
@@ -27,6 +28,7 @@ import { seedIdentities } from './identities.js';
 import { benchPackets } from './packets.js';
 import { partnerChain } from './partners.js';
 import { benchSlots } from './slots.js';
+import { benchStartup } from './startup.js';
 import { DOCUMENTS, identityOf, newRid } from '../support/identity-data.js';
 import { generateNumber, uinRules } from '../../lib/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
@@ -350,8 +352,10 @@ async function main(): Promise<void> {
   }
 }
 
-// The request cases share one platform; the packets case brings its own (the sample country's centre and ID schema).
-if (!only || only.some((part) => !'packets'.includes(part))) await main();
+// The request cases share one platform; the packets and startup cases bring their own (the sample country's centre and ID schema; a fresh start).
+const own = ['packets', 'startup'];
+if (!only || only.some((part) => !own.some((name) => name.includes(part)))) await main();
+if (only?.some((part) => 'startup'.includes(part))) await benchStartup({ load, connections, seconds });
 if (!only || only.some((part) => 'packets'.includes(part)))
   await benchPackets({
     count: Number(process.env.BENCH_PACKETS ?? 500),

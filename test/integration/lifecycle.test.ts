@@ -68,7 +68,19 @@ describe('npm start as a process', () => {
 
   it('prints where it listens and which database and queue it uses', () => {
     const line = platform.child.logLines().find((l) => String(l.msg).includes('identity platform listening'));
-    expect(line).toMatchObject({ port: platform.port, database: `pglite:${path.join(platform.dataDir, 'pglite')}`, queue: STOMP_URL });
+    expect(line).toMatchObject({
+      port: platform.port,
+      database: `pglite:${path.join(platform.dataDir, 'pglite')}`,
+      queue: STOMP_URL,
+      objectStore: `files under ${platform.dataDir}/objects`,
+      jobs: 'run here (4 at once)',
+      role: 'platform',
+      instance: expect.any(String),
+      graphql: `http://localhost:${platform.port}/graphql (GraphiQL in a browser)`,
+      swaggerUi: `http://localhost:${platform.port}/swagger-ui`,
+      health: `http://localhost:${platform.port}/health (live: /health/live, ready: /health/ready)`,
+      metrics: `http://localhost:${platform.port}/metrics`,
+    });
   });
 
   it('reports the database and the queue UP on /health', async () => {
@@ -83,11 +95,17 @@ describe('npm start as a process', () => {
     );
     expect(health).toEqual({
       status: 'UP',
+      version: expect.any(String),
+      instance: expect.any(String),
       components: {
         database: { status: 'UP', details: { kind: 'pglite' } },
-        queue: { status: 'UP' },
+        queue: { status: 'UP', details: { required: false } },
+        objectStore: { status: 'UP', details: { kind: 'files' } },
+        jobRunners: { status: 'UP', details: { alive: [{ role: 'platform', instance: health.instance }], runsHere: true } },
         virusScanner: { status: 'NOT_CONFIGURED', details: { detail: 'not configured' } },
         registrations: { status: 'UP', details: { stuck: 0 } },
+        jobs: { status: 'UP', details: { queued: expect.any(Number), running: expect.any(Number), dead: 0 } },
+        uinPool: { status: expect.stringMatching(/UP|LOW/), details: { unused: expect.any(Number), threshold: 100000, size: 200000 } },
         // No ABIS listens here: its first ping is young and unanswered (or not sent yet).
         abis: { status: 'UNKNOWN', details: { abis1: { liveness: 'UNKNOWN', unanswered: expect.any(Number), lastAnsweredAt: null } } },
       },

@@ -20,14 +20,29 @@ describe('health and API documents', () => {
     expect(status).toBe(200);
     expect(json).toEqual({
       status: 'UP',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      instance: expect.any(String),
       components: {
         database: { status: 'UP', details: { kind: expect.stringMatching(/pglite|postgresql/) } },
-        queue: { status: 'DISABLED' },
+        queue: { status: 'DISABLED', details: { required: false } },
+        objectStore: { status: 'UP', details: { kind: 'files' } },
+        jobRunners: { status: 'UP', details: { alive: [{ role: 'platform', instance: json.instance }], runsHere: true } },
         virusScanner: { status: 'NOT_CONFIGURED', details: { detail: 'not configured' } },
         registrations: { status: 'UP', details: { stuck: 0 } },
         abis: { status: 'DISABLED', details: {} },
+        jobs: { status: 'UP', details: { queued: expect.any(Number), running: expect.any(Number), dead: 0 } },
+        uinPool: { status: expect.stringMatching(/UP|LOW/), details: { unused: expect.any(Number), threshold: 5, size: 20 } },
       },
     });
+  });
+
+  it('answers liveness with the process alone, and readiness with what this instance needs', async () => {
+    const live = await t.request('GET', '/health/live');
+    expect(live.status).toBe(200);
+    expect(live.json).toEqual({ status: 'UP', version: expect.any(String), instance: expect.any(String), components: {} });
+    const ready = await t.request('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(Object.keys(ready.json.components).sort()).toEqual(['database', 'jobRunners', 'objectStore', 'queue']);
   });
 
   it('serves an OpenAPI 3.1 document listing exactly the REST routes the app has', async () => {
@@ -100,14 +115,42 @@ describe('a subgraph running as its own service', () => {
 });
 
 describe('health with the queue down', () => {
-  it('answers 503 with the queue DOWN while the broker cannot be reached', async () => {
+  it('stays ready when nothing needs the broker (local de-duplication), and says the queue is DOWN', async () => {
     const t = await startTestPlatform({ STOMP_URL: 'stomp://127.0.0.1:1' });
     try {
-      const { status, json } = await t.request('GET', '/health');
+      for (const path of ['/health', '/health/ready']) {
+        const { status, json } = await t.request('GET', path);
+        expect(status).toBe(200);
+        expect(['DOWN', 'CONNECTING']).toContain(json.components.queue.status);
+        expect(json.components.queue.details.required).toBe(false);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is not ready while the broker an ABIS de-duplicates through cannot be reached; liveness stays UP', async () => {
+    const t = await startTestPlatform({ STOMP_URL: 'stomp://127.0.0.1:1', REGPROC_DEDUPE: 'abis' });
+    try {
+      for (const path of ['/health', '/health/ready']) {
+        const { status, json } = await t.request('GET', path);
+        expect(status).toBe(503);
+        expect(json.status).toBe('DOWN');
+        expect(json.components.database.status).toBe('UP');
+        expect(['DOWN', 'CONNECTING']).toContain(json.components.queue.status);
+      }
+      expect((await t.request('GET', '/health/live')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is not ready when no job runner is alive anywhere: what is enqueued would never run', async () => {
+    const t = await startTestPlatform({ JOBS_RUN: 'false' });
+    try {
+      const { status, json } = await t.request('GET', '/health/ready');
       expect(status).toBe(503);
-      expect(json.status).toBe('DOWN');
-      expect(json.components.database.status).toBe('UP');
-      expect(['DOWN', 'CONNECTING']).toContain(json.components.queue.status);
+      expect(json.components.jobRunners).toEqual({ status: 'DOWN', details: { alive: [], runsHere: false } });
     } finally {
       await t.close();
     }

@@ -3,12 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { CORE_SETTINGS, loadConfig } from '../../lib/config.js';
 import { read, readSettings, setting, SettingsError } from '../../lib/settings.js';
 import { CONFIGURATION_PAGE, withSettingsTable } from '../../gateway/settings-doc.js';
+import { LICENSES_PAGE, licensesPage } from '../../gateway/licenses-doc.js';
 import { otpSettings } from '../../subgraphs/otp/settings.js';
 
 describe('settings', () => {
   it("docs/configuration.md's table is the one generated from the declarations (npm run docs)", () => {
     const page = readFileSync(CONFIGURATION_PAGE, 'utf8');
     expect(page).toBe(withSettingsTable(page));
+  });
+
+  it('docs/licenses.md is the one generated from package-lock.json (npm run docs), and names the Elastic-licensed Apollo packages', () => {
+    const page = readFileSync(LICENSES_PAGE, 'utf8');
+    expect(page).toBe(licensesPage());
+    expect(page).toMatch(/\| @apollo\/gateway \| [\d.]+ \| Elastic-2.0 \|/);
   });
 
   it('reads defaults, typed values, and an empty variable as unset', () => {

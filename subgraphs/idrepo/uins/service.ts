@@ -10,6 +10,13 @@ import type { PoolRow, UinPoolStorage } from './storage.js';
 const BATCH = 1_000;
 /** Numbers made between two turns of the event loop: well under a millisecond of work. */
 const YIELD_EVERY = 20;
+/**
+ * After each batch the fill rests this many times the batch's own time: it
+ * takes a fifth of one core at most, so a fresh start is quiet within seconds
+ * and requests beside it are not slowed (a draw from an empty pool still
+ * answers, with a number made on the spot).
+ */
+const REST_FACTOR = 4;
 const contextOf = (uinHash: string) => `uin-pool/${uinHash}`;
 const REFILL_JOB = 'idrepo.uin-pool.refill';
 
@@ -38,6 +45,7 @@ export function poolSize(settings: IdrepoSettings, global: Readonly<Record<strin
  */
 export class UinPool {
   private filling: Promise<void> | undefined;
+  private wakeFromRest: (() => void) | undefined;
   private stopped = false;
   /**
    * How many unused UINs this process believes the pool holds: counted at a
@@ -99,33 +107,42 @@ export class UinPool {
   }
 
   /**
-   * Fills up to the size (the refill job; one fill at a time per process). Numbers are made outside any transaction, a few at
+   * Fills up to the size (the refill job; one fill at a time per process), in batches paced to a fifth of a core. Numbers are made outside any transaction, a few at
    * a time between turns of the event loop (a request waiting in a socket is
    * read at once, even while the pool fills); each batch is then added under
    * the storage's lock, so instances filling together do not overshoot.
    */
-  fill(): Promise<void> {
+  fill(stopping?: AbortSignal): Promise<void> {
+    const wake = () => this.wakeFromRest?.();
+    stopping?.addEventListener('abort', wake);
     this.filling ??= (async () => {
       try {
         let added = 0;
-        while (!this.stopped) {
-          const batch = await this.store.topUp(this.pool.size, await this.makeBatch());
+        while (!this.stopped && !stopping?.aborted) {
+          const started = performance.now();
+          const batch = await this.store.topUp(this.pool.size, await this.makeBatch(stopping));
           this.believed = batch.counted;
           if (batch.counted >= this.pool.size) break;
           added += batch.added;
+          await this.rest((performance.now() - started) * REST_FACTOR);
         }
-        if (added) this.logger.info({ added }, 'UIN pool filled');
+        if (added)
+          this.logger.info(
+            { added, unused: this.believed },
+            this.stopped || stopping?.aborted ? 'UIN pool fill paused by a stop: the next start goes on' : 'UIN pool filled',
+          );
       } finally {
+        stopping?.removeEventListener('abort', wake);
         this.filling = undefined;
       }
     })();
     return this.filling;
   }
 
-  private async makeBatch(): Promise<PoolRow[]> {
+  private async makeBatch(stopping?: AbortSignal): Promise<PoolRow[]> {
     const rows: PoolRow[] = [];
     const now = this.clock.now();
-    for (let made = 0; made < BATCH && !this.stopped; made++) {
+    for (let made = 0; made < BATCH && !this.stopped && !stopping?.aborted; made++) {
       const uin = generateNumber(this.rules);
       const uinHash = this.cipher.lookup(uin);
       rows.push({ uinHash, uinEncrypted: this.cipher.encrypt(Buffer.from(uin, 'utf8'), contextOf(uinHash)), createdAt: now });
@@ -134,9 +151,24 @@ export class UinPool {
     return rows;
   }
 
+  /** A pause between batches, cut short by a stop. */
+  private rest(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeFromRest = undefined;
+        resolve();
+      }, ms);
+      this.wakeFromRest = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
   /** Stops filling after the current batch (shutdown). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wakeFromRest?.();
     await this.filling?.catch(() => undefined);
   }
 }

@@ -36,17 +36,26 @@ const named = { code, langCode: lang, name: cell.text, description: cell.optiona
 /**
  * The master data tables a country's files fill, in load order (a row may
  * refer only to rows of the tables before it). A file is named after its
- * table, optionally numbered: `03-locations.csv`, `locations.json`.
+ * table, optionally numbered: `03-locations.csv`, `locations.json`. `key`
+ * names the columns that find a row already there (the table's primary key),
+ * so that a second import updates a row instead of refusing it.
  */
 export const IMPORT_TABLES = [
   {
     file: 'languages',
+    key: ['code'],
     model: 'language',
     row: z.object({ code: lang, name: cell.text, family: cell.optionalText, nativeName: cell.optionalText, isActive: cell.bool }),
   },
-  { file: 'location-levels', model: 'locationHierarchyLevel', row: z.object({ level: cell.int, langCode: lang, name: cell.text, isActive: cell.bool }) },
+  {
+    file: 'location-levels',
+    key: ['level', 'langCode'],
+    model: 'locationHierarchyLevel',
+    row: z.object({ level: cell.int, langCode: lang, name: cell.text, isActive: cell.bool }),
+  },
   {
     file: 'locations',
+    key: ['code', 'langCode'],
     model: 'location',
     row: z.object({
       code,
@@ -60,6 +69,7 @@ export const IMPORT_TABLES = [
   },
   {
     file: 'zones',
+    key: ['code', 'langCode'],
     model: 'zone',
     row: z.object({
       code,
@@ -72,22 +82,31 @@ export const IMPORT_TABLES = [
       isActive: cell.bool,
     }),
   },
-  { file: 'zone-users', model: 'zoneUser', row: z.object({ userId: cell.text, zoneCode: code, isActive: cell.bool }) },
-  { file: 'document-categories', model: 'documentCategory', row: z.object(named) },
-  { file: 'document-types', model: 'documentType', row: z.object(named) },
-  { file: 'valid-documents', model: 'validDocument', row: z.object({ docCategoryCode: code, docTypeCode: code, isActive: cell.bool }) },
+  { file: 'zone-users', key: ['userId', 'zoneCode'], model: 'zoneUser', row: z.object({ userId: cell.text, zoneCode: code, isActive: cell.bool }) },
+  { file: 'document-categories', key: ['code', 'langCode'], model: 'documentCategory', row: z.object(named) },
+  { file: 'document-types', key: ['code', 'langCode'], model: 'documentType', row: z.object(named) },
+  {
+    file: 'valid-documents',
+    key: ['docCategoryCode', 'docTypeCode'],
+    model: 'validDocument',
+    row: z.object({ docCategoryCode: code, docTypeCode: code, isActive: cell.bool }),
+  },
   {
     file: 'applicant-type-rules',
+    key: ['individualTypeCode', 'ageGroupTypeCode', 'genderTypeCode'],
     model: 'applicantTypeRule',
     row: z.object({ individualTypeCode: code, ageGroupTypeCode: code, genderTypeCode: code, applicantTypeCode: code, isActive: cell.bool }),
   },
   {
     file: 'applicant-valid-documents',
+    key: ['applicantTypeCode', 'docCategoryCode', 'docTypeCode'],
     model: 'applicantValidDocument',
     row: z.object({ applicantTypeCode: code, docCategoryCode: code, docTypeCode: code, isActive: cell.bool }),
   },
   {
     file: 'holidays',
+    key: ['id', 'langCode'],
+    naturalKey: ['locationCode', 'holidayDate', 'holidayName', 'langCode'],
     model: 'holiday',
     row: z.object({
       id: cell.optionalInt,
@@ -99,9 +118,10 @@ export const IMPORT_TABLES = [
       isActive: cell.bool,
     }),
   },
-  { file: 'device-types', model: 'deviceType', row: z.object(named) },
+  { file: 'device-types', key: ['code', 'langCode'], model: 'deviceType', row: z.object(named) },
   {
     file: 'device-specifications',
+    key: ['id', 'langCode'],
     model: 'deviceSpecification',
     row: z.object({
       id: code,
@@ -117,6 +137,7 @@ export const IMPORT_TABLES = [
   },
   {
     file: 'registration-centers',
+    key: ['id', 'langCode'],
     model: 'registrationCenter',
     row: z.object({
       id: code,
@@ -146,6 +167,7 @@ export const IMPORT_TABLES = [
   },
   {
     file: 'registration-center-working-days',
+    key: ['regCenterId', 'dayCode', 'langCode'],
     model: 'registrationCenterWorkingDay',
     row: z.object({
       regCenterId: code,
@@ -157,6 +179,7 @@ export const IMPORT_TABLES = [
   },
   {
     file: 'machines',
+    key: ['id', 'langCode'],
     model: 'machine',
     row: z.object({
       id: code,
@@ -171,9 +194,15 @@ export const IMPORT_TABLES = [
       isActive: cell.bool,
     }),
   },
-  { file: 'registration-center-users', model: 'registrationCenterUser', row: z.object({ regCenterId: code, userId: cell.text, isActive: cell.bool }) },
+  {
+    file: 'registration-center-users',
+    key: ['regCenterId', 'userId'],
+    model: 'registrationCenterUser',
+    row: z.object({ regCenterId: code, userId: cell.text, isActive: cell.bool }),
+  },
   {
     file: 'devices',
+    key: ['id', 'langCode'],
     model: 'device',
     row: z.object({
       id: code,
@@ -190,6 +219,7 @@ export const IMPORT_TABLES = [
   },
   {
     file: 'id-schemas',
+    key: ['idVersion', 'title', 'schemaVersion'],
     model: 'idSchema',
     row: z
       .object({
@@ -206,3 +236,8 @@ export const IMPORT_TABLES = [
 ] as const;
 
 export type ImportTable = (typeof IMPORT_TABLES)[number];
+
+/** The columns that find a row's stored twin: a holiday without an id (the sequence gives it one) by its place, day, name and language. */
+export function keyColumns(table: ImportTable, row: Record<string, unknown>): readonly string[] {
+  return 'naturalKey' in table && (row.id === null || row.id === undefined) ? table.naturalKey : table.key;
+}

@@ -10,6 +10,7 @@ import { authenticationOutcome } from './authenticate.js';
 import { ACTIVE_STATUSES, JOB_STAGES, StageFault, type JobStage, type Stage, type StageOutcome } from './stages.js';
 import type { PipelineStorage, PipelineTx } from './storage.js';
 import { OutcomeRecorder } from './recorder.js';
+import { endOf, StageRuns, type StageRunEnd, type StageRunObserver } from './stage-runs.js';
 import type { StageWork } from './work.js';
 
 export interface PipelineSettings {
@@ -49,10 +50,18 @@ export class PipelineService {
     private deduplication: Deduplication,
   ) {
     this.recorder = new OutcomeRecorder(store, jobs, clock, settings, logger);
+    this.runs = new StageRuns(logger);
   }
 
   /** how outcomes and failures are written (recorder.ts) */
   private readonly recorder: OutcomeRecorder;
+  /** each stage run's log line and observers (stage-runs.ts) */
+  private readonly runs: StageRuns;
+
+  /** Tells `observer` of every stage run in this process (the metrics' stage durations); answers how to stop. */
+  observeStages(observer: StageRunObserver): () => void {
+    return this.runs.observe(observer);
+  }
 
   /** The de-duplication the BIOGRAPHIC_VERIFICATION stage runs (the ABIS component puts its own here). */
   get dedupe(): Deduplication {
@@ -73,6 +82,7 @@ export class PipelineService {
     const row = await this.store.byRid(rid);
     // A job of a stage the registration has left (a duplicate run, a resume that overtook it) has nothing to do.
     if (!row || row.stage !== stage || !ACTIVE_STATUSES.has(row.status)) return;
+    const started = performance.now();
     let outcome: StageOutcome | undefined;
     let failure: unknown;
     try {
@@ -87,13 +97,17 @@ export class PipelineService {
         if (result) await this.recorder.record(tx, row, stage, result, now);
         else await this.recorder.fail(tx, row, stage, error, now);
       });
+    let end: StageRunEnd = 'error';
     try {
-      await write(outcome, failure);
+      end = (await write(outcome, failure)) ? endOf(outcome, failure) : 'overtaken';
     } catch (error) {
       // An outcome the database refuses for what it holds is refused again on every retry: the stage stops here, once.
       if (!isDeterministicDatabaseError(error)) throw error;
       const reference = this.recorder.internalError(row.rid, stage, error);
       await write(undefined, new StageFault(`the outcome of ${stage} could not be stored (internal error ${reference})`, true));
+      end = 'fault';
+    } finally {
+      this.runs.ran({ rid: row.rid, stage, outcome: end, ms: performance.now() - started });
     }
   }
 
@@ -210,6 +224,11 @@ export class PipelineService {
 
   countsByStage() {
     return this.store.countsByStage();
+  }
+
+  /** The registrations not yet ended (PROCESSED, REJECTED) by stage and status (metrics). */
+  inFlightByStage() {
+    return this.store.countsByStage(['PROCESSED', 'REJECTED']);
   }
 
   /**

@@ -208,9 +208,10 @@ export class PipelineStorage {
     return this.prisma.registration.count({ where: stuckWhere({ idleBefore }) });
   }
 
-  /** How many registrations are at each stage in each status (the operations view's counts). */
-  async countsByStage(): Promise<{ stage: string | null; status: string; count: number }[]> {
-    const groups = await this.prisma.registration.groupBy({ by: ['stage', 'status'], _count: { _all: true } });
+  /** How many registrations are at each stage in each status (the operations view's counts), but those in the statuses `except`. */
+  async countsByStage(except: readonly string[] = []): Promise<{ stage: string | null; status: string; count: number }[]> {
+    const where = except.length ? { status: { notIn: [...except] } } : {};
+    const groups = await this.prisma.registration.groupBy({ by: ['stage', 'status'], where, _count: { _all: true } });
     return groups.map((group) => ({ stage: group.stage, status: group.status, count: group._count._all }));
   }
 }
