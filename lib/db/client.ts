@@ -139,6 +139,28 @@ function once(close: () => Promise<void>): () => Promise<void> {
   return () => (closing ??= close());
 }
 
+/** Our own lock around a migration, distinct from the schema engine's. */
+const MIGRATION_LOCK = 7_244_201;
+
+/**
+ * Processes starting together each migrate: the schema engine's own lock
+ * gives up after 10 s, which a slow first migration (or a loaded machine)
+ * exceeds. They queue here instead, on a lock that waits, so the engine's
+ * is never contended; the followers then find nothing to apply.
+ */
+async function oneAtATime<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  // A connection lost while waiting fails the query below; without a listener it would end the process.
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return await work();
+  } finally {
+    await client.end();
+  }
+}
+
 /** Opens PostgreSQL (DATABASE_URL) or embedded PGlite, migrated to the current schema. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   let database: Database;
@@ -148,8 +170,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({ connectionString: options.url, max });
     // An idle connection that breaks (a server restart) leaves the pool; without a listener the error would end the process.
     pool.on('error', () => undefined);
-    const adapter = new PrismaPg(pool);
-    const prisma = clientOf(adapter, options.onQuery);
+    const prisma = clientOf(new PrismaPg(pool), options.onQuery);
+    // The schema engine's own connections, closed when it disposes them: one returned to the shared pool instead
+    // would keep Prisma's session advisory lock, and every other process's migration would time out behind it.
+    const adapter = new PrismaPg({ connectionString: options.url, max: 2 });
     const url = options.url;
     database = {
       prisma,
@@ -200,7 +224,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   database.close = once(database.close);
   if (options.migrate ?? true) {
     try {
-      await applyMigrations(database.adapter);
+      await (options.url ? oneAtATime(options.url, () => applyMigrations(database.adapter)) : applyMigrations(database.adapter));
     } catch (error) {
       await database.close();
       throw error;

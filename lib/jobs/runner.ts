@@ -146,9 +146,10 @@ export class JobRunner {
     this.stopped = true;
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
+    // Long handlers that can leave their rest to a later run end now, while the rest of the stop goes on.
+    this.queue.executor.beginStop();
     await this.subscription?.close();
     await this.polling;
-    this.queue.executor.beginStop();
     const settled = Promise.allSettled([...this.running]);
     const late = await Promise.race([settled.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref())]);
     if (late) {

@@ -15,6 +15,12 @@ export const idrepoSettings = {
     'unused UINs the pool is filled up to in the background',
     '`platform.kernel.uin.uins-to-generate` of the global configuration (200000)',
   ),
+  uinPoolFillPercent: setting(
+    'PLATFORM_UIN_POOL_FILL_PERCENT',
+    read.integer(1, 100),
+    '20',
+    'the share of one core (in %) the background fill of the UIN pool may take: it rests between batches so that requests beside it are not slowed; `100` fills without resting',
+  ),
   uinPoolThreshold: setting(
     'PLATFORM_UIN_POOL_THRESHOLD',
     read.integer(0, 10_000_000).optional(),

@@ -120,7 +120,7 @@ export async function benchPackets(options: { count: number; workers: number; co
       true,
     );
     children.push(platform);
-    await waitFor(`${base}/health`, platform);
+    await waitFor(`${base}/health/live`, platform);
     if (options.abis) children.push(await startMockAbis(base, stompUrl, queues, path.join(dataDir, 'mock-abis')));
     for (let i = 0; i < options.workers; i++) children.push(start('scripts/worker.ts', [], env, 'ignore', true));
     // The UIN pool's first fill is a start-up cost, not the steady state: wait for it.

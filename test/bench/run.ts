@@ -113,7 +113,7 @@ async function main(): Promise<void> {
           PLATFORM_UIN_POOL_SIZE: '1000',
           PLATFORM_UIN_POOL_THRESHOLD: '100',
         },
-        `http://127.0.0.1:${port}/health`,
+        `http://127.0.0.1:${port}/health/live`,
         profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       ),
     );

@@ -139,6 +139,8 @@ describe('the platform killed between the commit of a reply and its acknowledgem
         ...process.env,
         PORT: String(port),
         DATABASE_URL: server.url,
+        // where the ABIS fetches its data shares: a process on PostgreSQL with an ABIS refuses to start without it
+        PLATFORM_PUBLIC_URL: `http://127.0.0.1:${port}`,
         PLATFORM_MASTER_KEY: TEST_MASTER_KEY,
         PLATFORM_DATA_DIR: dataDir,
         PLATFORM_SAMPLE_DATA: 'false',

@@ -56,7 +56,7 @@ describe('deps.queue without STOMP_URL', () => {
     try {
       expect(t.platform.deps.queue.state).toBe('DISABLED');
       await expect(t.platform.deps.queue.publish('/queue/nowhere', 'x')).rejects.toThrow(/disabled \(STOMP_URL unset\)/);
-      expect((await t.request('GET', '/health')).json.components.queue).toEqual({ status: 'DISABLED' });
+      expect((await t.request('GET', '/health')).json.components.queue).toEqual({ status: 'DISABLED', details: { required: false } });
     } finally {
       await t.close();
     }

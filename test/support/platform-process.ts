@@ -56,7 +56,7 @@ export async function startPlatformProcess(name: string, env: Record<string, str
   });
   await waitFor(
     () =>
-      fetch(`${url}/health`).then(
+      fetch(`${url}/health/live`).then(
         (r) => r.ok,
         () => false,
       ),

@@ -10,13 +10,6 @@ import type { PoolRow, UinPoolStorage } from './storage.js';
 const BATCH = 1_000;
 /** Numbers made between two turns of the event loop: well under a millisecond of work. */
 const YIELD_EVERY = 20;
-/**
- * After each batch the fill rests this many times the batch's own time: it
- * takes a fifth of one core at most, so a fresh start is quiet within seconds
- * and requests beside it are not slowed (a draw from an empty pool still
- * answers, with a number made on the spot).
- */
-const REST_FACTOR = 4;
 const contextOf = (uinHash: string) => `uin-pool/${uinHash}`;
 const REFILL_JOB = 'idrepo.uin-pool.refill';
 
@@ -25,6 +18,13 @@ export interface PoolSize {
   size: number;
   /** below this many, it is filled again in the background (platform.kernel.uin.min-unused-threshold) */
   threshold: number;
+  /**
+   * the share of one core (%) the fill may take: after each batch it rests
+   * in proportion, so a fresh start is quiet within seconds and requests
+   * beside it are not slowed (a draw from an empty pool still answers, with
+   * a number made on the spot)
+   */
+  fillPercent: number;
 }
 
 /** The pool's size and threshold: the settings, else the global configuration's platform.kernel.uin keys. */
@@ -32,7 +32,7 @@ export function poolSize(settings: IdrepoSettings, global: Readonly<Record<strin
   const size = settings.uinPoolSize ?? Number(global['platform.kernel.uin.uins-to-generate']);
   const threshold = settings.uinPoolThreshold ?? Number(global['platform.kernel.uin.min-unused-threshold']);
   if (!(size > 0) || !(threshold >= 0) || threshold > size) throw new Error(`UIN pool: size ${size} and threshold ${threshold} do not make a pool`);
-  return { size, threshold };
+  return { size, threshold, fillPercent: settings.uinPoolFillPercent };
 }
 
 /**
@@ -107,7 +107,7 @@ export class UinPool {
   }
 
   /**
-   * Fills up to the size (the refill job; one fill at a time per process), in batches paced to a fifth of a core. Numbers are made outside any transaction, a few at
+   * Fills up to the size (the refill job; one fill at a time per process), in batches paced to `fillPercent` of a core. Numbers are made outside any transaction, a few at
    * a time between turns of the event loop (a request waiting in a socket is
    * read at once, even while the pool fills); each batch is then added under
    * the storage's lock, so instances filling together do not overshoot.
@@ -124,7 +124,9 @@ export class UinPool {
           this.believed = batch.counted;
           if (batch.counted >= this.pool.size) break;
           added += batch.added;
-          await this.rest((performance.now() - started) * REST_FACTOR);
+          const { fillPercent } = this.pool;
+          // A stop that came during the batch ends the fill here, rather than after a rest nothing would wake.
+          if (fillPercent < 100 && !this.stopped && !stopping?.aborted) await this.rest(((performance.now() - started) * (100 - fillPercent)) / fillPercent);
         }
         if (added)
           this.logger.info(
