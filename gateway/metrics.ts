@@ -24,6 +24,7 @@ export function routeTemplate(req: Request, res: Response): string {
 }
 
 /** The REST layer answers a refusal with HTTP 200 and an envelope: the envelope's first error code, read as the body goes out. */
+const ENVELOPE_HEAD = 1024;
 const ENVELOPE_ERROR = /"response":null,"errors":\[\{"errorCode":"([^"\\]{1,64})"/;
 
 /** What the HTTP layer mounts: the facts of every request for the access log, and, when on, the metrics and `/metrics`. */
@@ -43,7 +44,8 @@ function httpObservers(metrics: RequestMetrics | undefined): HttpObservers {
     const send = res.send.bind(res);
     res.send = (body?: unknown) => {
       if (typeof body === 'string' && !factsOf(req)?.errorCode) {
-        const code = ENVELOPE_ERROR.exec(body)?.[1];
+        // An envelope names its first error within its opening characters: a long answer (a page of records) is not scanned whole.
+        const code = ENVELOPE_ERROR.exec(body.length > ENVELOPE_HEAD ? body.slice(0, ENVELOPE_HEAD) : body)?.[1];
         if (code) noteFacts(req, { errorCode: codeLabel(code) });
       }
       return send(body);
