@@ -5,6 +5,7 @@ import fetchHappen from 'make-fetch-happen';
 import type { RequestContext } from '../lib/context.js';
 import { isCallerVisible, maskedError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
+import { currentTraceParent } from '../lib/tracing.js';
 
 type Parsed = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
@@ -97,6 +98,9 @@ export function remoteDataSource(url: string): GraphQLDataSource<RequestContext>
       if (credentialHeaders.authorization) headers.set('authorization', credentialHeaders.authorization);
       headers.set('x-request-id', requestId);
       headers.set('x-forwarded-for', clientAddress);
+      // The subgraph's spans join the caller's trace (Apollo's fetch span is the active one here).
+      const traceParent = currentTraceParent();
+      if (traceParent) headers.set('traceparent', traceParent);
     },
   });
 }

@@ -14,6 +14,7 @@ import { mountExplorers, type ExplorerOptions } from './explorers.js';
 import { factsOf } from '../lib/metrics/operations.js';
 import { routeTemplate, type HttpObservers } from './metrics.js';
 import { jwksRoute } from './jwks.js';
+import { traceRequests } from './tracing.js';
 import type { Jwk } from '../lib/tokens.js';
 
 declare global {
@@ -102,6 +103,7 @@ export function createHttpApp(options: HttpOptions): Express {
   // Before the access log: scrapes every few seconds would drown the request lines.
   if (options.metrics?.scrape) app.get('/metrics', options.metrics.scrape);
   app.use(accessLog(options.logger));
+  app.use(traceRequests());
   if (options.metrics) app.use(options.metrics.observe);
   const answer = (res: Response, report: HealthReport) => res.status(report.status === 'UP' ? 200 : 503).json(report);
   app.get('/health/live', (_req, res) => answer(res, options.health.live()));

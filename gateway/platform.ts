@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { PLATFORM_VERSION } from '../lib/version.js';
 import type { ApolloServer } from '@apollo/server';
 import type { Express, Request } from 'express';
 import { createRequestContext, type RequestContext } from '../lib/context.js';
@@ -18,8 +19,6 @@ import { restExecutor } from './rest-executor.js';
 import { createHttpApp } from './http.js';
 import { createHealth } from './health.js';
 import { instanceId } from '../lib/log.js';
-
-export const PLATFORM_VERSION = '0.1.0';
 
 export type PlatformOptions = DepsOptions;
 

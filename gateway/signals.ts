@@ -1,4 +1,5 @@
 import type { Logger } from '../lib/log.js';
+import { stopTracing } from '../lib/tracing.js';
 
 /** How long after `stopped` the process may take to exit by itself before it is made to. */
 const EXIT_WAIT_MS = 1000;
@@ -19,20 +20,23 @@ export function stopOnSignals(logger: Logger, close: () => Promise<void>): void 
     }
     stopping = true;
     logger.info({ signal }, 'shutting down: draining requests');
-    close().then(
-      () => {
-        logger.info('stopped');
-        process.exitCode = 0;
-        setTimeout(() => {
-          logger.warn({ resources: process.getActiveResourcesInfo() }, 'forced exit: something still held the process open after stopping');
-          process.exit(0);
-        }, EXIT_WAIT_MS).unref();
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // The spans still buffered go out last, after everything that could add one has closed.
+    close()
+      .then(() => stopTracing())
+      .then(
+        () => {
+          logger.info('stopped');
+          process.exitCode = 0;
+          setTimeout(() => {
+            logger.warn({ resources: process.getActiveResourcesInfo() }, 'forced exit: something still held the process open after stopping');
+            process.exit(0);
+          }, EXIT_WAIT_MS).unref();
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   // `on`, not `once`: without a listener a second signal would kill the process mid-drain.
   process.on('SIGTERM', stop);

@@ -9,6 +9,7 @@ import { createRequestContext, type RequestContext } from '../lib/context.js';
 import type { PlatformDeps } from '../lib/deps.js';
 import type { GraphQLSchema } from 'graphql';
 import { errorFormatter } from './format-error.js';
+import { traceRequests } from './tracing.js';
 import { costLimit, introspectionGuard, limitOptions, variablesDepthLimit } from './graphql-limits.js';
 
 export interface SubgraphServer {
@@ -45,6 +46,7 @@ export async function startSubgraphServer(schema: GraphQLSchema, deps: PlatformD
     ],
   });
   await server.start();
+  app.use(traceRequests());
   app.use(
     '/graphql',
     express.json({ limit: deps.config.maxBodyBytes }),

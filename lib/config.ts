@@ -96,6 +96,19 @@ export const CORE_SETTINGS = {
     'host name and process id',
   ),
   metrics: setting('PLATFORM_METRICS', read.flag(), 'true', '`false` turns `/metrics` (Prometheus text format) off'),
+  otlpEndpoint: setting(
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    read.optionalUrl('http', 'https'),
+    undefined,
+    'an OpenTelemetry collector (OTLP over HTTP, `/v1/traces` is added): set, every process sends its traces there, one request joined across the gateway, subgraph services and workers; `OTEL_EXPORTER_OTLP_HEADERS` (`key=value,…`) adds headers to each export; unset: no traces',
+  ),
+  otelServiceName: setting(
+    'OTEL_SERVICE_NAME',
+    read.optionalText(),
+    undefined,
+    "the traces' `service.name`",
+    "the process's role: `platform`, `worker` or `subgraph`",
+  ),
   logLevel: setting('LOG_LEVEL', read.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino level (`silent` in tests)'),
   publicUrl: setting(
     'PLATFORM_PUBLIC_URL',

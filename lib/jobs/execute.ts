@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../log.js';
+import { inSpan } from '../tracing.js';
 import type { Clock } from '../time.js';
 import type { Claim, ClaimedJob, JobStorage } from './storage.js';
 import type { JobContext, JobDefinition } from './types.js';
@@ -65,7 +66,10 @@ export class JobExecutor {
     try {
       let failure: string | undefined;
       try {
-        await definition.run(job.payload as never, context);
+        // A recurring job is the platform's own clock, not part of a request: only the others are traced.
+        const run = () => definition.run(job.payload as never, context);
+        if (definition.everyMs) await run();
+        else await inSpan(`job ${job.kind}`, { 'platform.job.kind': job.kind, 'platform.job.attempt': job.attempts }, run, job.traceParent);
       } catch (error) {
         failure = reasonOf(error);
       }

@@ -2,6 +2,7 @@ import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../time.js';
 import { JOB_DEFAULTS, JobExecutor } from './execute.js';
+import { currentTraceParent } from '../tracing.js';
 import { JobStorage, RunnerHeartbeats, type NewJob } from './storage.js';
 import type { EnqueueOptions, HeldJob, JobDefinition, JobDefinitions, JobKind, JobPayloads, Jobs, JobTx } from './types.js';
 
@@ -58,6 +59,7 @@ export class JobQueue implements Jobs {
       leaseMs: definition.leaseMs ?? JOB_DEFAULTS.leaseMs,
       runAt: options.runAt ?? this.clock.now(),
       singletonKey: options.singletonKey,
+      traceParent: currentTraceParent(),
     };
   }
 

@@ -11,6 +11,8 @@ export interface NewJob {
   leaseMs: number;
   runAt: Date;
   singletonKey?: string;
+  /** the enqueuing request's W3C traceparent, when traces are on */
+  traceParent?: string;
 }
 
 export interface ClaimedJob {
@@ -20,6 +22,7 @@ export interface ClaimedJob {
   attempts: number;
   maxAttempts: number;
   leaseMs: number;
+  traceParent: string | null;
 }
 
 /** A claim as the fences of later writes see it: the job, the worker, and which attempt. */
@@ -63,6 +66,7 @@ export class JobStorage {
           leaseMs: job.leaseMs,
           runAt: job.runAt,
           singletonKey: job.singletonKey ?? null,
+          traceParent: job.traceParent ?? null,
         },
       ],
       skipDuplicates: true,
@@ -84,8 +88,9 @@ export class JobStorage {
         attempts: 1,
         lockedBy: worker,
         leaseUntil,
+        traceParent: job.traceParent ?? null,
       },
-      select: { id: true, kind: true, payload: true, attempts: true, maxAttempts: true, leaseMs: true },
+      select: { id: true, kind: true, payload: true, attempts: true, maxAttempts: true, leaseMs: true, traceParent: true },
     });
     return row;
   }
@@ -104,7 +109,7 @@ export class JobStorage {
         WHERE kind = ANY(${[...kinds]}::text[])
           AND ((state = 'QUEUED' AND "runAt" <= ${now}::timestamp(3)) OR (state = 'RUNNING' AND "leaseUntil" < ${now}::timestamp(3)))
         ORDER BY "runAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts, "maxAttempts", "leaseMs"`;
+      RETURNING id, kind, payload, attempts, "maxAttempts", "leaseMs", "traceParent"`;
   }
 
   /** Whether a job of the kinds is due now (queued, or running on a lease that ended). */

@@ -1,4 +1,5 @@
 import type { Logger } from '../../../lib/log.js';
+import { annotateActiveSpan } from '../../../lib/tracing.js';
 import { StageRejection, type JobStage, type StageOutcome } from './stages.js';
 
 /**
@@ -24,7 +25,7 @@ export function endOf(outcome: StageOutcome | undefined, failure: unknown): Stag
   return 'fault';
 }
 
-/** Each stage run: one info line (the RID and the stage, never a name or a UIN) and the observers told (metrics). */
+/** Each stage run: one info line (the RID and the stage, never a name or a UIN), its job's span annotated, and the observers told (metrics). */
 export class StageRuns {
   private readonly observers = new Set<StageRunObserver>();
 
@@ -37,6 +38,7 @@ export class StageRuns {
 
   ran(run: StageRun): void {
     this.logger.info({ rid: run.rid, stage: run.stage, outcome: run.outcome, ms: Math.round(run.ms * 10) / 10 }, 'registration stage ran');
+    annotateActiveSpan({ 'platform.registration.rid': run.rid, 'platform.registration.stage': run.stage, 'platform.registration.outcome': run.outcome });
     for (const observer of this.observers) {
       try {
         observer(run);

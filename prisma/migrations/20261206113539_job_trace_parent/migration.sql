@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "platform_job" ADD COLUMN     "traceParent" TEXT;
