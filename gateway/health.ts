@@ -1,3 +1,4 @@
+import type { Express, Response } from 'express';
 import type { PlatformConfig } from '../lib/config.js';
 import type { Database } from '../lib/db/client.js';
 import type { PlatformDeps } from '../lib/deps.js';
@@ -104,4 +105,12 @@ export function createHealth(sources: HealthSources): Health {
       };
     },
   };
+}
+
+/** The three probes on an Express app: 200 when UP, else 503, with the report. */
+export function mountHealth(app: Express, health: Health): void {
+  const answer = (res: Response, report: HealthReport) => res.status(report.status === 'UP' ? 200 : 503).json(report);
+  app.get('/health/live', (_req, res) => answer(res, health.live()));
+  app.get('/health/ready', async (_req, res) => answer(res, await health.ready()));
+  app.get('/health', async (_req, res) => answer(res, await health.detail()));
 }

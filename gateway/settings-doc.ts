@@ -1,4 +1,4 @@
-import { CORE_SETTINGS, GRAPHQL_SETTINGS, JOBS_SETTINGS, SUBGRAPH_SETTINGS } from '../lib/config.js';
+import { CORE_SETTINGS, GRAPHQL_SETTINGS, JOBS_SETTINGS, SUBGRAPH_SETTINGS, WORKER_SETTINGS } from '../lib/config.js';
 import { settingsTable, type Settings } from '../lib/settings.js';
 import { COMPONENTS } from './components.js';
 import { dependencyPicture } from './dependencies.js';
@@ -16,6 +16,7 @@ export function settingsDocumentation(): string {
     { title: 'GraphQL', settings: GRAPHQL_SETTINGS },
     { title: 'jobs', settings: JOBS_SETTINGS },
     { title: 'subgraph runner', settings: SUBGRAPH_SETTINGS },
+    { title: 'worker', settings: WORKER_SETTINGS },
     ...COMPONENTS.map((component) => ({ title: component.name, settings: (component.settings ?? {}) as Settings })),
   ]);
 }

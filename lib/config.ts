@@ -174,6 +174,17 @@ export const JOBS_SETTINGS = {
   ),
 };
 
+/** `npm run worker`: where its probes and metrics are served, when anywhere. */
+export const WORKER_SETTINGS = {
+  port: setting(
+    'WORKER_PORT',
+    read.integer(0, 65535).optional(),
+    undefined,
+    '`npm run worker` serves `/health/live`, `/health/ready`, `/health` and `/metrics` on this port (the stage durations of the packets it runs are counted there); unset: no HTTP at all',
+  ),
+  host: setting('WORKER_HOST', read.text(), '0.0.0.0', "the interface the worker's probes and metrics listen on (`WORKER_PORT`)"),
+};
+
 /** `npm run subgraph -- <name>`: where one component serves on its own. */
 export const SUBGRAPH_SETTINGS = {
   port: setting('SUBGRAPH_PORT', read.integer(0, 65535), '4001', 'where `npm run subgraph` listens'),

@@ -30,6 +30,7 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
   let gateway: TestPlatform;
   let collector: OtlpCollector;
   let port: number;
+  let workerPort: number;
   let dataDir: string;
 
   beforeAll(async () => {
@@ -37,6 +38,7 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
     collector = await startOtlpCollector();
     dataDir = mkdtempSync(path.join(tmpdir(), 'subgraph-process-'));
     port = await freePort();
+    workerPort = await freePort();
     const shared = {
       DATABASE_URL: server.url,
       PLATFORM_MASTER_KEY: TEST_MASTER_KEY,
@@ -48,7 +50,13 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
       LOG_LEVEL: 'info',
     };
     subgraph = runNpmScript(['run', 'subgraph', '--', 'auth'], { ...shared, SUBGRAPH_PORT: String(port) });
-    worker = runNpmScript(['run', 'worker'], { ...shared, JOBS_POLL_MS: '100' });
+    worker = runNpmScript(['run', 'worker'], {
+      ...shared,
+      JOBS_POLL_MS: '100',
+      WORKER_PORT: String(workerPort),
+      WORKER_HOST: '127.0.0.1',
+      PLATFORM_INSTANCE_ID: 'worker-1',
+    });
     await Promise.all([
       subgraph.waitForOutput('subgraph auth listening', 'the subgraph to start'),
       worker.waitForOutput('job worker running', 'the worker to start'),
@@ -162,5 +170,21 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
     const [fullName] = built.resident.identity.fullName as { value: string }[];
     expect(JSON.stringify(collector.spans)).not.toContain(fullName!.value);
     expect(JSON.stringify(collector.spans)).not.toContain(built.resident.identity.email as string);
+  });
+
+  it("serves the worker's probes and metrics on WORKER_PORT, the stage runs it made counted there", async () => {
+    const base = `http://127.0.0.1:${workerPort}`;
+    const ready = await fetch(`${base}/health/ready`);
+    expect(ready.status).toBe(200);
+    const report = (await ready.json()) as { instance: string; components: { jobRunners: { details: { runsHere: boolean } } } };
+    expect(report.instance).toBe('worker-1');
+    expect(report.components.jobRunners.details.runsHere).toBe(true);
+    expect((await fetch(`${base}/health/live`)).status).toBe(200);
+    const text = await (await fetch(`${base}/metrics`)).text();
+    // the packet of the test above went through this worker: its last stage counted here, with the worker's instance
+    expect(text).toMatch(/platform_regproc_stage_duration_seconds_count\{[^}]*stage="UIN_GENERATOR"[^}]*outcome="processed"[^}]*\} [1-9]/);
+    expect(text).toMatch(/platform_jobs\{[^}]*instance="worker-1"/);
+    // nothing else is served: no API on a worker
+    expect((await fetch(`${base}/graphql`, { method: 'POST' })).status).toBe(404);
   });
 });

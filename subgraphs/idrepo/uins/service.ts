@@ -4,6 +4,7 @@ import type { Clock } from '../../../lib/time.js';
 import type { IdrepoCipher } from '../cipher.js';
 import { idrepoErrors } from '../errors.js';
 import { generateNumber, type NumberRules } from '../../../lib/numbers.js';
+import { BackgroundPacer } from '../../../lib/pacing.js';
 import type { IdrepoSettings } from '../settings.js';
 import type { PoolRow, UinPoolStorage } from './storage.js';
 
@@ -20,9 +21,10 @@ export interface PoolSize {
   threshold: number;
   /**
    * the share of one core (%) the fill may take: after each batch it rests
-   * in proportion, so a fresh start is quiet within seconds and requests
-   * beside it are not slowed (a draw from an empty pool still answers, with
-   * a number made on the spot)
+   * in proportion, and longer while requests keep the process busy, so a
+   * fresh start is quiet within seconds and requests beside it are not
+   * slowed (a draw from an empty pool still answers, with a number made on
+   * the spot)
    */
   fillPercent: number;
 }
@@ -45,7 +47,7 @@ export function poolSize(settings: IdrepoSettings, global: Readonly<Record<strin
  */
 export class UinPool {
   private filling: Promise<void> | undefined;
-  private wakeFromRest: (() => void) | undefined;
+  private readonly pacer: BackgroundPacer;
   private stopped = false;
   /**
    * How many unused UINs this process believes the pool holds: counted at a
@@ -63,7 +65,9 @@ export class UinPool {
     private readonly pool: PoolSize,
     private readonly logger: Logger,
     private readonly jobs: Jobs,
-  ) {}
+  ) {
+    this.pacer = new BackgroundPacer({ sharePercent: pool.fillPercent });
+  }
 
   get limits(): PoolSize {
     return this.pool;
@@ -107,13 +111,16 @@ export class UinPool {
   }
 
   /**
-   * Fills up to the size (the refill job; one fill at a time per process), in batches paced to `fillPercent` of a core. Numbers are made outside any transaction, a few at
-   * a time between turns of the event loop (a request waiting in a socket is
-   * read at once, even while the pool fills); each batch is then added under
-   * the storage's lock, so instances filling together do not overshoot.
+   * Fills up to the size (the refill job; one fill at a time per process), in
+   * batches paced to `fillPercent` of a core and held back while the process
+   * is busy serving (lib/pacing.ts; for a bounded time when the pool is below
+   * its threshold). Numbers are made outside any transaction, a few at a time
+   * between turns of the event loop (a request waiting in a socket is read at
+   * once, even while the pool fills); each batch is then added under the
+   * storage's lock, so instances filling together do not overshoot.
    */
   fill(stopping?: AbortSignal): Promise<void> {
-    const wake = () => this.wakeFromRest?.();
+    const wake = () => this.pacer.interrupt();
     stopping?.addEventListener('abort', wake);
     this.filling ??= (async () => {
       try {
@@ -124,9 +131,8 @@ export class UinPool {
           this.believed = batch.counted;
           if (batch.counted >= this.pool.size) break;
           added += batch.added;
-          const { fillPercent } = this.pool;
           // A stop that came during the batch ends the fill here, rather than after a rest nothing would wake.
-          if (fillPercent < 100 && !this.stopped && !stopping?.aborted) await this.rest(((performance.now() - started) * (100 - fillPercent)) / fillPercent);
+          if (!this.stopped && !stopping?.aborted) await this.pacer.after(performance.now() - started, batch.counted < this.pool.threshold);
         }
         if (added)
           this.logger.info(
@@ -153,24 +159,10 @@ export class UinPool {
     return rows;
   }
 
-  /** A pause between batches, cut short by a stop. */
-  private rest(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeFromRest = undefined;
-        resolve();
-      }, ms);
-      this.wakeFromRest = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
   /** Stops filling after the current batch (shutdown). */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wakeFromRest?.();
+    this.pacer.interrupt();
     await this.filling?.catch(() => undefined);
   }
 }
