@@ -2,11 +2,24 @@ import type { Database, Subscription } from '../db/client.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../time.js';
 import type { JobQueue } from './queue.js';
-import { JOBS_CHANNEL } from './storage.js';
+import { JOBS_CHANNEL, type RunnerHeartbeats } from './storage.js';
 
 /** How often a runner says it is alive, and how long after its last word it counts as gone. */
 export const HEARTBEAT_MS = 5_000;
 export const RUNNER_SILENT_MS = 3 * HEARTBEAT_MS;
+
+export interface AliveRunner {
+  worker: string;
+  role: string;
+  instance: string;
+  seenAt: Date;
+}
+
+/** The runners alive anywhere on this database (heartbeats within the last few seconds), from any process, a runner or not. */
+export function runnersAlive(heartbeats: RunnerHeartbeats): Promise<AliveRunner[]> {
+  const now = Date.now();
+  return heartbeats.alive(new Date(now - RUNNER_SILENT_MS), new Date(now - 24 * 3_600_000));
+}
 
 export interface RunnerOptions {
   /** jobs run at once by this process */
@@ -71,9 +84,8 @@ export class JobRunner {
   }
 
   /** The runners alive anywhere on this database (heartbeats within the last few seconds). */
-  alive(): Promise<{ worker: string; role: string; instance: string; seenAt: Date }[]> {
-    const now = Date.now();
-    return this.heartbeats.alive(new Date(now - RUNNER_SILENT_MS), new Date(now - 24 * 3_600_000));
+  alive(): Promise<AliveRunner[]> {
+    return runnersAlive(this.heartbeats);
   }
 
   /** One row per recurring kind, created by whichever instance starts first. */

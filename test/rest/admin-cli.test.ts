@@ -268,7 +268,7 @@ describe('dead jobs', () => {
     expect(await jobRow(byPayload.get(2)!)).toBeNull();
     expect(await cli('jobs', 'retry', byPayload.get(2)!)).toMatchObject({ code: 1, stderr: `there is no dead job ${byPayload.get(2)!}\n` });
     expect((await cli('jobs', 'retry', byPayload.get(2)!, '--all')).code).toBe(1);
-    expect(json(await cli('jobs', 'retry', '--all', '--kind', 'test.flaky', '--json'))).toEqual({ retried: [], missed: [] });
+    expect(json(await cli('jobs', 'retry', '--all', '--kind', 'test.flaky', '--json'))).toEqual({ retried: [], missed: [], jobRunnersAlive: 1 });
   }, 180_000);
 });
 
@@ -287,12 +287,32 @@ describe('stuck registrations', () => {
 
     const resumed = await cli('registrations', 'resume', rid, '--json');
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(json(resumed)).toEqual({ resumed: [rid], refused: [] });
+    expect(json(resumed)).toEqual({ resumed: [rid], refused: [], jobRunnersAlive: 1 });
     const transactions = await database.prisma.registrationTransaction.findMany({ where: { rid, transactionTypeCode: 'WORKFLOW_RESUME' } });
     expect(transactions).toEqual([expect.objectContaining({ statusComment: 'UPLOAD_PACKET resumed by admin' })]);
 
     const unknown = await cli('registrations', 'resume', 'x'.repeat(29));
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/is not a registration.*\(RPR-RGS-015\)\n$/);
+  });
+
+  it('says so when no job runner is alive to carry a resumed registration on (last: it stops the runner)', async () => {
+    const rid = '10001100010000220260101000000';
+    const now = new Date();
+    await database.prisma.registration.create({
+      data: {
+        rid,
+        ...{ centreId: '10001', machineId: '10001', registrationType: 'NEW', packetHashValue: 'CD'.repeat(32), packetSize: 1, langCode: 'eng' },
+        ...{ status: 'FAILED', stage: 'UPLOAD_PACKET', attempts: 1, lastError: 'the packet cannot be decrypted', progressAt: now },
+        ...{ supervisorStatus: 'APPROVED', syncedBy: 'admin', createdAt: now, updatedAt: now },
+      },
+    });
+    await t.platform.jobs.stop();
+    const resumed = await cli('registrations', 'resume', rid);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(
+      'warning: no job runner is alive on this database: the resumed registrations wait until one runs (npm run worker, or npm start with JOBS_RUN=true)',
+    );
+    expect(json(await cli('registrations', 'resume', '--stage', 'UPLOAD_PACKET', '--json'))).toMatchObject({ jobRunnersAlive: 0 });
   });
 });

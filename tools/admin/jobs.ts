@@ -1,3 +1,4 @@
+import { runnersAlive } from '../../lib/jobs/runner.js';
 import { count, flag, option } from './args.js';
 import { CommandRefusal, type AdminCommand, type AdminContext, type CommandIo, type ParsedArgs } from './command.js';
 import { table, when } from './io.js';
@@ -40,6 +41,17 @@ export const jobsDead: AdminCommand = {
     };
   },
 };
+
+/**
+ * How many job runners are alive on the database, with a warning when none
+ * is: work queued by a command (a retry, a resume) waits until one runs, so
+ * its success alone would say nothing.
+ */
+export async function warnWithoutRunner(context: AdminContext, io: CommandIo, what: string): Promise<number> {
+  const alive = (await runnersAlive(context.jobQueue.heartbeats)).length;
+  if (!alive) io.out(`warning: no job runner is alive on this database: ${what} wait until one runs (npm run worker, or npm start with JOBS_RUN=true)`);
+  return alive;
+}
 
 /** The dead jobs a retry or a drop names: ids, or every one (of a kind) with --all. */
 async function targets(context: AdminContext, args: ParsedArgs, verb: string): Promise<{ ids: string[]; named: boolean }> {
@@ -101,7 +113,8 @@ export const jobsRetry: AdminCommand = {
     if (kind && !context.jobQueue.kinds.includes(kind)) throw new CommandRefusal(`no handler runs jobs of kind ${kind} on this platform`);
     const { ids, named } = await targets(context, args, 'retry');
     const outcome = await inBatches(io, 'retrying', ids, (batch) => context.jobQueue.retryDead(batch));
-    return report(io, 'retried', outcome, named);
+    const reported = report(io, 'retried', outcome, named);
+    return { ...reported, jobRunnersAlive: await warnWithoutRunner(context, io, 'the retried jobs') };
   },
 };
 

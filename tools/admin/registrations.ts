@@ -3,6 +3,7 @@ import { option, PAGE_HELP, PAGE_PARSE, pageOf, morePages } from './args.js';
 import { operation } from './actor.js';
 import { CommandRefusal, type AdminCommand } from './command.js';
 import { table, when } from './io.js';
+import { warnWithoutRunner } from './jobs.js';
 
 export const registrationsStuck: AdminCommand = {
   path: ['registrations', 'stuck'],
@@ -52,7 +53,7 @@ export const registrationsResume: AdminCommand = {
       const { actor, args: checked } = await operation<{ input: { stage: string } }>(context, 'regproc', 'Mutation.resumeRegistrations', { input: { stage } });
       const resumed = await pipeline.resume(actor.subject, { stage: checked.input.stage });
       io.out(`resumed ${resumed.length} registration(s) at ${stage}`);
-      return { resumed, refused: [] };
+      return { resumed, refused: [], jobRunnersAlive: await warnWithoutRunner(context, io, 'the resumed registrations') };
     }
     const resumed: string[] = [];
     const refused: { rid: string; reason: string; error: PlatformError }[] = [];
@@ -75,7 +76,8 @@ export const registrationsResume: AdminCommand = {
     if (rids.length === 1 && refused[0]) throw refused[0].error;
     for (const rid of resumed) io.out(`resumed ${rid}`);
     for (const { rid, reason } of refused) io.out(`not resumed ${rid}: ${reason}`);
+    const jobRunnersAlive = await warnWithoutRunner(context, io, 'the resumed registrations');
     if (refused.length) throw new CommandRefusal(`${refused.length} of ${rids.length} registrations were not resumed`);
-    return { resumed, refused: [] };
+    return { resumed, refused: [], jobRunnersAlive };
   },
 };
