@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { PlatformConfig } from '../lib/config.js';
@@ -39,7 +40,15 @@ function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
 
-function httpObservers(metrics: RequestMetrics | undefined): HttpObservers {
+/** Whether a scrape carries the bearer token PLATFORM_METRICS_TOKEN names (compared in constant time, by digest). */
+function scrapeAllowed(req: Request, token: string | undefined): boolean {
+  if (!token) return true;
+  const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(token));
+}
+
+function httpObservers(metrics: RequestMetrics | undefined, token?: string): HttpObservers {
   const observe = (req: Request, res: Response, next: NextFunction) => {
     const send = res.send.bind(res);
     res.send = (body?: unknown) => {
@@ -66,7 +75,8 @@ function httpObservers(metrics: RequestMetrics | undefined): HttpObservers {
   const { registry } = metrics;
   return {
     observe,
-    scrape: (_req, res, next) => {
+    scrape: (req, res, next) => {
+      if (!scrapeAllowed(req, token)) return void res.status(401).setHeader('WWW-Authenticate', 'Bearer').type('text').send('a bearer token is required\n');
       registry.metrics().then((text) => res.type(registry.contentType).send(text), next);
     },
   };
@@ -129,5 +139,5 @@ export function platformMetrics(config: PlatformConfig, deps: PlatformDeps, data
   const metrics = createRequestMetrics(config.instanceId ?? instanceId(config.env));
   registerGauges(metrics, gaugeSources(deps, database, jobs), { ttlMs: GAUGE_TTL_MS, timeoutMs: GAUGE_TIMEOUT_MS });
   const stop = deps.services.pipeline.observeStages((run) => metrics.stageDuration.observe({ stage: run.stage, outcome: run.outcome }, run.ms / 1000));
-  return { plugin: operationPlugin(metrics), http: httpObservers(metrics), metrics, close: stop };
+  return { plugin: operationPlugin(metrics), http: httpObservers(metrics, config.metricsToken), metrics, close: stop };
 }

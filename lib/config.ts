@@ -96,6 +96,12 @@ export const CORE_SETTINGS = {
     'host name and process id',
   ),
   metrics: setting('PLATFORM_METRICS', read.flag(), 'true', '`false` turns `/metrics` (Prometheus text format) off'),
+  metricsToken: setting(
+    'PLATFORM_METRICS_TOKEN',
+    read.optionalText(),
+    undefined,
+    "set: `/metrics` answers only a scrape with `Authorization: Bearer <this>` (Prometheus' `authorization` setting), others 401; unset: open, for a scraper on the internal network",
+  ),
   otlpEndpoint: setting(
     'OTEL_EXPORTER_OTLP_ENDPOINT',
     read.optionalUrl('http', 'https'),

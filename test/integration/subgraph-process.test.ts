@@ -18,6 +18,8 @@ import { freePort, waitFor } from '../support/wait.js';
 
 const LOGIN = '/v1/authmanager/authenticate/internal/useridPwd';
 const UPLOAD = '/registrationprocessor/v1/packetreceiver/registrationpackets';
+/** the worker's /metrics answers only scrapes that carry it */
+const SCRAPE_TOKEN = 'scrape-token-of-the-test';
 /** OTLP's span kinds */
 const SERVER = 2;
 const CONSUMER = 5;
@@ -56,6 +58,7 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
       WORKER_PORT: String(workerPort),
       WORKER_HOST: '127.0.0.1',
       PLATFORM_INSTANCE_ID: 'worker-1',
+      PLATFORM_METRICS_TOKEN: SCRAPE_TOKEN,
     });
     await Promise.all([
       subgraph.waitForOutput('subgraph auth listening', 'the subgraph to start'),
@@ -102,6 +105,7 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
     expect((await direct.json()).errors[0].extensions.code).toBe('KER-ATH-008');
     expect(subgraph.output()).not.toContain(ADMIN_PASSWORD);
     expect(subgraph.output()).not.toContain(token);
+    expect(worker.output()).not.toContain(SCRAPE_TOKEN);
   });
 
   /** The spans of a trace, once `done` holds of them (the processes export in batches, each within a second or so). */
@@ -172,7 +176,7 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
     expect(JSON.stringify(collector.spans)).not.toContain(built.resident.identity.email as string);
   });
 
-  it("serves the worker's probes and metrics on WORKER_PORT, the stage runs it made counted there", async () => {
+  it("serves the worker's probes and metrics on WORKER_PORT (a scrape with PLATFORM_METRICS_TOKEN only), the stage runs it made counted there", async () => {
     const base = `http://127.0.0.1:${workerPort}`;
     const ready = await fetch(`${base}/health/ready`);
     expect(ready.status).toBe(200);
@@ -180,7 +184,11 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
     expect(report.instance).toBe('worker-1');
     expect(report.components.jobRunners.details.runsHere).toBe(true);
     expect((await fetch(`${base}/health/live`)).status).toBe(200);
-    const text = await (await fetch(`${base}/metrics`)).text();
+    const refused = await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer not-the-token' } });
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).not.toContain('platform_');
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${SCRAPE_TOKEN}` } })).text();
     // the packet of the test above went through this worker: its last stage counted here, with the worker's instance
     expect(text).toMatch(/platform_regproc_stage_duration_seconds_count\{[^}]*stage="UIN_GENERATOR"[^}]*outcome="processed"[^}]*\} [1-9]/);
     expect(text).toMatch(/platform_jobs\{[^}]*instance="worker-1"/);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPlatform, type Platform } from '../../gateway/platform.js';
@@ -61,11 +61,13 @@ async function pgliteTemplate(): Promise<Blob> {
   return template;
 }
 
-/** The clocks of the platforms alive in this file; each test starts with them at the real time. */
-const liveClocks = new Set<ManualClock>();
-beforeEach(() => {
-  for (const clock of liveClocks) clock.set(new Date());
-});
+/**
+ * The clocks of the platforms alive; each test starts with them at the real
+ * time (test/support/each-file.ts, run before every file: test files share
+ * this module when they share a worker, so a hook declared here would be
+ * declared for the first file only).
+ */
+export const liveClocks = new Set<ManualClock>();
 
 export interface TestPlatform {
   platform: Platform;
