@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloServer } from '@apollo/server';
+import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { RequestContext } from '../lib/context.js';
+import type { RequestContext, SessionCookies } from '../lib/context.js';
+import { refreshCookie, tokenCookie } from '../lib/credentials.js';
 import type { Logger } from '../lib/log.js';
 import { envelope } from '../rest-compat/envelope.js';
 import type { HandlerDeps } from '../rest-compat/handler.js';
@@ -40,6 +42,8 @@ export interface HttpOptions {
   explorers: ExplorerOptions;
   /** each request's facts for the log, its metrics and `/metrics` (gateway/metrics.ts) */
   metrics?: HttpObservers;
+  /** PLATFORM_CORS_ORIGINS: the other origins whose pages may call with credentials */
+  corsOrigins: readonly string[];
   /** the token signing keys' public halves, served at /.well-known/jwks.json (gateway/jwks.ts) */
   jwks?: () => Promise<{ keys: Jwk[] }>;
 }
@@ -96,10 +100,53 @@ function finalErrorHandler(error: unknown, req: Request, res: Response, next: Ne
   );
 }
 
+/**
+ * CORS for the listed origins only: credentials allowed (the HttpOnly
+ * cookie), the headers a portal sends (Apollo's preflight header among them)
+ * and the ones it may read. An origin not listed gets no CORS header, so its
+ * page cannot read an answer.
+ */
+function crossOrigin(origins: readonly string[]) {
+  return cors({
+    origin: [...origins],
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: [
+      'content-type',
+      'authorization',
+      'apollo-require-preflight',
+      'x-apollo-operation-name',
+      'x-request-id',
+      'timestamp',
+      'center-machine-refid',
+    ],
+    exposedHeaders: ['x-request-id', 'response-signature'],
+    maxAge: 600,
+  });
+}
+
+/** The cookies a GraphQL login, refresh or logout sets: REST's token cookie, and the refresh token's sent back to /graphql only. */
+function sessionCookiesOn(res: Response): SessionCookies {
+  return {
+    issued: ({ token, expiryTime, refreshToken, refreshExpiryTime }) => {
+      res.append('Set-Cookie', tokenCookie(token, expiryTime));
+      if (refreshToken && refreshExpiryTime) res.append('Set-Cookie', refreshCookie(refreshToken, refreshExpiryTime, GRAPHQL_PATH));
+    },
+    ended: () => {
+      res.append('Set-Cookie', tokenCookie('', 0));
+      res.append('Set-Cookie', refreshCookie('', 0, GRAPHQL_PATH));
+    },
+  };
+}
+
+const GRAPHQL_PATH = '/graphql';
+
 export function createHttpApp(options: HttpOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy);
+  // Before everything: a preflight is answered here, whatever the path.
+  if (options.corsOrigins.length) app.use(crossOrigin(options.corsOrigins));
   // Before the access log: scrapes every few seconds would drown the request lines.
   if (options.metrics?.scrape) app.get('/metrics', options.metrics.scrape);
   app.use(accessLog(options.logger));
@@ -111,9 +158,11 @@ export function createHttpApp(options: HttpOptions): Express {
   if (options.jwks) app.get('/.well-known/jwks.json', jwksRoute(options.jwks));
   mountExplorers(app, options.explorers);
   app.use(
-    '/graphql',
+    GRAPHQL_PATH,
     express.json({ limit: options.maxBodyBytes }),
-    expressMiddleware(options.server, { context: ({ req }) => Promise.resolve(options.rest.contextFor(req)) }),
+    expressMiddleware(options.server, {
+      context: ({ req, res }) => Promise.resolve({ ...options.rest.contextFor(req), sessionCookies: sessionCookiesOn(res) }),
+    }),
   );
   mountRest(app, options.rest, options.routes);
   app.use(notFound);

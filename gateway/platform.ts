@@ -82,6 +82,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     maxBodyBytes: config.maxBodyBytes,
     version: PLATFORM_VERSION,
     explorers: { graphiql: config.graphql.explorer },
+    corsOrigins: config.corsOrigins,
     metrics: metrics.http,
     jwks: () => tokens.keys.jwks(),
     rest: {

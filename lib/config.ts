@@ -96,6 +96,14 @@ export const CORE_SETTINGS = {
     'host name and process id',
   ),
   metrics: setting('PLATFORM_METRICS', read.flag(), 'true', '`false` turns `/metrics` (Prometheus text format) off'),
+  corsOrigins: setting(
+    'PLATFORM_CORS_ORIGINS',
+    read.list().refine((origins) => origins.every((origin) => /^https?:\/\/[^/?#\s]+$/.test(origin)), {
+      message: 'each must be an origin: scheme, host and port only (https://portal.example.gov)',
+    }),
+    '',
+    'origins (comma-separated, exact: `https://admin.example.gov`) whose browser pages may call the platform with credentials (CORS); none by default: a portal is served from the same origin, or listed here',
+  ),
   metricsToken: setting(
     'PLATFORM_METRICS_TOKEN',
     read.optionalText(),

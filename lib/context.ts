@@ -18,6 +18,32 @@ export interface RequestContext {
   principal(): Promise<Principal>;
   /** this request's batch loaders (lib/graph/loader.ts), by name */
   loaders: Map<string, (key: unknown) => Promise<unknown>>;
+  /**
+   * Told of the tokens a login or a refresh issued, or of a logout: the
+   * gateway's `/graphql` sets (or clears) the same HttpOnly cookies as REST,
+   * so a browser portal never holds a token in script. Unset elsewhere.
+   */
+  sessionCookies?: SessionCookies;
+}
+
+/** The tokens a login or a refresh hands out, as the cookies carry them. */
+export interface IssuedTokens {
+  token: string;
+  expiryTime: number;
+  refreshToken?: string | null;
+  refreshExpiryTime?: number | null;
+}
+
+export interface SessionCookies {
+  issued(tokens: IssuedTokens): void;
+  ended(): void;
+}
+
+/** A login's or refresh's answer, its tokens told to the request's cookie keeper first. */
+export async function withSessionCookies<T extends IssuedTokens>(context: RequestContext, issuing: Promise<T>): Promise<T> {
+  const issued = await issuing;
+  context.sessionCookies?.issued(issued);
+  return issued;
 }
 
 export function createRequestContext(

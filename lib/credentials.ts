@@ -48,8 +48,9 @@ export function readCredentials(headers: { cookie?: string | undefined; authoriz
 export const REFRESH_COOKIE = 'refresh_token';
 export const REFRESH_PATH = '/v1/authmanager/authorize/refreshToken';
 
-export function refreshCookie(refreshToken: string, maxAgeSeconds: number): string {
-  return `${REFRESH_COOKIE}=${refreshToken}; Max-Age=${maxAgeSeconds}; Path=${REFRESH_PATH}; Secure; HttpOnly; SameSite=Strict`;
+/** The refresh token's cookie, sent back only to `path` (REST's refresh path, or /graphql for a GraphQL login). */
+export function refreshCookie(refreshToken: string, maxAgeSeconds: number, path = REFRESH_PATH): string {
+  return `${REFRESH_COOKIE}=${refreshToken}; Max-Age=${maxAgeSeconds}; Path=${path}; Secure; HttpOnly; SameSite=Strict`;
 }
 
 /** The refresh token of a Cookie header, if any. */

@@ -1,5 +1,5 @@
 import type { Resolvers, Role } from '../../generated/graphql/auth.js';
-import type { RequestContext } from '../../lib/context.js';
+import { withSessionCookies, type RequestContext } from '../../lib/context.js';
 import { refreshTokenOf } from '../../lib/credentials.js';
 import { loader } from '../../lib/graph/loader.js';
 import { nestedConnection } from '../../lib/graph/nested.js';
@@ -39,13 +39,18 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
       sessions: (_, args) => sessions.sessions(args, args.filter),
     },
     Mutation: {
-      loginWithPassword: (_, args, context) => service.loginWithPassword(args, context.clientAddress),
-      loginWithClientSecret: (_, args, context) => service.loginWithClientSecret(args, context.clientAddress),
-      invalidateToken: (_, __, context) => service.invalidateToken(context.credentials),
-      refreshToken: (_, args, context) => service.refresh(args.refreshToken ?? refreshTokenOf(context.credentialHeaders.cookie), args.appId),
+      loginWithPassword: (_, args, context) => withSessionCookies(context, service.loginWithPassword(args, context.clientAddress)),
+      loginWithClientSecret: (_, args, context) => withSessionCookies(context, service.loginWithClientSecret(args, context.clientAddress)),
+      invalidateToken: async (_, __, context) => {
+        const ended = await service.invalidateToken(context.credentials);
+        context.sessionCookies?.ended();
+        return ended;
+      },
+      refreshToken: (_, args, context) =>
+        withSessionCookies(context, service.refresh(args.refreshToken ?? refreshTokenOf(context.credentialHeaders.cookie), args.appId)),
       sendOtp: (_, { templateVariables, ...args }, context) =>
         otpLogin.sendOtp({ ...args, templateVariables: Object.fromEntries((templateVariables ?? []).map((v) => [v.name, v.value])) }, context.clientAddress),
-      loginWithOtp: (_, args, context) => otpLogin.loginWithOtp(args, context.clientAddress),
+      loginWithOtp: (_, args, context) => withSessionCookies(context, otpLogin.loginWithOtp(args, context.clientAddress)),
       createUser: (_, args) => users.createUser(args.input),
       updateUser: (_, args) => users.updateUser(args.userId, args.changes),
       resetPassword: (_, args) => users.resetPassword(args.userId, args.password),

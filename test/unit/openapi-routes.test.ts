@@ -48,6 +48,7 @@ const appWith = (graphiql: boolean): Express =>
     logger: createLogger('silent'),
     health: { live: () => report, ready: () => Promise.resolve(report), detail: () => Promise.resolve(report) },
     trustProxy: 'loopback',
+    corsOrigins: [],
     maxBodyBytes: rest.maxBodyBytes,
     version: '0.0.0-test',
     explorers: { graphiql },
