@@ -102,5 +102,12 @@ export function remoteDataSource(url: string): GraphQLDataSource<RequestContext>
       const traceParent = currentTraceParent();
       if (traceParent) headers.set('traceparent', traceParent);
     },
+    didReceiveResponse({ response, context }) {
+      // A login served there set the session cookies on its answer: the caller's answer carries them (the two names only).
+      const raw = (response.http?.headers as { raw?(): Record<string, string[] | undefined> } | undefined)?.raw?.();
+      const setCookies = raw?.['set-cookie'];
+      if (setCookies?.length) context.sessionCookies?.forward(setCookies);
+      return response;
+    },
   });
 }

@@ -3,8 +3,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloServer } from '@apollo/server';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { RequestContext, SessionCookies } from '../lib/context.js';
-import { refreshCookie, tokenCookie } from '../lib/credentials.js';
+import type { RequestContext } from '../lib/context.js';
 import type { Logger } from '../lib/log.js';
 import { envelope } from '../rest-compat/envelope.js';
 import type { HandlerDeps } from '../rest-compat/handler.js';
@@ -17,6 +16,7 @@ import { factsOf } from '../lib/metrics/operations.js';
 import { routeTemplate, type HttpObservers } from './metrics.js';
 import { jwksRoute } from './jwks.js';
 import { traceRequests } from './tracing.js';
+import { GRAPHQL_PATH, sessionCookiesOn } from './session-cookies.js';
 import type { Jwk } from '../lib/tokens.js';
 
 declare global {
@@ -124,22 +124,6 @@ function crossOrigin(origins: readonly string[]) {
     maxAge: 600,
   });
 }
-
-/** The cookies a GraphQL login, refresh or logout sets: REST's token cookie, and the refresh token's sent back to /graphql only. */
-function sessionCookiesOn(res: Response): SessionCookies {
-  return {
-    issued: ({ token, expiryTime, refreshToken, refreshExpiryTime }) => {
-      res.append('Set-Cookie', tokenCookie(token, expiryTime));
-      if (refreshToken && refreshExpiryTime) res.append('Set-Cookie', refreshCookie(refreshToken, refreshExpiryTime, GRAPHQL_PATH));
-    },
-    ended: () => {
-      res.append('Set-Cookie', tokenCookie('', 0));
-      res.append('Set-Cookie', refreshCookie('', 0, GRAPHQL_PATH));
-    },
-  };
-}
-
-const GRAPHQL_PATH = '/graphql';
 
 export function createHttpApp(options: HttpOptions): Express {
   const app = express();

@@ -4,13 +4,17 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import express from 'express';
+import express, { type Response } from 'express';
 import { createRequestContext, type RequestContext } from '../lib/context.js';
 import type { PlatformDeps } from '../lib/deps.js';
 import type { GraphQLSchema } from 'graphql';
 import { errorFormatter } from './format-error.js';
 import { traceRequests } from './tracing.js';
+import { sessionCookiesOn } from './session-cookies.js';
 import { costLimit, introspectionGuard, limitOptions, variablesDepthLimit } from './graphql-limits.js';
+
+/** The request's context with the session cookies a login here sets on this answer (the gateway passes them on). */
+const withCookies = (res: Response, context: RequestContext): RequestContext => ({ ...context, sessionCookies: sessionCookiesOn(res) });
 
 export interface SubgraphServer {
   url: string;
@@ -51,15 +55,18 @@ export async function startSubgraphServer(schema: GraphQLSchema, deps: PlatformD
     '/graphql',
     express.json({ limit: deps.config.maxBodyBytes }),
     expressMiddleware(server, {
-      context: ({ req }) =>
+      context: ({ req, res }) =>
         Promise.resolve(
-          createRequestContext(
-            {
-              headers: { cookie: req.headers.cookie, authorization: req.headers.authorization },
-              clientAddress: req.ip ?? 'unknown',
-              requestId: typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined,
-            },
-            deps.tokens,
+          withCookies(
+            res,
+            createRequestContext(
+              {
+                headers: { cookie: req.headers.cookie, authorization: req.headers.authorization },
+                clientAddress: req.ip ?? 'unknown',
+                requestId: typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined,
+              },
+              deps.tokens,
+            ),
           ),
         ),
     }),

@@ -37,6 +37,8 @@ export interface IssuedTokens {
 export interface SessionCookies {
   issued(tokens: IssuedTokens): void;
   ended(): void;
+  /** the session cookies a separately served subgraph set on its answer, passed on to the caller */
+  forward(setCookies: readonly string[]): void;
 }
 
 /** A login's or refresh's answer, its tokens told to the request's cookie keeper first. */

@@ -103,6 +103,19 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
       body: JSON.stringify({ query: '{ validateToken { userId } }' }),
     });
     expect((await direct.json()).errors[0].extensions.code).toBe('KER-ATH-008');
+    // a GraphQL login served by the separate process sets the session cookies on the gateway's answer
+    const graphqlLogin = await fetch(`${gateway.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `mutation { loginWithPassword(input: { userName: "admin", password: "${ADMIN_PASSWORD}", appId: "admin" }) { passwordLogin { userId } } }`,
+      }),
+    });
+    expect((await graphqlLogin.json()).data.loginWithPassword.passwordLogin.userId).toBe('admin');
+    expect(graphqlLogin.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^Authorization=Platform-Token\S+; Max-Age=\d+; Path=\/; Secure; HttpOnly; SameSite=Lax$/),
+      expect.stringMatching(/^refresh_token=\S+; Max-Age=\d+; Path=\/graphql; Secure; HttpOnly; SameSite=Strict$/),
+    ]);
     expect(subgraph.output()).not.toContain(ADMIN_PASSWORD);
     expect(subgraph.output()).not.toContain(token);
     expect(worker.output()).not.toContain(SCRAPE_TOKEN);
