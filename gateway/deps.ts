@@ -13,7 +13,7 @@ import { systemClock, type Clock } from '../lib/time.js';
 import { RevocationList } from '../lib/revocations.js';
 import { TokenService } from '../lib/tokens.js';
 import type { AnyComponent } from '../subgraphs/component.js';
-import { COMPONENTS, REGISTRY } from './components.js';
+import { COMPONENTS, REGISTRY, ROLE_TABLE } from './components.js';
 import { servicesSeenBy } from './dependencies.js';
 import { EventBus } from '../lib/events.js';
 import { JobQueue } from '../lib/jobs/queue.js';
@@ -110,6 +110,7 @@ export async function createDeps(options: DepsOptions): Promise<Dependencies> {
     objects,
     uploads: new UploadSpool(config.dataDir, config.uploadMaxBytes),
     services: {} as PlatformServices,
+    accessTable: ROLE_TABLE,
     onClose: (task) => void closeTasks.push(task),
   };
   // Each component sees its own services and those of the components it declares it uses, nothing else.

@@ -8,6 +8,7 @@ import type { Logger } from './log.js';
 import type { MasterKey } from './master-key.js';
 import type { ObjectStore } from './object-store/index.js';
 import type { MessageQueue } from './queue/index.js';
+import type { AccessTable } from './subgraph.js';
 import type { UploadSpool } from './uploads/spool.js';
 import type { Clock } from './time.js';
 import type { TokenService } from './tokens.js';
@@ -45,6 +46,8 @@ export interface PlatformDeps {
   uploads: UploadSpool;
   /** the services of every component (subgraphs call each other only through these) */
   services: PlatformServices;
+  /** every component's role table, as the gateway enforces it (what Viewer.permissions tells a portal) */
+  accessTable: AccessTable;
   /** work to finish before the database closes (timers, transports), run at shutdown in reverse order */
   onClose(task: () => Promise<void> | void): void;
 }

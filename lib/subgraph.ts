@@ -45,6 +45,14 @@ export const sdlComponents = (): string[] =>
 /** The role table: "<Type>.<field>" to its access rule. */
 export type AccessTable = Readonly<Record<string, Access>>;
 
+/** The operations of a role table a caller with these roles may run: the open ones and those one of its roles opens, sorted. */
+export function permittedOperations(table: AccessTable, roles: readonly string[]): string[] {
+  return Object.entries(table)
+    .filter(([, rule]) => rule.kind !== 'roles' || rule.roles.some((role) => roles.includes(role)))
+    .map(([operation]) => operation)
+    .sort();
+}
+
 type Resolver = (parent: unknown, args: Record<string, unknown>, context: RequestContext, info: unknown) => unknown;
 
 /** Refusals of who the caller is stay top-level errors (GitHub's and Shopify's way): they are not about the input. */

@@ -10,6 +10,8 @@ export const graphMappers = {
   User: '../../generated/prisma/client.js#User',
   Client: '../../generated/prisma/client.js#Client',
   Session: '../../generated/prisma/client.js#Session',
+  // the token's facts; permissions are resolved from the role table
+  Viewer: './service.js#Viewer',
   UserConnection: './graph-mappers.js#UserConnectionModel',
   ClientConnection: './graph-mappers.js#ClientConnectionModel',
   SessionConnection: './graph-mappers.js#SessionConnectionModel',

@@ -60,5 +60,5 @@ export const auth = defineComponent({
     };
   },
   start: (deps) => deps.services.auth.bootstrap(),
-  resolvers: (deps) => authResolvers(deps.services.auth, deps.services.otpLogin, deps.services.users, deps.services.sessions),
+  resolvers: (deps) => authResolvers(deps.services.auth, deps.services.otpLogin, deps.services.users, deps.services.sessions, deps.accessTable),
 });

@@ -4,13 +4,20 @@ import { refreshTokenOf } from '../../lib/credentials.js';
 import { loader } from '../../lib/graph/loader.js';
 import { nestedConnection } from '../../lib/graph/nested.js';
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
+import { permittedOperations, type AccessTable } from '../../lib/subgraph.js';
 import type { OtpLoginService } from './otp-login-service.js';
 import type { AuthService } from './service.js';
 import type { SessionsService } from './sessions-service.js';
 import type { UserScope } from './user-scope.js';
 import type { UsersService } from './users-service.js';
 
-export function authResolvers(service: AuthService, otpLogin: OtpLoginService, users: UsersService, sessions: SessionsService): Resolvers {
+export function authResolvers(
+  service: AuthService,
+  otpLogin: OtpLoginService,
+  users: UsersService,
+  sessions: SessionsService,
+  accessTable: AccessTable,
+): Resolvers {
   // One query per page of references, whatever the page's size.
   const userRef = (context: RequestContext) => loader(context, 'auth.user', (ids: readonly string[]) => users.usersById(ids));
   const clientRef = (context: RequestContext) => loader(context, 'auth.client', (ids: readonly string[]) => users.clientsById(ids));
@@ -76,6 +83,7 @@ export function authResolvers(service: AuthService, otpLogin: OtpLoginService, u
         nestedConnection(context, 'auth.clientSessions', args, client.clientId, sessions.sessionsOfSubjects('CLIENT', args.filter)),
     },
     Viewer: {
+      permissions: (viewer) => permittedOperations(accessTable, viewer.roles),
       // Only the caller itself, whatever id a representation names.
       __resolveReference: async (ref, context) => {
         const viewer = service.viewerOf(await context.principal());

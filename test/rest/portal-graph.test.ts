@@ -326,3 +326,25 @@ describe('sessions', () => {
     ).toBe('KER-ATH-003');
   });
 });
+
+describe('what the caller may do', () => {
+  it("tells each caller the operations its roles open (viewer.permissions), as the gateway's role table decides them", async () => {
+    const permissionsOf = async (headers: Record<string, string>) =>
+      (await t.graphql('{ viewer { roles permissions } }', {}, headers)).data.viewer as { roles: string[]; permissions: string[] };
+    const everything = await permissionsOf(admin);
+    expect(everything.permissions).toEqual([...everything.permissions].sort());
+    expect(everything.permissions).toEqual(expect.arrayContaining(['Query.registrationCounts', 'Mutation.createUser', 'Query.viewer']));
+
+    const authenticator = await permissionsOf(cookieHeader((await t.clientToken(['ID_AUTHENTICATION'], 'ida')).token));
+    expect(authenticator.roles).toEqual(['ID_AUTHENTICATION']);
+    // open and any-token operations, and those its role opens; not the operators' dashboard, not user management
+    expect(authenticator.permissions).toEqual(expect.arrayContaining(['Query.viewer', 'Mutation.loginWithPassword']));
+    expect(authenticator.permissions).not.toContain('Query.registrationCounts');
+    expect(authenticator.permissions).not.toContain('Mutation.createUser');
+    expect(authenticator.permissions.length).toBeLessThan(everything.permissions.length);
+    // each permission it is told of is one the gateway lets it through: a dashboard root it lacks is refused
+    expect(refusalCode(await t.graphql('{ registrationCounts { stage } }', {}, cookieHeader((await t.clientToken(['ID_AUTHENTICATION'], 'ida')).token)))).toBe(
+      'KER-ATH-403',
+    );
+  });
+});
