@@ -348,3 +348,26 @@ describe('what the caller may do', () => {
     );
   });
 });
+
+describe("a role's dashboard in one query", () => {
+  it('answers the fields the caller may see and nulls only the one it may not, with its error', async () => {
+    const processor = cookieHeader((await t.clientToken(['REGISTRATION_PROCESSOR'], 'registrationprocessor')).token);
+    const dashboard = '{ registrationCounts { stage } stuckRegistrations(first: 5) { totalCount } abisSystems { name } uinPool { unused } }';
+    const answer = await t.graphql(dashboard, {}, processor);
+    expect(answer.data).toEqual({
+      registrationCounts: expect.any(Array),
+      stuckRegistrations: { totalCount: expect.any(Number) },
+      abisSystems: expect.any(Array),
+      uinPool: null,
+    });
+    expect(answer.errors).toEqual([expect.objectContaining({ path: ['uinPool'], extensions: expect.objectContaining({ code: 'KER-ATH-403' }) })]);
+    // what viewer.permissions told it beforehand
+    const { permissions } = (await t.graphql('{ viewer { permissions } }', {}, processor)).data.viewer as { permissions: string[] };
+    expect(permissions).toEqual(expect.arrayContaining(['Query.registrationCounts', 'Query.stuckRegistrations', 'Query.abisSystems']));
+    expect(permissions).not.toContain('Query.uinPool');
+    // the admin sees all four
+    const whole = await t.graphql(dashboard, {}, admin);
+    expect(whole.errors).toBeUndefined();
+    expect(whole.data.uinPool).toEqual({ unused: expect.any(Number) });
+  });
+});
