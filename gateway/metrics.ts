@@ -40,12 +40,13 @@ function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
 
-/** Whether a scrape carries the bearer token PLATFORM_METRICS_TOKEN names (compared in constant time, by digest). */
-function scrapeAllowed(req: Request, token: string | undefined): boolean {
-  if (!token) return true;
-  const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(token));
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Whether a scrape may read: always without PLATFORM_METRICS_TOKEN, else with that bearer token (compared in constant time, by digest). */
+function scrapeRule(token: string | undefined): (req: Request) => boolean {
+  if (!token) return () => true;
+  const expected = digest(token);
+  return (req) => timingSafeEqual(digest(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? ''), expected);
 }
 
 function httpObservers(metrics: RequestMetrics | undefined, token?: string): HttpObservers {
@@ -73,10 +74,11 @@ function httpObservers(metrics: RequestMetrics | undefined, token?: string): Htt
   };
   if (!metrics) return { observe };
   const { registry } = metrics;
+  const scrapeAllowed = scrapeRule(token);
   return {
     observe,
     scrape: (req, res, next) => {
-      if (!scrapeAllowed(req, token)) return void res.status(401).setHeader('WWW-Authenticate', 'Bearer').type('text').send('a bearer token is required\n');
+      if (!scrapeAllowed(req)) return void res.status(401).setHeader('WWW-Authenticate', 'Bearer').type('text').send('a bearer token is required\n');
       registry.metrics().then((text) => res.type(registry.contentType).send(text), next);
     },
   };
