@@ -13,12 +13,15 @@ export class PlatformError extends Error {
    * has crossed a subgraph boundary (where the original object is gone).
    */
   readonly extensions: { code: string; catalogue: true };
+  /** the path of the argument at fault, when the refusal is about one (a mutation's user error names it) */
+  readonly field: readonly string[] | undefined;
 
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, options: { field?: readonly string[] } = {}) {
     super(message);
     this.name = 'PlatformError';
     this.code = code;
     this.extensions = { code, catalogue: true };
+    this.field = options.field;
   }
 }
 

@@ -75,7 +75,8 @@ function payloadMutation(resolve: Resolver, shape: PayloadShape, inputs: FieldIn
       return { [shape.resultField]: await resolve(parent, checked.args, context, info), userErrors: [] };
     } catch (error) {
       if (!(error instanceof PlatformError) || CALLER_REFUSALS.has(error.code)) throw error;
-      return refused([{ field: null, code: error.code, message: error.message }]);
+      const at = error.field ? (shape.gathered ? ['input', ...error.field] : [...error.field]) : null;
+      return refused([{ field: at, code: error.code, message: error.message }]);
     }
   };
 }

@@ -11,4 +11,5 @@ export const graphMappers = {
   RegistrationConnection: './graph-mappers.js#RegistrationConnectionModel',
   RegistrationTransactionConnection: './graph-mappers.js#RegistrationTransactionConnectionModel',
   ManualVerification: '../../generated/prisma/client.js#ManualVerification',
+  User: '../../lib/graph/refs.js#UserRef',
 };

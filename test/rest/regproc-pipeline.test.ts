@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syncRecordOf } from '../../lib/packet/write.js';
 import { expectRejected } from '../support/assertions.js';
-import { envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { bearer, envelopeOf, type TestPlatform, useTestPlatform } from '../support/platform.js';
 import { adjudicator, PROCESSED_TRANSACTIONS, REGPROC as BASE, registrationClient, type RegistrationClient } from '../support/regproc.js';
 import { refusalOf } from '../support/refusals.js';
 
@@ -164,6 +164,72 @@ describe('duplicates and manual adjudication', () => {
     expect((await assign()).json.response.regId).toBe(third.rid);
     expect((await decide(third.rid, 'APPROVED')).json.errors).toBeNull();
     expect(await settle(third.rid)).toBe('PROCESSED');
+  });
+
+  it('gives the adjudicator a queue in the graph: waiting and assigned lists, assigning and deciding answer the registration, refusals name their field', async () => {
+    const first = build('queue-first');
+    await submit(first);
+    expect(await settle(first.rid)).toBe('PROCESSED');
+    const waiting = build('queue-second', { duplicateOf: first.resident });
+    await submit(waiting);
+    expect(await client.reachStage(waiting.rid, 'MANUAL_ADJUDICATION')).toBe('MANUAL_ADJUDICATION');
+
+    const queue = `query($filter: ManualVerificationFilter) { manualVerifications(filter: $filter, first: 5) {
+      totalCount edges { node { registrationId stage assignee { userId name }
+        manualVerifications { status assignee { userId } matchedRegistration { registrationId status } } } } } }`;
+    const rids = async (filter: object) => {
+      const r = await t.graphql(queue, { filter }, admin);
+      if (!r.data) throw new Error(JSON.stringify(r.errors));
+      return (r.data.manualVerifications.edges as any[]).map((edge) => edge.node.registrationId);
+    };
+    expect(await rids({ assignedTo: 'NOBODY' })).toContain(waiting.rid);
+    expect(await rids({ assignedTo: 'ME', status: 'ASSIGNED' })).not.toContain(waiting.rid);
+
+    const assign = `mutation { assignManualVerification(input: { userId: "admin" }) {
+      manualVerificationAssignment { regId registration { registrationId stage assignee { userId } centre { id name } machine { id } } } userErrors { code } } }`;
+    const assigned = (await t.graphql(assign, {}, admin)).data.assignManualVerification;
+    expect(assigned.manualVerificationAssignment).toEqual({
+      regId: waiting.rid,
+      registration: {
+        registrationId: waiting.rid,
+        stage: 'MANUAL_ADJUDICATION',
+        assignee: { userId: 'admin' },
+        // Linked to master data's records of where it was made.
+        centre: { id: '10001', name: expect.any(String) },
+        machine: { id: '10001' },
+      },
+    });
+    const mine = await t.graphql(queue, { filter: { assignedTo: 'ME', status: 'ASSIGNED' } }, admin);
+    const held = (mine.data.manualVerifications.edges as any[]).find((edge) => edge.node.registrationId === waiting.rid)?.node;
+    expect(held).toMatchObject({
+      assignee: { userId: 'admin', name: expect.any(String) },
+      manualVerifications: [{ status: 'ASSIGNED', assignee: { userId: 'admin' }, matchedRegistration: { registrationId: first.rid, status: 'PROCESSED' } }],
+    });
+    expect(await rids({ assignedTo: 'NOBODY' })).not.toContain(waiting.rid);
+
+    const adjudicate = `mutation($input: AdjudicateRegistrationInput!) { adjudicateRegistration(input: $input) {
+      registration { registrationId status assignee { userId } } userErrors { field code message } } }`;
+    // A decision outside the enum never reaches the platform; a registration the caller does not hold names its field.
+    const maybe = await t.graphql(adjudicate, { input: { registrationId: waiting.rid, decision: 'MAYBE' } }, admin);
+    expect(maybe.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const notHeld = await t.graphql(adjudicate, { input: { registrationId: first.rid, decision: 'REJECTED' } }, admin);
+    expect(notHeld.data.adjudicateRegistration).toMatchObject({
+      registration: null,
+      userErrors: [{ field: ['input', 'registrationId'], code: 'RPR-FAC-003' }],
+    });
+    const decided = await t.graphql(adjudicate, { input: { registrationId: waiting.rid, decision: 'REJECTED' } }, admin);
+    expect(decided.data.adjudicateRegistration).toEqual({
+      registration: { registrationId: waiting.rid, status: 'REJECTED', assignee: { userId: 'admin' } },
+      userErrors: [],
+    });
+    const again = await t.graphql(adjudicate, { input: { registrationId: waiting.rid, decision: 'APPROVED' } }, admin);
+    expect(again.data.adjudicateRegistration.userErrors).toEqual([{ field: ['input', 'registrationId'], code: 'RPR-MVS-003', message: expect.any(String) }]);
+    expect(await rids({ assignedTo: 'ME', status: 'REJECTED' })).toContain(waiting.rid);
+
+    // The queue is the processor's: a registration officer is refused it.
+    const officer = await t.clientToken(['REGISTRATION_OFFICER'], 'registrationclient');
+    const refused = await t.graphql(queue, { filter: { assignedTo: 'ME' } }, bearer(officer.token));
+    expect(refused.errors?.[0]?.extensions?.code).toBe('KER-ATH-403');
   });
 
   it('lets an adjudicator act only as themselves', async () => {

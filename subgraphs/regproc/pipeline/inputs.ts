@@ -26,6 +26,16 @@ export const pipelineSchemas = {
   stuckRegistrations: z.object({ ...page, stage: z.enum(REGISTRATION_STAGES).nullish() }),
   registrationCounts: z.object({}),
   assignManualVerification: z.object({ userId: identifier(256), matchType: identifier(32).nullish() }),
+  manualVerifications: z.object({
+    ...page,
+    filter: z
+      .object({
+        assignedTo: z.enum(['ME', 'NOBODY', 'ANYONE']).nullish(),
+        status: z.enum(['PENDING', 'ASSIGNED', 'APPROVED', 'REJECTED']).nullish(),
+      })
+      .nullish(),
+  }),
+  adjudicateRegistration: z.object({ registrationId: identifier(64), decision: z.enum(['APPROVED', 'REJECTED']) }),
   decideManualVerification: z.object({
     input: z.object({
       matchedRefType: identifier(32).nullish(),

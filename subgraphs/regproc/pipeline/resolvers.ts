@@ -1,13 +1,19 @@
 import type { z } from 'zod';
-import type { RegistrationStage, RegistrationStatus, Resolvers } from '../../../generated/graphql/regproc.js';
+import type { ManualVerificationStatus, RegistrationStage, RegistrationStatus, Resolvers } from '../../../generated/graphql/regproc.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
 import type { pipelineSchemas } from './inputs.js';
 
 type Parsed<F extends keyof typeof pipelineSchemas> = z.output<(typeof pipelineSchemas)[F]>;
 
+/** A user as the graph links one (the auth component resolves the rest). */
+const userRef = (userId: string | null) => (userId ? { userId } : null);
+
 export function pipelineResolvers(deps: PlatformDeps): Resolvers {
   const services = deps.services;
+  // One query for the possible duplicates of a page of registrations.
+  const matchesOf = async (context: Parameters<typeof loader>[0], rid: string) =>
+    (await loader(context, 'regproc.manualVerifications', (rids: readonly string[]) => services.manualVerification.matchesByRids(rids))(rid)) ?? [];
   return {
     Query: {
       stuckRegistrations: (_, args) => {
@@ -21,6 +27,10 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
           stage: row.stage as RegistrationStage | null,
           status: row.status as RegistrationStatus,
         })),
+      manualVerifications: async (_, args, context) => {
+        const { filter, first, after } = args as Parsed<'manualVerifications'>;
+        return services.manualVerification.queue(await context.principal(), filter ?? {}, { first, after });
+      },
     },
     Mutation: {
       receiveRegistrationPacket: async (_, args, context) =>
@@ -34,17 +44,22 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
         services.manualVerification.assign(await context.principal(), args as Parsed<'assignManualVerification'>),
       decideManualVerification: async (_, args, context) =>
         services.manualVerification.decide(await context.principal(), (args as Parsed<'decideManualVerification'>).input),
+      adjudicateRegistration: async (_, args, context) =>
+        services.manualVerification.adjudicate(await context.principal(), args),
     },
     Registration: {
-      manualVerifications: async (row, _, context) =>
-        services.manualVerification.listed(
-          (await loader(context, 'regproc.manualVerifications', (rids: readonly string[]) => services.manualVerification.matchesByRids(rids))(row.rid)) ?? [],
-        ),
+      manualVerifications: async (row, _, context) => services.manualVerification.listed(await matchesOf(context, row.rid)),
+      assignee: async (row, _, context) => userRef(services.manualVerification.assigneeOf(await matchesOf(context, row.rid))),
     },
     ManualVerification: {
       matchedRegId: (row) => row.matchedRid,
+      matchedRegistration: async (row, _, context) =>
+        (await loader(context, 'regproc.registrations', (rids: readonly string[]) => services.registrations.byRids(rids))(row.matchedRid)) ?? null,
       statusCode: (row) => row.status,
+      // The pipeline writes no other status than the enum's.
+      status: (row) => row.status as ManualVerificationStatus,
       mvUsrId: (row) => row.assignedTo,
+      assignee: (row) => userRef(row.assignedTo),
     },
   };
 }

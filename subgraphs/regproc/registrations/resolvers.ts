@@ -38,6 +38,8 @@ export function registrationsResolvers(deps: PlatformDeps): Resolvers {
         loader(context, 'regproc.registrations', (rids: readonly string[]) => registrations.byRids(rids))(ref.registrationId),
       registrationId: (row) => row.rid,
       parentRegistrationId: (row) => row.parentRid,
+      centre: (row) => ({ id: row.centreId, langCode: row.langCode }),
+      machine: (row) => ({ id: row.machineId, langCode: row.langCode }),
       transactions: (row, args, context) => nestedConnection(context, 'regproc.transactions', args, row.rid, registrations.transactionsOfRegistrations()),
     },
     RegistrationTransaction: {

@@ -1,9 +1,11 @@
 import { PlatformError } from '../../../lib/errors.js';
 import { within } from '../../../lib/graph/capped.js';
+import type { Connection, PageArgs } from '../../../lib/graph/connection.js';
 import type { Clock } from '../../../lib/time.js';
 import type { Principal } from '../../../lib/tokens.js';
 import { regprocErrors } from '../errors.js';
 import type { PipelineService } from '../pipeline/service.js';
+import type { Registration } from '../../../generated/prisma/client.js';
 import type { VerificationRow, VerificationStorage } from './storage.js';
 
 export type Caller = Pick<Principal, 'subject' | 'roles'>;
@@ -22,6 +24,7 @@ export interface Assignment {
   mvUsrId: string;
   statusCode: 'ASSIGNED';
   gallery: { matchedRefs: { matchedRegId: string; matchedRefType: string; reasonCode: string }[] };
+  registration: Registration;
 }
 
 export interface DecisionInput {
@@ -33,6 +36,9 @@ export interface DecisionInput {
 }
 
 const DECISIONS = new Set(['APPROVED', 'REJECTED']);
+
+/** Whose registrations the adjudicator's queue lists. */
+export type Assignee = 'ME' | 'NOBODY' | 'ANYONE';
 
 /**
  * The most possible duplicates a registration's lists answer (an assignment's gallery, Registration.manualVerifications):
@@ -82,9 +88,12 @@ export class VerificationService {
 
   private async assignment(rid: string, user: string): Promise<Assignment> {
     const [registration, matches] = await Promise.all([this.store.registration(rid), this.store.matchesOf(rid)]);
+    // The matches cascade with their registration: one assigned is there.
+    if (!registration) throw new PlatformError(MVS.noPacket, 'Cannot find the registration packet');
     return {
+      registration,
       regId: rid,
-      url: this.biometricUrl(registration?.bioRefId ?? rid),
+      url: this.biometricUrl(registration.bioRefId ?? rid),
       mvUsrId: user,
       statusCode: 'ASSIGNED',
       gallery: {
@@ -99,25 +108,51 @@ export class VerificationService {
     };
   }
 
-  /** APPROVED goes on to the UIN, REJECTED ends the registration; only the adjudicator it is assigned to decides, once. */
+  /** POST …/manualverification/decision: the REST door, which echoes the decision as recorded. */
   async decide(caller: Caller, input: DecisionInput): Promise<DecisionInput> {
     this.self(caller, input.mvUsrId);
     if (!DECISIONS.has(input.statusCode)) throw new PlatformError(MVS.invalidStatus, `Invalid status update: ${input.statusCode} is not APPROVED or REJECTED`);
-    const matches = await this.store.matchesOf(input.regId);
-    const mine = matches.filter((match) => match.assignedTo === input.mvUsrId);
-    if (!mine.length) throw new PlatformError(MVS.noPacket, 'Cannot find the registration packet assigned to this adjudicator');
-    const registration = await this.store.registration(input.regId);
+    await this.record(input.mvUsrId, input.regId, input.statusCode === 'APPROVED', []);
+    return input;
+  }
+
+  /** The graph's door: the caller's decision on the registration they hold, answering the registration as it now stands. */
+  async adjudicate(caller: Caller, input: { registrationId: string; decision: 'APPROVED' | 'REJECTED' }): Promise<Registration> {
+    await this.record(caller.subject, input.registrationId, input.decision === 'APPROVED', ['registrationId']);
+    const registration = await this.store.registration(input.registrationId);
+    if (!registration) throw new PlatformError(MVS.noPacket, 'Cannot find the registration packet', { field: ['registrationId'] });
+    return registration;
+  }
+
+  /** APPROVED goes on to the UIN, REJECTED ends the registration; only the adjudicator it is assigned to decides, once. */
+  private async record(user: string, rid: string, approved: boolean, ridField: readonly string[]): Promise<void> {
+    const field = ridField.length ? { field: ridField } : {};
+    const matches = await this.store.matchesOf(rid);
+    const mine = matches.filter((match) => match.assignedTo === user);
+    if (!mine.length) throw new PlatformError(MVS.noPacket, 'Cannot find the registration packet assigned to this adjudicator', field);
+    const registration = await this.store.registration(rid);
     if (!registration || !mine.some((match) => match.status === 'ASSIGNED') || registration.stage !== 'MANUAL_ADJUDICATION')
-      throw new PlatformError(MVS.invalidStatus, 'Invalid status update: the registration is already decided');
-    const approved = input.statusCode === 'APPROVED';
+      throw new PlatformError(MVS.invalidStatus, 'Invalid status update: the registration is already decided', field);
     const decided = await this.store.inTransaction(async (tx) => {
       const now = this.clock.now();
-      if (!(await this.store.decide(tx, input.regId, input.mvUsrId, approved ? 'APPROVED' : 'REJECTED', now))) return false;
-      await this.pipeline.adjudicated(tx, registration, approved, input.mvUsrId, now);
+      if (!(await this.store.decide(tx, rid, user, approved ? 'APPROVED' : 'REJECTED', now))) return false;
+      await this.pipeline.adjudicated(tx, registration, approved, user, now);
       return true;
     });
-    if (!decided) throw new PlatformError(MVS.invalidStatus, 'Invalid status update: the registration is already decided');
-    return input;
+    if (!decided) throw new PlatformError(MVS.invalidStatus, 'Invalid status update: the registration is already decided', field);
+  }
+
+  /** The adjudicator's queue: registrations with possible duplicates, the caller's own (ME), waiting ones (NOBODY) or all. */
+  queue(caller: Caller, filter: { assignedTo?: Assignee | null; status?: string | null }, page: PageArgs): Promise<Connection<Registration>> {
+    const assignedTo = filter.assignedTo === 'ME' ? caller.subject : filter.assignedTo === 'NOBODY' ? null : undefined;
+    return this.store.queue({ ...(assignedTo !== undefined ? { assignedTo } : {}), status: filter.status ?? null }, page);
+  }
+
+  /** The adjudicator of a registration's possible duplicates: who holds them, or who last decided them. */
+  assigneeOf(matches: readonly VerificationRow[]): string | null {
+    const taken = matches.filter((match) => match.assignedTo && match.assignedAt);
+    taken.sort((a, b) => b.assignedAt!.getTime() - a.assignedAt!.getTime());
+    return taken[0]?.assignedTo ?? null;
   }
 
   /** One registration's possible duplicates as its list answers them: MAX_MATCHES_LISTED at most, refused beyond. */

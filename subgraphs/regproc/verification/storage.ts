@@ -1,7 +1,14 @@
-import type { ManualVerification, PrismaClient, Registration } from '../../../generated/prisma/client.js';
+import type { ManualVerification, Prisma, PrismaClient, Registration } from '../../../generated/prisma/client.js';
+import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
 import type { PipelineTx } from '../pipeline/storage.js';
 
 export type VerificationRow = ManualVerification;
+
+/** Which registrations the adjudicator's queue lists: `assignedTo` undefined for anyone's, null for nobody's. */
+export interface QueueQuery {
+  assignedTo?: string | null;
+  status?: string | null;
+}
 
 /** The manual verifications' table (regproc_manual_verification): the only code that touches it. */
 export class VerificationStorage {
@@ -36,6 +43,21 @@ export class VerificationStorage {
       data: { status: 'ASSIGNED', assignedTo: user, assignedAt: now },
     });
     return taken.count > 0;
+  }
+
+  /** Registrations with a possible duplicate matching the query, oldest first (the order adjudicators take them). */
+  queue(query: QueueQuery, page: PageArgs): Promise<Connection<Registration>> {
+    const where: Prisma.RegistrationWhereInput = {
+      manualVerifications: {
+        some: { ...(query.assignedTo !== undefined ? { assignedTo: query.assignedTo } : {}), ...(query.status ? { status: query.status } : {}) },
+      },
+    };
+    return connection(
+      page,
+      (row) => row.rid,
+      (at) => this.prisma.registration.findMany({ where, orderBy: [{ createdAt: 'asc' }, { rid: 'asc' }], ...pageArgs(at, 'rid') }),
+      () => this.prisma.registration.count({ where }),
+    );
   }
 
   matchesOf(rid: string): Promise<VerificationRow[]> {
