@@ -1,3 +1,4 @@
+import type { LiveSubscription, LiveTable } from '../lib/live.js';
 import type { Settings } from '../lib/settings.js';
 import type { AccessTable } from '../lib/subgraph.js';
 import { authRoutes } from '../rest-compat/auth/routes.js';
@@ -80,4 +81,10 @@ export function componentNamed(name: string): AnyComponent | undefined {
 export const ROLE_TABLE: AccessTable = Object.assign({}, ...COMPONENTS.map((component) => component.access)) as AccessTable;
 
 /** Every REST path of the platform: mounted, and documented by /v3/api-docs, from this one list. */
+/** Every component's subscriptions, by field name, and the tables whose writes they watch. */
+export const LIVE_SUBSCRIPTIONS: ReadonlyMap<string, LiveSubscription> = new Map(
+  COMPONENTS.flatMap((component) => Object.entries(component.live?.subscriptions ?? {})),
+);
+export const LIVE_TABLES: readonly LiveTable[] = COMPONENTS.flatMap((component) => component.live?.tables ?? []);
+
 export const REST_ROUTES: readonly RestRoute[] = REGISTRY.flatMap((line) => line.routes);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLSchema } from 'graphql';
 import type { GraphqlLimits } from '../lib/config.js';
 import type { RequestContext } from '../lib/context.js';
 import type { Logger } from '../lib/log.js';
@@ -21,7 +22,7 @@ export interface GatewayOptions {
 }
 
 /** The federated gateway over the checked-in supergraph; each subgraph in-process or remote. */
-export async function createGatewayServer(options: GatewayOptions): Promise<ApolloServer<RequestContext>> {
+export async function createGatewayServer(options: GatewayOptions): Promise<{ server: ApolloServer<RequestContext>; schema: () => GraphQLSchema }> {
   // @apollo/gateway reports telemetry and probes cloud metadata unless told not to.
   process.env.APOLLO_TELEMETRY_DISABLED = '1';
   const gateway = new ApolloGateway({
@@ -53,7 +54,14 @@ export async function createGatewayServer(options: GatewayOptions): Promise<Apol
     formatError: errorFormatter(options.logger),
   });
   await server.start();
-  return server;
+  return {
+    server,
+    // The API schema the gateway serves, which subscription documents are checked against (set once started).
+    schema: () => {
+      if (!gateway.schema) throw new Error('the gateway has no schema yet');
+      return gateway.schema;
+    },
+  };
 }
 
 /** Apollo's logger interface on pino, at one level lower so gateway chatter stays out of info logs. */

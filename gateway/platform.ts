@@ -8,7 +8,9 @@ import type { PlatformDeps } from '../lib/deps.js';
 import type { MessageQueue } from '../lib/queue/index.js';
 import type { JobRunner } from '../lib/jobs/runner.js';
 import type { OperationExecutor } from '../rest-compat/handler.js';
-import { COMPONENTS, REST_ROUTES, ROLE_TABLE } from './components.js';
+import { COMPONENTS, LIVE_SUBSCRIPTIONS, LIVE_TABLES, REST_ROUTES, ROLE_TABLE } from './components.js';
+import { serveLive } from './live.js';
+import { LiveChanges } from '../lib/live.js';
 import { createDeps, type Dependencies, type DepsOptions } from './deps.js';
 import { HttpDrain } from './drain.js';
 import { CachedLocalDataSource } from './data-sources.js';
@@ -48,7 +50,13 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     if (!config.subgraphUrls[component.name]) localSources.set(component.name, new CachedLocalDataSource(await buildSubgraph(component), logger));
   }
   const metrics = platformMetrics(config, deps, database, jobQueue);
-  const graphql = await createGatewayServer({ localSources, remoteUrls: config.subgraphUrls, logger, limits: config.graphql, plugins: [metrics.plugin] });
+  const { server: graphql, schema: apiSchema } = await createGatewayServer({
+    localSources,
+    remoteUrls: config.subgraphUrls,
+    logger,
+    limits: config.graphql,
+    plugins: [metrics.plugin],
+  });
   const { queue } = deps;
   const execute = restExecutor(
     graphql,
@@ -63,6 +71,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
         tokens,
       ),
     );
+  // Every instance's writes to the watched tables, for this one's subscriptions.
+  const changes = new LiveChanges(database, LIVE_TABLES, logger.child({ component: 'live' }));
+  await changes.start();
 
   const health = createHealth({
     config,
@@ -102,6 +113,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   if (config.jobs.run) await jobRunner.start();
 
   let http: HttpDrain | undefined;
+  let live: { close(): Promise<void> } | undefined;
   return {
     app,
     deps,
@@ -115,9 +127,24 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       new Promise((resolve, reject) => {
         const server = app.listen(port, '0.0.0.0', (error?: Error) => (error ? reject(error) : resolve(server.address() as AddressInfo)));
         http = new HttpDrain(server);
+        live = serveLive(server, {
+          graphql,
+          schema: apiSchema,
+          changes,
+          subscriptions: LIVE_SUBSCRIPTIONS,
+          contextFor: (headers, clientAddress) => createRequestContext({ headers, clientAddress }, tokens),
+          roleTable: ROLE_TABLE,
+          specOpenEndpoints: config.specOpenEndpoints,
+          corsOrigins: config.corsOrigins,
+          clock,
+          logger,
+        });
       }),
     close: async () => {
       // Stop accepting, let in-flight requests finish (bounded), then release the database and the broker.
+      // Subscribers are told the platform is going away first: an open WebSocket would hold the drain to its bound.
+      await live?.close();
+      await changes.close();
       await http?.drain(config.shutdownGraceMs);
       await graphql.stop();
       metrics.close();

@@ -140,7 +140,8 @@ function guardFields(
   // An entity field with a row but no resolver of its own reads its parent's property: it is guarded all the same.
   for (const [operation, access] of Object.entries(table)) {
     const [typeName = '', field = ''] = operation.split('.');
-    if (typeName === 'Query' || typeName === 'Mutation' || field === '__resolveReference') continue;
+    // Subscription rows guard the gateway's live queries (gateway/live.ts); a subgraph never resolves them.
+    if (typeName === 'Query' || typeName === 'Mutation' || typeName === 'Subscription' || field === '__resolveReference') continue;
     const fields = (guarded[typeName] ??= {}) as Record<string, unknown>;
     if (fields[field]) continue;
     const guardedDefault: Resolver = async (parent, _args, context) => {

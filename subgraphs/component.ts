@@ -1,6 +1,7 @@
 import type { PlatformDeps, PlatformServices } from '../lib/deps.js';
 import type { JobDefinitions } from '../lib/jobs/types.js';
 import type { FieldInputs } from '../lib/graph/inputs.js';
+import type { LiveDeclaration } from '../lib/live.js';
 import type { Access } from '../lib/roles.js';
 import type { Settings, SettingValues } from '../lib/settings.js';
 
@@ -37,6 +38,8 @@ export interface Component<S extends Settings = Settings> {
   services?(deps: PlatformDeps, settings: SettingValues<S>): Partial<PlatformServices> | Promise<Partial<PlatformServices>>;
   /** its subgraph's resolvers, over deps.services */
   resolvers(deps: PlatformDeps, settings: SettingValues<S>): ComponentResolvers;
+  /** its subscriptions (live queries) and the tables whose writes they watch */
+  live?: LiveDeclaration;
   /** work before its subgraph serves (bootstrap rows), run where the subgraph runs */
   start?(deps: PlatformDeps, settings: SettingValues<S>): Promise<void>;
 }

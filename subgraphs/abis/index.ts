@@ -32,4 +32,9 @@ export const abis = defineComponent({
     return Promise.resolve();
   },
   resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar }),
+  live: {
+    tables: [{ topic: 'abis', table: 'abis_request', keyColumn: 'abisName' }],
+    // Liveness lapses with time: an ABIS that stops answering its pings writes nothing.
+    subscriptions: { abisSystems: { topics: ['abis'], refreshSeconds: 10 } },
+  },
 });

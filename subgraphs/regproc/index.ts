@@ -21,4 +21,16 @@ export const regproc = defineComponent({
   settings: regprocSettings,
   services: (deps, settings) => assembled.services(deps, settings),
   resolvers: (deps) => assembled.resolvers(deps, { DateTime: DateTimeScalar, JSON: JsonScalar }),
+  live: {
+    tables: [
+      { topic: 'registrations', table: 'regproc_registration', keyColumn: 'rid' },
+      { topic: 'registrations', table: 'regproc_manual_verification', keyColumn: 'rid' },
+    ],
+    subscriptions: {
+      registrationCounts: { topics: ['registrations'] },
+      // A registration becomes stuck by waiting, with no write to announce it.
+      stuckRegistrations: { topics: ['registrations'], refreshSeconds: 30 },
+      registration: { topics: ['registrations'], keyArgument: 'registrationId' },
+    },
+  },
 });

@@ -21,6 +21,8 @@ export const testMasterKey = MasterKey.fromPassphrase(TEST_MASTER_KEY);
 
 export interface TestDatabase {
   database: Database;
+  /** PostgreSQL only: where a second instance connects to the same database */
+  url?: string;
   /** Makes the database unreachable for whoever uses it: a real outage, for failure tests. */
   cutOff(): Promise<void>;
   drop(): Promise<void>;
@@ -39,6 +41,7 @@ export async function freshDatabase(options: { onQuery?: (sql: string) => void; 
     const database = await openDatabase({ url: server.url, migrate: false, onQuery: options.onQuery });
     return {
       database,
+      url: server.url,
       // The pool would reconnect after a close: the server itself refuses the database instead.
       cutOff: () =>
         withAdminClient(async (client) => {

@@ -24,6 +24,7 @@ export const requestsArea = defineArea({
   access: {
     'Query.abisRequests': OPERATORS,
     'Query.abisSystems': OPERATORS,
+    'Subscription.abisSystems': OPERATORS,
     'Mutation.askAbis': OPERATORS,
     'Mutation.deleteAbisReference': OPERATORS,
     'Registration.abisRequests': OPERATORS,

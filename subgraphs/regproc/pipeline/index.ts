@@ -152,6 +152,8 @@ export const pipelineArea = defineArea({
     'Mutation.resumeRegistrations': OPERATORS,
     'Query.stuckRegistrations': OPERATORS,
     'Query.registrationCounts': OPERATORS,
+    'Subscription.stuckRegistrations': OPERATORS,
+    'Subscription.registrationCounts': OPERATORS,
     'Mutation.assignManualVerification': OPERATORS,
     'Mutation.decideManualVerification': OPERATORS,
     'Mutation.adjudicateRegistration': OPERATORS,

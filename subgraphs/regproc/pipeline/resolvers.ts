@@ -44,8 +44,7 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
         services.manualVerification.assign(await context.principal(), args as Parsed<'assignManualVerification'>),
       decideManualVerification: async (_, args, context) =>
         services.manualVerification.decide(await context.principal(), (args as Parsed<'decideManualVerification'>).input),
-      adjudicateRegistration: async (_, args, context) =>
-        services.manualVerification.adjudicate(await context.principal(), args),
+      adjudicateRegistration: async (_, args, context) => services.manualVerification.adjudicate(await context.principal(), args),
     },
     Registration: {
       manualVerifications: async (row, _, context) => services.manualVerification.listed(await matchesOf(context, row.rid)),

@@ -27,6 +27,7 @@ export const registrationsArea = defineArea({
     'Query.registrationStatuses': CLIENT_CALLS,
     'Query.registrationTransactions': CLIENT_CALLS,
     'Query.registration': OPERATORS,
+    'Subscription.registration': OPERATORS,
     'Query.registrations': OPERATORS,
     'Registration.__resolveReference': OPERATORS,
     'Registration.transactions': OPERATORS,
