@@ -117,3 +117,23 @@ describe('argument types', () => {
     expect(notId).toEqual(['ClientFilter.clientId', 'UserFilter.userId']);
   });
 });
+
+describe('subscriptions', () => {
+  it('mirror the query of the same name (arguments and type), each declared live and guarded by a role row', async () => {
+    const { LIVE_SUBSCRIPTIONS, ROLE_TABLE } = await import('../../gateway/components.js');
+    const schema = supergraph();
+    const subscriptions = Object.values(schema.getSubscriptionType()?.getFields() ?? {});
+    expect(subscriptions.map((field) => field.name).sort()).toEqual(['abisSystems', 'registration', 'registrationCounts', 'stuckRegistrations']);
+    const queries = schema.getQueryType()!.getFields();
+    for (const field of subscriptions) {
+      const query = queries[field.name];
+      expect(query, field.name).toBeDefined();
+      expect(String(field.type)).toBe(String(query!.type));
+      // Each argument of the subscription is one of the query's, at least as strict.
+      for (const arg of field.args)
+        expect(String(query!.args.find((candidate) => candidate.name === arg.name)?.type).replace(/!$/, '')).toBe(String(arg.type).replace(/!$/, ''));
+      expect(LIVE_SUBSCRIPTIONS.get(field.name)?.topics.length).toBeGreaterThan(0);
+      expect(ROLE_TABLE[`Subscription.${field.name}`]).toEqual(ROLE_TABLE[`Query.${field.name}`]);
+    }
+  });
+});
