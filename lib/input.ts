@@ -13,6 +13,14 @@ export const identifier = (max = 256) =>
     .max(max)
     .refine((value) => !CONTROL.test(value), { message: 'must not contain control characters' });
 
+/** A list's page arguments (Relay's, forward and backward), for a field's input schema; the cursors at most `cursorLength` long. */
+export const pageArguments = (cursorLength = 512) => ({
+  first: z.number().int().nullish(),
+  after: identifier(cursorLength).nullish(),
+  last: z.number().int().nullish(),
+  before: identifier(cursorLength).nullish(),
+});
+
 /**
  * An instant the graph takes as its DateTime scalar (a Date) and REST as the
  * wire's text: the rule sees text either way (ISO 8601 from a Date), so one

@@ -7,6 +7,7 @@ import { GraphQLScalarType, parse, type DocumentNode, type GraphQLSchema } from 
 import type { RequestContext } from './context.js';
 import { PlatformError } from './errors.js';
 import { checkArguments, parseArguments, type FieldInputs } from './graph/inputs.js';
+import { withBackwardPaging } from './graph/paging.js';
 import { withPayloads, type PayloadShape } from './graph/payloads.js';
 import type { Access } from './roles.js';
 
@@ -29,9 +30,14 @@ export function componentTypeDefs(name: string): string {
   return graphqlFilesIn(path.join(SCHEMA_DIR, name)) ?? readFileSync(path.join(SCHEMA_DIR, `${name}.graphql`), 'utf8');
 }
 
-/** A component's schema as served: its SDL with every mutation in the payload convention (lib/graph/payloads.ts). */
+/** A component's SDL as its resolvers see it: every list also paged backward (lib/graph/paging.ts). */
+export function componentPlainDocument(name: string): DocumentNode {
+  return withBackwardPaging(parse(componentTypeDefs(name)));
+}
+
+/** A component's schema as served: its plain SDL with every mutation in the payload convention (lib/graph/payloads.ts). */
 export function componentSchemaDocument(name: string): { document: DocumentNode; shapes: ReadonlyMap<string, PayloadShape> } {
-  return withPayloads(parse(componentTypeDefs(name)));
+  return withPayloads(componentPlainDocument(name));
 }
 
 /** Every component with an SDL (a file or a folder under schema/), in name order. */

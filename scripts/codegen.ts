@@ -15,7 +15,7 @@ import * as typescriptResolvers from '@graphql-codegen/typescript-resolvers';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse } from 'graphql';
-import { componentSchemaDocument, componentTypeDefs, graphqlFilesIn, sdlComponents } from '../lib/subgraph.js';
+import { componentPlainDocument, componentSchemaDocument, graphqlFilesIn, sdlComponents } from '../lib/subgraph.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'generated', 'graphql');
@@ -48,7 +48,7 @@ export interface Generated {
 /** The generated TypeScript of one component; `operations` replaces its operations.graphql (tests). */
 export async function generate(component: string, operationsText?: string): Promise<Generated> {
   // Resolvers are written against the plain SDL (arguments in, result out); REST operations run on the schema as served.
-  const schemaAst = buildSubgraphSchema({ typeDefs: parse(componentTypeDefs(component)) });
+  const schemaAst = buildSubgraphSchema({ typeDefs: componentPlainDocument(component) });
   const servedAst = buildSubgraphSchema({ typeDefs: componentSchemaDocument(component).document });
   // Every .graphql file beside the component's router (operations.graphql, or one per area).
   const operationsFile = path.join(ROOT, 'rest-compat', component, 'operations.graphql');

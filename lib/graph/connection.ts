@@ -1,9 +1,11 @@
 import { PlatformError } from '../errors.js';
 
-/** Relay's page arguments. */
+/** Relay's page arguments: forward (`first` after a cursor) or backward (`last` before one). */
 export interface PageArgs {
   first?: number | null;
   after?: string | null;
+  last?: number | null;
+  before?: string | null;
 }
 
 export interface Edge<T> {
@@ -24,25 +26,40 @@ export const MAX_PAGE = 100;
 /** Cursors are opaque to callers: the unique key of the row, base64url. */
 export const encodeCursor = (key: string): string => Buffer.from(key, 'utf8').toString('base64url');
 
-function decodeCursor(cursor: string): string {
+function decodeCursor(cursor: string, argument: 'after' | 'before'): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
   // No key of a row holds NUL (PostgreSQL cannot store it): a cursor that decodes to one is forged.
-  if (!key || key.includes('\u0000') || encodeCursor(key) !== cursor) throw new PlatformError('BAD_USER_INPUT', 'after: not a cursor of this list');
+  if (!key || key.includes('\u0000') || encodeCursor(key) !== cursor) throw new PlatformError('BAD_USER_INPUT', `${argument}: not a cursor of this list`);
   return key;
 }
 
+/**
+ * One read of a list, in Prisma's cursor terms: `take` rows from the list's
+ * start, or after the cursor row; a negative `take` reads backward, the rows
+ * before the cursor (or the list's last ones), still in the list's order.
+ */
 export interface PageQuery {
   take: number;
   skip?: number;
-  /** the unique key of the row after which the page starts */
+  /** the unique key of the cursor row (after which a page starts, or before which a backward page ends) */
   after?: string;
 }
 
+function sizeOf(value: number | null | undefined, argument: 'first' | 'last'): number {
+  const size = value ?? DEFAULT_PAGE;
+  if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE) throw new PlatformError('BAD_USER_INPUT', `${argument}: between 0 and ${MAX_PAGE}`);
+  return size;
+}
+
 /** The page size asked for: DEFAULT_PAGE when absent, refused outside 0..MAX_PAGE. */
-export function firstOf(args: PageArgs): number {
-  const first = args.first ?? DEFAULT_PAGE;
-  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE) throw new PlatformError('BAD_USER_INPUT', `first: between 0 and ${MAX_PAGE}`);
-  return first;
+export const firstOf = (args: PageArgs): number => sizeOf(args.first, 'first');
+
+/** Whether the page is asked for backward (`last` or `before`); both directions at once are refused. */
+export function isBackward(args: PageArgs): boolean {
+  const backward = (args.last ?? null) !== null || !!args.before;
+  if (backward && ((args.first ?? null) !== null || !!args.after))
+    throw new PlatformError('BAD_USER_INPUT', 'page forward (first, after) or backward (last, before), not both');
+  return backward;
 }
 
 /**
@@ -57,20 +74,27 @@ export async function connection<T>(
   find: (page: PageQuery) => Promise<T[]>,
   count: () => Promise<number>,
 ): Promise<Connection<T>> {
-  const first = firstOf(args);
-  const after = args.after ? decodeCursor(args.after) : undefined;
-  const rows = first === 0 ? [] : await find({ take: first + 1, ...(after ? { after, skip: 1 } : {}) });
-  const page = rows.slice(0, first);
+  let page: T[];
+  let pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean };
+  if (isBackward(args)) {
+    // Prisma reads backward with a negative take: the rows before the cursor, in the list's order.
+    const last = sizeOf(args.last, 'last');
+    const before = args.before ? decodeCursor(args.before, 'before') : undefined;
+    const rows = last === 0 ? [] : await find({ take: -(last + 1), ...(before ? { after: before, skip: 1 } : {}) });
+    page = rows.slice(Math.max(0, rows.length - last));
+    pageInfo = { hasNextPage: before !== undefined, hasPreviousPage: rows.length > last };
+  } else {
+    const first = firstOf(args);
+    const after = args.after ? decodeCursor(args.after, 'after') : undefined;
+    const rows = first === 0 ? [] : await find({ take: first + 1, ...(after ? { after, skip: 1 } : {}) });
+    page = rows.slice(0, first);
+    pageInfo = { hasNextPage: rows.length > first, hasPreviousPage: after !== undefined };
+  }
   const edges = page.map((node) => ({ cursor: encodeCursor(keyOf(node)), node }));
   let counted: Promise<number> | undefined;
   return {
     edges,
-    pageInfo: {
-      hasNextPage: rows.length > first,
-      hasPreviousPage: after !== undefined,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
+    pageInfo: { ...pageInfo, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
     totalCount: () => (counted ??= count()),
   };
 }

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context.js';
-import { connection, firstOf, type Connection, type PageArgs, type PageQuery } from './connection.js';
+import { connection, firstOf, isBackward, type Connection, type PageArgs, type PageQuery } from './connection.js';
 import { loader } from './loader.js';
 
 /**
@@ -11,7 +11,7 @@ export interface NestedList<T> {
   pages: (parentIds: readonly string[], take: number) => Promise<Map<string, T[]>>;
   /** how many children each parent has: one grouped statement */
   counts: (parentIds: readonly string[]) => Promise<Map<string, number>>;
-  /** a page after a cursor of one parent's list (a client paging into one parent) */
+  /** a page of one parent's list from a cursor or its end (a client paging into one parent): Prisma's take, skip and cursor */
   after: (parentId: string, page: PageQuery) => Promise<T[]>;
   /** the row's unique key, its cursor */
   key: (row: T) => string;
@@ -31,9 +31,14 @@ export function nestedConnection<T>(
   parentId: string,
   list: NestedList<T>,
 ): Promise<Connection<T>> {
-  const counted = () => loader(context, `${name}:count:${JSON.stringify({ ...args, first: null, after: null })}`, list.counts)(parentId).then((n) => n ?? 0);
-  // Paging into one parent's list is the rare case: its own query.
-  if (args.after) return connection(args, list.key, (page) => list.after(parentId, page), counted);
+  const counted = () =>
+    loader(
+      context,
+      `${name}:count:${JSON.stringify({ ...args, first: null, after: null, last: null, before: null })}`,
+      list.counts,
+    )(parentId).then((n) => n ?? 0);
+  // Paging into one parent's list, or from its end, is the rare case: its own query.
+  if (args.after || isBackward(args)) return connection(args, list.key, (page) => list.after(parentId, page), counted);
   const first = firstOf(args);
   return connection(
     args,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
-import { identifier, text as freeText } from '../../lib/input.js';
+import { identifier, pageArguments, text as freeText } from '../../lib/input.js';
 import { ROLES } from '../../lib/roles.js';
 
 const text = identifier();
@@ -39,7 +39,7 @@ const subjectId = identifier(256);
 /** Application ids, roles, phone numbers, language codes: the service checks them against its lists and formats (KER-ATH-400). */
 const short = identifier(64);
 /** An id can be at most 256 UTF-16 units, 768 bytes of UTF-8: its cursor (base64url) at most 1,024 characters. */
-const page = { first: z.number().int().nullish(), after: identifier(1024).nullish() };
+const page = pageArguments(1024);
 const role = z.enum(ROLES);
 const grants = { roles: z.array(short).max(64).nullish(), appIds: z.array(short).max(64).nullish() };
 const profile = {

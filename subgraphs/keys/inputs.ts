@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
-import { identifier, instantText } from '../../lib/input.js';
+import { identifier, instantText, pageArguments } from '../../lib/input.js';
 import { instantOr } from '../../lib/time.js';
 import { keyErrors } from './errors.js';
 
@@ -22,7 +22,7 @@ const crypto = z.object({
 });
 const machine = z.object({ machineName: text, publicKey: z.string().max(8192) });
 /** Machine keys are keyed by names of up to 256 UTF-16 units (768 bytes of UTF-8): cursors (base64url) of up to 1,024 characters. */
-const page = { first: z.number().int().nullish(), after: identifier(1024).nullish() };
+const page = pageArguments(1024);
 const keyFilter = z.object({
   applicationId: optional,
   // the empty string selects master keys

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
-import { identifier, instantText } from '../../lib/input.js';
+import { identifier, instantText, pageArguments } from '../../lib/input.js';
 import { parseInstant } from '../../lib/time.js';
 import { licenseErrors } from './errors.js';
 
@@ -37,8 +37,7 @@ export const licenseInputs = fieldInputs(
     updateLicenseStatus: z.object({ licenseKey: text, status: text }),
     // The portal's list: a MISP id with a control character (NUL, which PostgreSQL refuses) is the caller's mistake.
     licenseKeys: z.object({
-      first: z.number().int().nullish(),
-      after: identifier(512).nullish(),
+      ...pageArguments(),
       filter: z.object({ MISPId: text.nullish(), status: z.string().nullish() }).nullish(),
     }),
   },

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { capped } from '../../lib/graph/capped.js';
-import { identifier } from '../../lib/input.js';
+import { pageArguments } from '../../lib/input.js';
 import { masterdataErrors } from './errors.js';
 
 /** Relay's page arguments of the portal's lists (`connection` bounds `first`); master data's keys are short, and so their cursors. */
-export const connectionPage = { first: z.number().int().nullish(), after: identifier(512).nullish() };
+export const connectionPage = pageArguments();
 
 /** MOSIP's paged-list query, shared by every /all call. */
 export const pagedListInput = z.object({

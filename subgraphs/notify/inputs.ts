@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
-import { identifier, text } from '../../lib/input.js';
+import { identifier, pageArguments, text } from '../../lib/input.js';
 
 const address = identifier(4096);
 const MAX_RECIPIENTS = 100;
@@ -23,7 +23,7 @@ const channel = identifier(16);
  * A template's cursor is the JSON of its code, language and channel (at most 160 UTF-16 units,
  * each at most 6 bytes once escaped): up to 1,300 characters of base64url; a message's is a UUID.
  */
-const page = { first: z.number().int().nullish(), after: identifier(1400).nullish() };
+const page = pageArguments(1400);
 /** The portal's reads: a bad argument is the caller's mistake, as a bad cursor of them. */
 const READS = new Set(['outbox', 'notifications', 'notificationTemplates']);
 

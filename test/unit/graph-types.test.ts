@@ -137,3 +137,25 @@ describe('subscriptions', () => {
     }
   });
 });
+
+describe('connections', () => {
+  it('page backward on every list: each field answering a connection takes first, after, last and before, and counts last as a page size', () => {
+    const schema = supergraph();
+    const lists = Object.values(schema.getTypeMap()).flatMap((type) =>
+      isObjectType(type) && !type.name.startsWith('__')
+        ? Object.values(type.getFields())
+            .filter((field) => getNamedType(field.type).name.endsWith('Connection'))
+            .map((field) => ({ at: `${type.name}.${field.name}`, field }))
+        : [],
+    );
+    expect(lists.length).toBeGreaterThanOrEqual(45);
+    const missing = lists.filter(({ field }) => !['first', 'after', 'last', 'before'].every((name) => field.args.some((arg) => arg.name === name)));
+    expect(missing.map(({ at }) => at)).toEqual([]);
+    const uncounted = lists.filter(({ field }) => {
+      const listSize = field.astNode?.directives?.find((directive) => directive.name.value === 'listSize');
+      const slicing = listSize?.arguments?.find((arg) => arg.name.value === 'slicingArguments');
+      return !(slicing?.value.kind === Kind.LIST && slicing.value.values.some((value) => value.kind === Kind.STRING && value.value === 'last'));
+    });
+    expect(uncounted.map(({ at }) => at)).toEqual([]);
+  });
+});

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { identifier } from '../../../lib/input.js';
+import { identifier, pageArguments } from '../../../lib/input.js';
 import { ABIS_OPERATIONS, ABIS_QUESTIONS, ABIS_REQUEST_STATUSES } from './messages.js';
 
-const page = { first: z.number().int().nullish(), after: identifier(512).nullish() };
+const page = pageArguments();
 /** An ABIS's name as ABIS_COUNT makes them (abis1 … abis16). */
 const abisName = z
   .string()

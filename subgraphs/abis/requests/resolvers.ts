@@ -25,8 +25,8 @@ export function requestsResolvers(deps: PlatformDeps): Resolvers {
   return {
     Query: {
       abisRequests: (_, args) => {
-        const { first, after, filter } = args as Parsed<'abisRequests'>;
-        return operator.list(filter ?? {}, { first, after });
+        const { filter, ...page } = args as Parsed<'abisRequests'>;
+        return operator.list(filter ?? {}, page);
       },
       abisSystems: () => operator.systems(),
     },

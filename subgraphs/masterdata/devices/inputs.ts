@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { identifier, instantText } from '../../../lib/input.js';
+import { identifier, instantText, pageArguments } from '../../../lib/input.js';
 import { instantOr, parseInstant } from '../../../lib/time.js';
 import { masterdataErrors } from '../errors.js';
 import { filterValuesInput, searchInput } from '../search-inputs.js';
@@ -66,7 +66,7 @@ export const zoneInput = z.object({
   parentZoneCode: code(36).nullish(),
 });
 
-const page = { first: z.number().int().nullish(), after: z.string().max(512).nullish() };
+const page = pageArguments();
 const byLanguage = z.object({ langCode });
 
 /** The arguments of the area's root fields, for GraphQL and REST alike. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, text } from '../../../lib/input.js';
+import { identifier, pageArguments, text } from '../../../lib/input.js';
 import { filterValuesInput, searchInput } from '../search-inputs.js';
 
 /** MOSIP's column sizes: codes 36, language codes 3, names 64, descriptions 128. */
@@ -14,7 +14,7 @@ export const documentInput = z.object({
   isActive: z.boolean(),
 });
 
-const page = { first: z.number().int().nullish(), after: z.string().max(512).nullish() };
+const page = pageArguments();
 const order = z.object({ field: z.enum(['CODE', 'NAME', 'CREATED_AT']), descending: z.boolean().nullish() }).nullish();
 const codedFilter = { langCode: langCode.nullish(), isActive: z.boolean().nullish(), nameContains: identifier(64).nullish() };
 const ruleKey = { individualTypeCode: code, ageGroupTypeCode: code, genderTypeCode: code };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, text } from '../../../lib/input.js';
+import { identifier, pageArguments, text } from '../../../lib/input.js';
 import { mispName } from './names.js';
 
 const id = identifier(36).trim().min(1);
@@ -25,8 +25,7 @@ export const mispsSchemas = {
   mispsByName: z.object({ name }),
   mispLicense: z.object({ mispId: id }),
   misps: z.object({
-    first: z.number().int().nullish(),
-    after: identifier(512).nullish(),
+    ...pageArguments(),
     filter: z.object({ status: status.nullish(), isActive: z.boolean().nullish(), nameContains: identifier(128).nullish() }).nullish(),
   }),
 };

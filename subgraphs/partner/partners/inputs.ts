@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, text } from '../../../lib/input.js';
+import { identifier, pageArguments, text } from '../../../lib/input.js';
 import { DECISIONS } from './api-keys.js';
 import { PARTNER_STATUSES } from './service.js';
 
@@ -17,7 +17,7 @@ export const REQUEST_STATUS = { 'in-progress': 'IN_PROGRESS', Approved: 'APPROVE
 /** The REST bodies that carry these statuses as the spec writes them (Active, De-Active; Approved, Rejected). */
 export const partnerWire = { status: oneOf(PARTNER_STATUSES), decision: oneOf(DECISIONS) };
 const partnerStatus = oneOf(['ACTIVE', 'DE_ACTIVE']);
-const page = { first: z.number().int().nullish(), after: identifier(512).nullish() };
+const page = pageArguments();
 
 /** The arguments of the partner root fields, for GraphQL and REST alike. */
 export const partnersSchemas = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, text } from '../../../lib/input.js';
+import { identifier, pageArguments, text } from '../../../lib/input.js';
 
 const trimmed = (min: number, max: number) => identifier(max).trim().min(min);
 const id = trimmed(1, 36);
@@ -8,7 +8,7 @@ const desc = text(256).trim();
 const authPolicy = z.object({ authType: trimmed(1, 32), authSubType: trimmed(0, 32).nullish(), mandatory: z.boolean() });
 const kycAttribute = z.object({ attributeName: trimmed(1, 64), required: z.boolean() });
 const content = z.object({ authPolicies: z.array(authPolicy).min(1).max(32), allowedKycAttributes: z.array(kycAttribute).max(64).nullish() });
-const page = { first: z.number().int().nullish(), after: identifier(512).nullish() };
+const page = pageArguments();
 const listFilter = { isActive: z.boolean().nullish(), nameContains: trimmed(0, 128).nullish() };
 
 /** The arguments of the policy root fields, for GraphQL and REST alike. */

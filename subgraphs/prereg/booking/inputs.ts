@@ -37,6 +37,8 @@ export const bookingSchemas = {
     date: day.nullish(),
     first: first.refine((n) => n == null || n <= MAX_PAGE),
     after: identifier(512).nullish(),
+    last: first.refine((n) => n == null || n <= MAX_PAGE),
+    before: identifier(512).nullish(),
   }),
   bookPreRegistrationAppointment: z.object({ preRegistrationId: prid, ...appointment }),
   bookPreRegistrationAppointments: z.object({

@@ -41,8 +41,8 @@ export function bookingResolvers(deps: PlatformDeps): Resolvers {
       },
       preRegistrationBooking: async (_, args, context) => booking.get(await context.principal(), (args as Parsed<'preRegistrationBooking'>).preRegistrationId),
       preRegistrationBookings: async (_, args, context) => {
-        const { registrationCenterId, date, first, after } = args as Parsed<'preRegistrationBookings'>;
-        return booking.ofCentre(await context.principal(), registrationCenterId, date, { first, after });
+        const { registrationCenterId, date, ...page } = args as Parsed<'preRegistrationBookings'>;
+        return booking.ofCentre(await context.principal(), registrationCenterId, date, page);
       },
     },
     Mutation: {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { identifier, text } from '../../../lib/input.js';
+import { identifier, pageArguments, text } from '../../../lib/input.js';
 import { REGISTRATION_STAGES } from '../registrations/inputs.js';
 
-const page = { first: z.number().int().nullish(), after: identifier(512).nullish() };
+const page = pageArguments();
 
 /** The arguments of the pipeline's and manual verification's root fields, for GraphQL and REST alike. */
 export const pipelineSchemas = {

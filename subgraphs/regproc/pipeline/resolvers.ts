@@ -17,8 +17,8 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
   return {
     Query: {
       stuckRegistrations: (_, args) => {
-        const { stage, first, after } = args as Parsed<'stuckRegistrations'>;
-        return services.pipeline.stuck(stage ?? null, { first, after });
+        const { stage, ...page } = args as Parsed<'stuckRegistrations'>;
+        return services.pipeline.stuck(stage ?? null, page);
       },
       // The stored stage and status are the enums' values (the pipeline writes no other).
       registrationCounts: async () =>
@@ -28,8 +28,8 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
           status: row.status as RegistrationStatus,
         })),
       manualVerifications: async (_, args, context) => {
-        const { filter, first, after } = args as Parsed<'manualVerifications'>;
-        return services.manualVerification.queue(await context.principal(), filter ?? {}, { first, after });
+        const { filter, ...page } = args as Parsed<'manualVerifications'>;
+        return services.manualVerification.queue(await context.principal(), filter ?? {}, page);
       },
     },
     Mutation: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, instantText, text } from '../../../lib/input.js';
+import { identifier, instantText, pageArguments, text } from '../../../lib/input.js';
 import { instantOr } from '../../../lib/time.js';
 import { regprocErrors } from '../errors.js';
 
@@ -10,7 +10,7 @@ export const MAX_PACKET_SIZE = 2_147_483_647;
 
 /** A RID as callers send it: its rules (length RPR-RGS-009, timestamp RPR-RGS-007) are the service's, per record. */
 const rid = identifier(64);
-const page = { first: z.number().int().nullish(), after: identifier(512).nullish() };
+const page = pageArguments();
 
 export const REGISTRATION_STATUSES = [
   'UPLOAD_PENDING',

@@ -22,8 +22,8 @@ export function registrationsResolvers(deps: PlatformDeps): Resolvers {
         registrations.transactions(await context.principal(), (args as Parsed<'registrationTransactions'>).registrationId),
       registration: async (_, args, context) => registrations.registration(await context.principal(), (args as Parsed<'registration'>).registrationId),
       registrations: (_, args) => {
-        const { first, after, filter } = args as Parsed<'registrations'>;
-        return registrations.list(filter ?? {}, { first, after });
+        const { filter, ...page } = args as Parsed<'registrations'>;
+        return registrations.list(filter ?? {}, page);
       },
     },
     Mutation: {
