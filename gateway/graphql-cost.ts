@@ -109,10 +109,17 @@ export function costWithValues(
 
   const pageOf = (definition: GraphQLField<unknown, unknown>, node: FieldNode): number | undefined => {
     let rows: number | undefined;
-    for (const argument of definition.args) {
-      if (!PAGE_ARGUMENTS.has(argument.name)) continue;
+    const sizing = definition.args.filter((argument) => PAGE_ARGUMENTS.has(argument.name));
+    // A list paged forward or backward counts the size given (`first` or `last`); the default only when neither is.
+    const valueOf = (argument: (typeof sizing)[number]) => {
       const given = node.arguments?.find((a) => a.name.value === argument.name);
-      const value: unknown = (given && valueFromAST(given.value, argument.type, values)) ?? argument.defaultValue ?? DEFAULT_PAGE;
+      return given ? valueFromAST(given.value, argument.type, values) : undefined;
+    };
+    const anyGiven = sizing.some((argument) => (valueOf(argument) ?? null) !== null);
+    for (const argument of sizing) {
+      const given = valueOf(argument);
+      if (anyGiven && (given ?? null) === null) continue;
+      const value: unknown = given ?? argument.defaultValue ?? DEFAULT_PAGE;
       const count = typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : DEFAULT_PAGE;
       rows = Math.max(rows ?? 0, count);
     }

@@ -159,3 +159,41 @@ describe('connections', () => {
     expect(uncounted.map(({ at }) => at)).toEqual([]);
   });
 });
+
+describe('fixed sets', () => {
+  it("answers a registration's fixed sets as the enums the pipeline writes, never as text", async () => {
+    const { TRANSACTION_STATUSES, TRANSACTION_TYPES } = await import('../../subgraphs/regproc/pipeline/stages.js');
+    const { REGISTRATION_TYPES } = await import('../../subgraphs/regproc/registrations/inputs.js');
+    const schema = supergraph();
+    const fieldType = (type: string, field: string) => {
+      const found = schema.getType(type);
+      return isObjectType(found) ? String(found.getFields()[field]?.type) : undefined;
+    };
+    expect({
+      registrationType: fieldType('Registration', 'registrationType'),
+      supervisorStatus: fieldType('Registration', 'supervisorStatus'),
+      transactionTypeCode: fieldType('RegistrationTransaction', 'transactionTypeCode'),
+      statusCode: fieldType('RegistrationTransaction', 'statusCode'),
+      verification: fieldType('ManualVerification', 'status'),
+    }).toEqual({
+      registrationType: 'RegistrationType!',
+      supervisorStatus: 'SupervisorStatus!',
+      transactionTypeCode: 'TransactionType!',
+      statusCode: 'TransactionStatus!',
+      verification: 'ManualVerificationStatus!',
+    });
+    // What the pipeline may write is exactly what the enums hold.
+    const values = (name: string) => {
+      const type = schema.getType(name);
+      return isEnumType(type)
+        ? type
+            .getValues()
+            .map((value) => value.name)
+            .sort()
+        : [];
+    };
+    expect(values('TransactionType')).toEqual([...TRANSACTION_TYPES].sort());
+    expect(values('TransactionStatus')).toEqual([...TRANSACTION_STATUSES].sort());
+    expect(values('RegistrationType')).toEqual([...REGISTRATION_TYPES].sort());
+  });
+});

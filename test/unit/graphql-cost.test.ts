@@ -96,6 +96,14 @@ describe('operationCost', () => {
     expect(cost('query($n: Int) { users(first: $n) { edges { node { userId } } } }', {})).toBe(cost('{ users(first: 20) { edges { node { userId } } } }'));
   });
 
+  it('counts a page read backward by its last, the absent first not at the default', () => {
+    expect(cost('{ users(last: 5) { edges { node { userId } } } }')).toBe(cost('{ users(first: 5) { edges { node { userId } } } }'));
+    expect(cost('{ users(last: 5) { edges { node { userId } } } }')).toBeLessThan(cost('{ users { edges { node { userId } } } }'));
+    expect(cost('query($n: Int) { users(last: $n) { edges { node { userId } } } }', { n: 100 })).toBe(
+      cost('{ users(first: 100) { edges { node { userId } } } }'),
+    );
+  });
+
   it('lets a portal screen of nested connections through up to their largest page (100), and refuses larger pages multiplied', () => {
     expect(cost(CENTRE_SCREEN, { centres: 20, machines: 20, users: 20 })).toBeLessThan(MAX_COST);
     expect(cost(CENTRE_SCREEN, { centres: 50, machines: 20, users: 20 })).toBeLessThan(MAX_COST);

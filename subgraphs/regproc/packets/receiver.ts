@@ -72,7 +72,7 @@ export async function receivePacket(parts: ReceiverParts, upload: StagedUpload, 
       row.langCode,
       'PACKET_RECEIVER',
       [
-        ...(parts.scanner.kind === 'none' ? [] : [{ type: 'VIRUS_SCAN', statusCode: 'SUCCESS' as const, comment: 'no virus found' }]),
+        ...(parts.scanner.kind === 'none' ? [] : [{ type: 'VIRUS_SCAN' as const, statusCode: 'SUCCESS' as const, comment: 'no virus found' }]),
         { statusCode: 'SUCCESS', comment: 'packet received and stored' },
       ],
       now,

@@ -1,13 +1,13 @@
 import { bdbDigests, parseCbeff } from '../../../lib/packet/cbeff.js';
 import { PacketFormatError } from '../../../lib/packet/errors.js';
-import { StageRejection } from './stages.js';
+import { StageRejection, type TransactionType } from './stages.js';
 
 /**
  * The SHA-256 of each biometric sample of a CBEFF (exceptions left out). A
  * packet's CBEFF that cannot be read is the packet's own fault: REJECTED,
  * recorded under `transactionType` when given.
  */
-export function sampleDigests(cbeff: Buffer, what: string, transactionType?: string): string[] {
+export function sampleDigests(cbeff: Buffer, what: string, transactionType?: TransactionType): string[] {
   try {
     return bdbDigests(parseCbeff(cbeff));
   } catch (error) {

@@ -3,7 +3,7 @@ import type { MachinePlacement } from '../../masterdata/centres/machines.js';
 import type { OpenedPacket } from '../packets/packet-files.js';
 import { ridTime } from '../registrations/rid.js';
 import { sampleDigests, sharesSample, storedDigests } from './biometrics.js';
-import { StageRejection, type StageRegistration, type StageTransaction } from './stages.js';
+import { StageRejection, type StageRegistration, type StageTransaction, type TransactionType } from './stages.js';
 
 /** A user as the checks read it (auth's record). */
 export interface MakerAccount {
@@ -26,7 +26,7 @@ export interface MakersPort {
 /** How far a packet's creationDate may lie from its RID's time: clients stamp local time, up to a day off UTC. */
 const CREATION_SKEW_MS = 24 * 3600 * 1000;
 
-const reject = (type: string, code: string, message: string, passed: StageTransaction[]) => new StageRejection('REJECTED', message, code, type, passed);
+const reject = (type: TransactionType, code: string, message: string, passed: StageTransaction[]) => new StageRejection('REJECTED', message, code, type, passed);
 
 /** MOSIP's CMD validation codes (StatusUtil) for what placement answers. */
 const PLACEMENT_FAILURES: Readonly<Record<Exclude<MachinePlacement, 'ACTIVE'>, [string, string]>> = {

@@ -1,4 +1,5 @@
 import type { JobTx } from '../../../lib/jobs/types.js';
+import { REGISTRATION_STAGES } from '../registrations/inputs.js';
 
 /**
  * The pipeline's stages (ABIS.md (e)), each a job kind of the shared runner
@@ -39,10 +40,28 @@ export const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['PACKET_RECEIVED', 
 /** Statuses a registration ends in. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['PROCESSED', 'REJECTED', 'FAILED', 'REPROCESS_FAILED']);
 
+/** What a transaction records: a stage's own work, or one of the steps around and within the stages (the graph's enum). */
+export const TRANSACTION_TYPES = [
+  ...REGISTRATION_STAGES,
+  'VIRUS_SCAN',
+  'CMD_VALIDATION',
+  'OPERATOR_VALIDATION',
+  'SUPERVISOR_VALIDATION',
+  'PACKET_REPROCESS',
+  'WORKFLOW_RESUME',
+  'PRINT_SERVICE',
+  'NOTIFICATION',
+] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** Where a transaction left its step (the graph's enum). */
+export const TRANSACTION_STATUSES = ['SUCCESS', 'FAILED', 'IN_PROGRESS', 'ERROR', 'REPROCESS', 'PROCESSED', 'REJECTED', 'PROCESSING', 'REPROCESS_FAILED'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
 /** One transaction a stage writes (Document 1's record; the type is the stage unless named). */
 export interface StageTransaction {
-  type?: string;
-  statusCode: 'SUCCESS' | 'FAILED' | 'IN_PROGRESS' | 'ERROR' | 'REPROCESS' | 'PROCESSED' | 'REJECTED' | 'REPROCESS_FAILED';
+  type?: TransactionType;
+  statusCode: Exclude<TransactionStatus, 'PROCESSING'>;
   subStatusCode?: string;
   comment: string;
 }
@@ -88,7 +107,7 @@ export class StageRejection extends Error {
     readonly status: 'REJECTED' | 'FAILED',
     message: string,
     readonly subStatusCode?: string,
-    readonly transactionType?: string,
+    readonly transactionType?: TransactionType,
     readonly passed: readonly StageTransaction[] = [],
   ) {
     super(message);

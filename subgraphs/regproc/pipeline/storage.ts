@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient, Registration } from '../../../generated/prisma/client.js';
 import { connection, pageArgs, type Connection, type PageArgs } from '../../../lib/graph/connection.js';
 import type { JobTx } from '../../../lib/jobs/types.js';
-import { ACTIVE_STATUSES, type Candidate, type StageTransaction } from './stages.js';
+import { ACTIVE_STATUSES, type Candidate, type StageTransaction, type TransactionType } from './stages.js';
 
 export type PipelineTx = JobTx;
 
@@ -118,7 +118,7 @@ export class PipelineStorage {
   }
 
   /** Transactions of one registration, chained to the one before (parentTransactionId), in one statement. */
-  async record(tx: PipelineTx, rid: string, langCode: string, stage: string, items: readonly StageTransaction[], now: Date): Promise<void> {
+  async record(tx: PipelineTx, rid: string, langCode: string, stage: TransactionType, items: readonly StageTransaction[], now: Date): Promise<void> {
     const last = await tx.registrationTransaction.findFirst({
       where: { rid },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
