@@ -87,6 +87,13 @@ describe('partners: registration', () => {
     const row = await t.platform.deps.prisma.partner.findUniqueOrThrow({ where: { id: answer.partnerId } });
     expect(row).toMatchObject({ userId: 'partner-fresh', policyGroupId: 'group-x', status: 'Active', createdBy: 'partner-fresh' });
     await expectRejected(t, () => send(fresh, 'POST', '/partners', registration({ organizationName: 'Again' })), 'PMS_COR_002');
+    // The graph links the partner to its policy group, for a manager of the group; the partner itself reads no group.
+    const linked = async (who: Login) => {
+      const { data } = await gql(who, '{ partners(first: 100) { edges { node { id policyGroupId policyGroup { id name } } } } }');
+      return (data.partners.edges as { node: { id: string } }[]).find((edge) => edge.node.id === answer.partnerId)?.node;
+    };
+    expect(await linked(as.managerX)).toEqual({ id: answer.partnerId, policyGroupId: 'group-x', policyGroup: { id: 'group-x', name: 'group-x' } });
+    expect(await linked(fresh)).toEqual({ id: answer.partnerId, policyGroupId: 'group-x', policyGroup: null });
   });
 
   it('registers one partner when one login registers twice at once', async () => {

@@ -66,6 +66,22 @@ describe('the identity screen', () => {
     expect(reads.filter((read) => read.readBy === idaClient).map((read) => read.lookup)).toEqual(['UIN', 'UIN']);
   });
 
+  it('links the identity to its registrations and each read to its reader', async () => {
+    const { data, errors } = await t.graphql(
+      `query($uin: String) { identity(uin: $uin) { registrationId registration { registrationId } registrations { registrationId }
+        reads(first: 10) { edges { node { readBy reader { userId } } } } } }`,
+      { uin },
+      operator,
+    );
+    expect(errors).toBeUndefined();
+    expect(data.identity.registration).toEqual({ registrationId: data.identity.registrationId });
+    expect(data.identity.registrations).toEqual([{ registrationId: data.identity.registrationId }]);
+    const readers = data.identity.reads.edges.map((edge: { node: { readBy: string; reader: { userId: string } } }) => edge.node);
+    expect(readers.length).toBeGreaterThan(0);
+    for (const read of readers) expect(read.reader).toEqual({ userId: read.readBy });
+    expect(readers.map((read: { readBy: string }) => read.readBy)).toContain(idaClient);
+  });
+
   it('filters the read trail by how, by what and when, and orders it oldest first', async () => {
     const byUin = (await t.graphql(SCREEN, { uin, reads: { readBy: idaClient, lookup: 'UIN' }, order: { field: 'READ_AT', direction: 'ASC' } }, operator)).data
       .identity.reads;

@@ -54,7 +54,7 @@ describe('a packet through the pipeline', () => {
 
     // The portal's view: the registration with its identity (resolved by the ID repository) in one query.
     const view = await t.graphql(
-      'query($rid: ID) { registration(registrationId: $rid) { status stage receivedAt identity { id status } transactions { totalCount } manualVerifications { matchedRegId } } }',
+      'query($rid: ID) { registration(registrationId: $rid) { status stage receivedAt identity { id status registrations { registrationId status } } transactions { totalCount } manualVerifications { matchedRegId } } }',
       { rid: built.rid },
       admin,
     );
@@ -62,7 +62,8 @@ describe('a packet through the pipeline', () => {
     expect(view.data.registration).toMatchObject({
       status: 'PROCESSED',
       stage: 'UIN_GENERATOR',
-      identity: { id: identity!.id, status: 'ACTIVATED' },
+      // The identity links back to the registrations that made it, as the processor knows them.
+      identity: { id: identity!.id, status: 'ACTIVATED', registrations: [{ registrationId: built.rid, status: 'PROCESSED' }] },
       transactions: { totalCount: PROCESSED_TRANSACTIONS.length },
       manualVerifications: [],
     });

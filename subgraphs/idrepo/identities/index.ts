@@ -37,6 +37,8 @@ export const identitiesArea = defineArea({
     // the attributes only for the repository's operators, each read audited
     'Identity.demographics': roles('ID_REPOSITORY'),
     'Identity.reads': roles('GLOBAL_ADMIN', 'ID_REPOSITORY'),
+    // Which registrations changed an identity: the repository's operators and the processor, as the identity itself.
+    'Identity.registrations': roles('GLOBAL_ADMIN', 'ID_REPOSITORY', 'REGISTRATION_PROCESSOR'),
   },
   schemas: identitiesSchemas,
   codeFor: idrepoCodeFor,

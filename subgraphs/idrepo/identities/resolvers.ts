@@ -43,6 +43,16 @@ export function identitiesResolvers(deps: PlatformDeps): Resolvers {
         nestedConnection(context, 'idrepo.identityReads', args, row.id, identities.readsOfIdentities(args.filter ?? {}, args.orderBy?.direction ?? 'DESC')),
       createdBy: (row) => ({ userId: row.createdBy }),
       updatedBy: (row) => userRef(row.updatedBy),
+      registration: (row) => ({ registrationId: row.registrationId }),
+      registrations: async (row, _, context) =>
+        identities
+          .listedRegistrations(
+            (await loader(context, 'idrepo.registrationsOfIdentity', (ids: readonly string[]) => identities.registrationsOf(ids))(row.id)) ?? [],
+          )
+          .map((registrationId) => ({ registrationId })),
+    },
+    IdentityRead: {
+      reader: (row) => ({ userId: row.readBy }),
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { within } from '../../../lib/graph/capped.js';
 import type { NestedList } from '../../../lib/graph/nested.js';
 import { PlatformError } from '../../../lib/errors.js';
 import type { Clock } from '../../../lib/time.js';
@@ -23,6 +24,9 @@ type Lookup = { uin: string } | { rid: string };
  * encrypted (cipher.ts) and files go to the object store first, rows after,
  * so a failure on either side leaves nothing behind. Every read is audited.
  */
+/** The most registrations an identity lists: each is a change a registration centre made, a few in a lifetime. */
+export const MAX_REGISTRATIONS_LISTED = 1000;
+
 export class IdentityService {
   private readonly updates: UpdateParts;
 
@@ -101,6 +105,16 @@ export class IdentityService {
   /** The identities of several registrations, by RID: the registration processor's Registration.identity. */
   byRegistrations(rids: readonly string[]): Promise<Map<string, IdentityRow>> {
     return this.store.byRegistrations(rids);
+  }
+
+  /** The registrations that created and updated each identity, oldest first (one query for a page of identities). */
+  registrationsOf(identityIds: readonly string[]): Promise<Map<string, string[]>> {
+    return this.store.registrationsOf(identityIds);
+  }
+
+  /** One identity's registrations as its list answers them: MAX_REGISTRATIONS_LISTED at most, refused beyond (never cut short). */
+  listedRegistrations(rids: string[]): string[] {
+    return within(MAX_REGISTRATIONS_LISTED, rids, () => idrepoErrors.listTooLong('registrations of the identity', MAX_REGISTRATIONS_LISTED));
   }
 
   /** The UIN of an identity, in clear. */

@@ -84,6 +84,19 @@ export class IdentityStorage {
     return new Map(rows.map((row) => [row.registrationId, row.identity]));
   }
 
+  /** The RIDs that created or updated each identity, oldest first (one query for a page of identities). */
+  async registrationsOf(identityIds: readonly string[]): Promise<Map<string, string[]>> {
+    const grouped = new Map<string, string[]>();
+    if (!identityIds.length) return grouped;
+    const rows = await this.prisma.identityRegistration.findMany({
+      where: { identityId: { in: [...identityIds] } },
+      orderBy: [{ createdAt: 'asc' }, { registrationId: 'asc' }],
+      select: { identityId: true, registrationId: true },
+    });
+    for (const row of rows) grouped.set(row.identityId, [...(grouped.get(row.identityId) ?? []), row.registrationId]);
+    return grouped;
+  }
+
   async uinTaken(uinHash: string): Promise<boolean> {
     return (await this.prisma.identity.findUnique({ where: { uinHash }, select: { id: true } })) !== null;
   }

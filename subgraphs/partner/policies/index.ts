@@ -52,6 +52,7 @@ export const policiesArea = defineArea({
     'Policy.policies': READERS,
     'Policy.isActive': READERS,
     'Policy.policyGroup': READERS,
+    'Partner.policyGroup': READERS,
     'Policy.createdBy': READERS,
     'Policy.createdAt': READERS,
     'Policy.updatedBy': READERS,

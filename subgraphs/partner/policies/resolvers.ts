@@ -57,6 +57,9 @@ export function policiesResolvers(deps: PlatformDeps): Resolvers {
       updatedBy,
       updatedAt: (row) => row.updatedAt,
     },
+    Partner: {
+      policyGroup: (partner, _, context) => groupOf(context)(partner.policyGroupId),
+    },
     PolicyGroup: {
       __resolveReference: (ref, context) => groupOf(context)(ref.id),
       managers: async (group, _, context) => policyGroups.listedManagers((await managersOf(context)(group.id)) ?? []).map((userId) => ({ userId })),

@@ -26,7 +26,8 @@ export interface MakersPort {
 /** How far a packet's creationDate may lie from its RID's time: clients stamp local time, up to a day off UTC. */
 const CREATION_SKEW_MS = 24 * 3600 * 1000;
 
-const reject = (type: TransactionType, code: string, message: string, passed: StageTransaction[]) => new StageRejection('REJECTED', message, code, type, passed);
+const reject = (type: TransactionType, code: string, message: string, passed: StageTransaction[]) =>
+  new StageRejection('REJECTED', message, code, type, passed);
 
 /** MOSIP's CMD validation codes (StatusUtil) for what placement answers. */
 const PLACEMENT_FAILURES: Readonly<Record<Exclude<MachinePlacement, 'ACTIVE'>, [string, string]>> = {

@@ -55,7 +55,17 @@ export const TRANSACTION_TYPES = [
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 /** Where a transaction left its step (the graph's enum). */
-export const TRANSACTION_STATUSES = ['SUCCESS', 'FAILED', 'IN_PROGRESS', 'ERROR', 'REPROCESS', 'PROCESSED', 'REJECTED', 'PROCESSING', 'REPROCESS_FAILED'] as const;
+export const TRANSACTION_STATUSES = [
+  'SUCCESS',
+  'FAILED',
+  'IN_PROGRESS',
+  'ERROR',
+  'REPROCESS',
+  'PROCESSED',
+  'REJECTED',
+  'PROCESSING',
+  'REPROCESS_FAILED',
+] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** One transaction a stage writes (Document 1's record; the type is the stage unless named). */
