@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
+import { buildSchema, isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { GraphqlLimits } from '../lib/config.js';
 import type { RequestContext } from '../lib/context.js';
 import type { Logger } from '../lib/log.js';
@@ -25,8 +25,9 @@ export interface GatewayOptions {
 export async function createGatewayServer(options: GatewayOptions): Promise<{ server: ApolloServer<RequestContext>; schema: () => GraphQLSchema }> {
   // @apollo/gateway reports telemetry and probes cloud metadata unless told not to.
   process.env.APOLLO_TELEMETRY_DISABLED = '1';
+  const supergraphSdl = readFileSync(SUPERGRAPH_FILE, 'utf8');
   const gateway = new ApolloGateway({
-    supergraphSdl: readFileSync(SUPERGRAPH_FILE, 'utf8'),
+    supergraphSdl,
     buildService: ({ name }) => {
       const remote = options.remoteUrls[name];
       if (remote) return remoteDataSource(remote);
@@ -36,6 +37,7 @@ export async function createGatewayServer(options: GatewayOptions): Promise<{ se
     },
     logger: quietLogger(options.logger),
   });
+  keepOneOfInputs(gateway, supergraphSdl);
   const server = new ApolloServer<RequestContext>({
     gateway,
     introspection: true,
@@ -62,6 +64,25 @@ export async function createGatewayServer(options: GatewayOptions): Promise<{ se
       return gateway.schema;
     },
   };
+}
+
+/**
+ * The gateway's API schema loses the OneOf mark of input objects (federation
+ * keeps `@oneOf` in the SDL, its schema builder drops graphql-js's `isOneOf`):
+ * set again on each loaded schema, so a request giving two fields of one is
+ * refused by validation and variable coercion, before anything runs.
+ */
+function keepOneOfInputs(gateway: ApolloGateway, supergraphSdl: string): void {
+  const declared = buildSchema(supergraphSdl, { assumeValidSDL: true });
+  const names = Object.values(declared.getTypeMap())
+    .filter((type) => isInputObjectType(type) && type.isOneOf)
+    .map((type) => type.name);
+  gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+    for (const name of names) {
+      const type = apiSchema.getType(name);
+      if (isInputObjectType(type)) (type as { isOneOf: boolean }).isOneOf = true;
+    }
+  });
 }
 
 /** Apollo's logger interface on pino, at one level lower so gateway chatter stays out of info logs. */

@@ -82,6 +82,18 @@ describe('the identity screen', () => {
     expect(readers.map((read: { readBy: string }) => read.readBy)).toContain(idaClient);
   });
 
+  it('finds the identity by exactly one of UIN, RID or VID (a OneOf input), refusing two at once before it runs', async () => {
+    const find = (by: Record<string, unknown>) => t.graphql('query($by: IdentityLookupInput) { identity(by: $by) { id } }', { by }, operator);
+    expect((await find({ uin })).data.identity).toEqual({ id: identityId });
+    const rid = (await t.graphql('query($uin: String) { identity(uin: $uin) { registrationId } }', { uin }, operator)).data.identity.registrationId;
+    expect((await find({ rid })).data.identity).toEqual({ id: identityId });
+    const both = await find({ uin, rid });
+    expect(both.data).toBeUndefined();
+    expect(both.errors[0].message).toMatch(/exactly one/i);
+    const inline = await t.graphql(`{ identity(by: { uin: "${uin}", vid: "1" }) { id } }`, {}, operator);
+    expect(inline.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
   it('filters the read trail by how, by what and when, and orders it oldest first', async () => {
     const byUin = (await t.graphql(SCREEN, { uin, reads: { readBy: idaClient, lookup: 'UIN' }, order: { field: 'READ_AT', direction: 'ASC' } }, operator)).data
       .identity.reads;

@@ -22,7 +22,14 @@ export const identitiesSchemas = {
   updateIdentity: z.object({ ...stored, status: z.string().pipe(z.enum(IDENTITY_STATUSES)).nullish() }),
   identityByUin: z.object({ uin: id, type: readType }),
   identityByRid: z.object({ rid: id, type: readType }),
+  // `by` (a OneOf input) or the deprecated arguments: one look-up either way.
   identity: z
-    .object({ uin: id.nullish(), rid: id.nullish(), vid: id.nullish() })
+    .object({
+      uin: id.nullish(),
+      rid: id.nullish(),
+      vid: id.nullish(),
+      by: z.object({ uin: id.nullish(), rid: id.nullish(), vid: id.nullish() }).nullish(),
+    })
+    .transform(({ by, ...given }) => by ?? given)
     .refine((by) => [by.uin, by.rid, by.vid].filter(Boolean).length === 1, { message: 'give exactly one of uin, rid and vid', path: ['uin'] }),
 };
