@@ -175,9 +175,9 @@ describe('duplicates and manual adjudication', () => {
     await submit(waiting);
     expect(await client.reachStage(waiting.rid, 'MANUAL_ADJUDICATION')).toBe('MANUAL_ADJUDICATION');
 
-    const queue = `query($filter: ManualVerificationFilter) { manualVerifications(filter: $filter, first: 5) {
+    const queue = `query($filter: ManualVerificationFilter) { manualVerifications(filter: $filter, first: 3) {
       totalCount edges { node { registrationId stage assignee { userId name }
-        manualVerifications { status assignee { userId } matchedRegistration { registrationId status } } } } } }`;
+        candidates { registrationId } manualVerifications { status assignee { userId } matchedRegistration { registrationId status } } } } } }`;
     const rids = async (filter: object) => {
       const r = await t.graphql(queue, { filter }, admin);
       if (!r.data) throw new Error(JSON.stringify(r.errors));
@@ -205,6 +205,8 @@ describe('duplicates and manual adjudication', () => {
     expect(held).toMatchObject({
       assignee: { userId: 'admin', name: expect.any(String) },
       manualVerifications: [{ status: 'ASSIGNED', assignee: { userId: 'admin' }, matchedRegistration: { registrationId: first.rid, status: 'PROCESSED' } }],
+      // The platform's own matcher found it: the same candidates an ABIS would name.
+      candidates: [{ registrationId: first.rid }],
     });
     expect(await rids({ assignedTo: 'NOBODY' })).not.toContain(waiting.rid);
 

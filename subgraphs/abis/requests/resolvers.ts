@@ -17,6 +17,7 @@ const DEFAULT_WAIT_SECONDS = 5;
 export function requestsResolvers(deps: PlatformDeps): Resolvers {
   const requests = deps.services.abisRequests;
   const operator = deps.services.abisOperator;
+  const local = deps.services.manualVerification;
   const byRids = async (rids: readonly string[]) => {
     const grouped = new Map<string, AbisRequestRow[]>();
     for (const row of await requests.requestsByRids(rids)) grouped.set(row.rid!, [...(grouped.get(row.rid!) ?? []), row]);
@@ -47,10 +48,13 @@ export function requestsResolvers(deps: PlatformDeps): Resolvers {
         within(MAX_REQUESTS_LISTED, (await loader(context, 'abis.requests', byRids)(registration.registrationId)) ?? [], () =>
           abisErrors.requestsTooMany(MAX_REQUESTS_LISTED),
         ),
-      candidates: async (registration, _, context) =>
-        ((await loader(context, 'abis.candidates', (rids: readonly string[]) => requests.candidatesByRids(rids))(registration.registrationId)) ?? []).map(
-          (registrationId) => ({ registrationId }),
-        ),
+      // The ABIS's answers; without any (REGPROC_DEDUPE=local asks none), the duplicates the platform's own matcher recorded.
+      candidates: async (registration, _, context) => {
+        const rid = registration.registrationId;
+        const asked = await loader(context, 'abis.candidates', (rids: readonly string[]) => requests.candidatesByRids(rids))(rid);
+        const found = asked ?? (await loader(context, 'abis.localCandidates', (rids: readonly string[]) => local.duplicatesByRids(rids))(rid)) ?? [];
+        return found.map((registrationId) => ({ registrationId }));
+      },
     },
     AbisRequest: {
       __resolveReference: (ref, context) =>

@@ -160,6 +160,13 @@ export class VerificationService {
     return within(MAX_MATCHES_LISTED, matches, tooManyMatches);
   }
 
+  /** The registrations each may duplicate, as de-duplication recorded them (the platform's matcher or an ABIS), sorted: one query for a page. */
+  async duplicatesByRids(rids: readonly string[]): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    for (const [rid, matches] of await this.matchesByRids(rids)) found.set(rid, [...new Set(matches.map((match) => match.matchedRid))].sort());
+    return found;
+  }
+
   /** The possible duplicates of several registrations, by RID (one query for a page). */
   async matchesByRids(rids: readonly string[]): Promise<Map<string, VerificationRow[]>> {
     const grouped = new Map<string, VerificationRow[]>();
