@@ -218,11 +218,11 @@ describe('VID rules over an in-memory store', () => {
   it('restores a revoked perpetual VID with a successor; USED changes nothing on it; a temporary one is not restored', async () => {
     const { uin } = identities.add();
     const perpetual = await vids.create(operator, { vidType: 'Perpetual', uin });
-    expect(await vids.updateStatus(ida, perpetual.vid, 'USED')).toEqual({ vidStatus: 'ACTIVE', restoredVid: null });
+    expect(await vids.updateStatus(ida, perpetual.vid, 'USED')).toMatchObject({ vidStatus: 'ACTIVE', restoredVid: null, vid: { status: 'ACTIVE' } });
     const revoked = await vids.updateStatus(operator, perpetual.vid, 'REVOKED');
-    expect(revoked).toEqual({ vidStatus: 'REVOKED', restoredVid: { vid: expect.any(String), vidStatus: 'ACTIVE' } });
+    expect(revoked).toMatchObject({ vidStatus: 'REVOKED', restoredVid: { vid: expect.any(String), vidStatus: 'ACTIVE' }, vid: { status: 'REVOKED' } });
     const temporary = await vids.create(operator, { vidType: 'Temporary', uin });
-    expect(await vids.updateStatus(operator, temporary.vid, 'REVOKED')).toEqual({ vidStatus: 'REVOKED', restoredVid: null });
+    expect(await vids.updateStatus(operator, temporary.vid, 'REVOKED')).toMatchObject({ vidStatus: 'REVOKED', restoredVid: null, vid: { status: 'REVOKED' } });
     await expect(vids.updateStatus(operator, temporary.vid, 'USED')).rejects.toMatchObject({ code: 'IDR-VID-001', message: 'VID is REVOKED' });
     expect(statuses()).toEqual(['Perpetual:REVOKED', 'Perpetual:ACTIVE', 'Temporary:REVOKED']);
   });

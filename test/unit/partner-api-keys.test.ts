@@ -126,7 +126,10 @@ describe('API key status and policy: the manager of the partner’s group, each 
 describe('partner status: the manager of the partner’s group', () => {
   it('deactivates and activates a partner, publishing partner.changed once written', async () => {
     const world = partnerWorld();
-    expect(await world.partners.updatePartnerStatus(as.managerA, 'P-A', 'De-Active')).toEqual({ message: 'Partner de-activated successfully' });
+    expect(await world.partners.updatePartnerStatus(as.managerA, 'P-A', 'De-Active')).toMatchObject({
+      message: 'Partner de-activated successfully',
+      partner: { id: 'P-A', status: 'De-Active' },
+    });
     expect(world.partnerRows.get('P-A')).toMatchObject({ status: 'De-Active', updatedBy: as.managerA.subject, updatedAt: NOW });
     expect(world.published).toEqual([['partner.changed', { partnerId: 'P-A' }]]);
   });

@@ -20,6 +20,8 @@ export type { IssuedVid };
 export interface VidStatusChange {
   vidStatus: string;
   restoredVid: IssuedVid | null;
+  /** the VID changed, as it now stands; absent for a bulk change */
+  vid?: VidRow | null;
 }
 
 /** One VID as MOSIP's VidInfoDTO lists it. */
@@ -107,7 +109,7 @@ export class VidService {
       const change = statusChange(policy, vidStatus);
       if (change.write) await vids.setStatus(row.id, vidStatus, actor, this.clock.now());
       const restoredVid = change.restore ? await issueVid(this.issuing, vids, row.identityId, policy, actor, this.clock.now()) : null;
-      return { vidStatus: change.write ? vidStatus : row.status, restoredVid };
+      return { vidStatus: change.write ? vidStatus : row.status, restoredVid, vid: change.write ? await this.current(vids.byId(row.id)) : row };
     });
   }
 

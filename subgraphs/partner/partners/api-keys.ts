@@ -147,7 +147,10 @@ export class ApiKeyService {
     const key = await this.keyOf(partnerId, clearKey);
     await this.storage.setApiKeyStatus(key.keyHash, status, this.stamp(caller));
     await this.changed(key);
-    return { message: status === 'Active' ? 'Partner API Key activated successfully' : 'Partner API Key de-activated successfully' };
+    return {
+      message: status === 'Active' ? 'Partner API Key activated successfully' : 'Partner API Key de-activated successfully',
+      apiKey: withoutHash(await this.keyOf(partnerId, clearKey)),
+    };
   }
 
   /** Moves a key to another active policy of its partner's group. */
@@ -161,7 +164,7 @@ export class ApiKeyService {
     // Conditional on the old policy: a concurrent move finds nothing to change.
     if (!(await this.storage.moveApiKey(key.keyHash, oldPolicyId, newPolicyId, this.stamp(caller)))) throw partnerErrors.apiKeyNotOnOldPolicy();
     await this.changed(key);
-    return { message: 'Partner api key mapped to the new policy successfully' };
+    return { message: 'Partner api key mapped to the new policy successfully', apiKey: withoutHash(await this.keyOf(partnerId, clearKey)) };
   }
 
   // --- the portal graph, every read through the caller's scope

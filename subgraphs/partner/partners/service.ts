@@ -132,7 +132,8 @@ export class PartnerService {
     await this.deps.scopes.managedPartner(caller, partnerId, partnerErrors.partnerStatusDenied);
     await this.deps.storage.setPartnerStatus(partnerId, status, { by: caller.subject, at: this.deps.clock.now() });
     await this.deps.events.publish('partner.changed', { partnerId });
-    return { message: status === 'Active' ? 'Partner activated successfully' : 'Partner de-activated successfully' };
+    const partner = await this.deps.storage.partnerById(partnerId);
+    return { message: status === 'Active' ? 'Partner activated successfully' : 'Partner de-activated successfully', partner };
   }
 
   /**

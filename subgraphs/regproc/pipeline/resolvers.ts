@@ -38,7 +38,9 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
       resumeRegistrations: async (_, args, context) => {
         const { registrationId, stage } = (args as Parsed<'resumeRegistrations'>).input;
         const admin = (await context.principal()).subject;
-        return { resumed: await services.pipeline.resume(admin, registrationId ? { rid: registrationId } : { stage: stage! }) };
+        const resumed = await services.pipeline.resume(admin, registrationId ? { rid: registrationId } : { stage: stage! });
+        const rows = await services.registrations.byRids(resumed);
+        return { resumed, registrations: resumed.flatMap((rid) => rows.get(rid) ?? []) };
       },
       assignManualVerification: async (_, args, context) =>
         services.manualVerification.assign(await context.principal(), args as Parsed<'assignManualVerification'>),
