@@ -19,6 +19,8 @@ export const pageArguments = (cursorLength = 512) => ({
   after: identifier(cursorLength).nullish(),
   last: z.number().int().nullish(),
   before: identifier(cursorLength).nullish(),
+  // `orderBy` against the list's own order (lib/graph/ordering.ts)
+  reversed: z.boolean().nullish(),
 });
 
 /**

@@ -7,6 +7,7 @@ import { GraphQLScalarType, parse, type DocumentNode, type GraphQLSchema } from 
 import type { RequestContext } from './context.js';
 import { PlatformError } from './errors.js';
 import { checkArguments, parseArguments, type FieldInputs } from './graph/inputs.js';
+import { orderedArguments, withNaturalOrders, type NaturalOrder } from './graph/ordering.js';
 import { withBackwardPaging } from './graph/paging.js';
 import { withPayloads, type PayloadShape } from './graph/payloads.js';
 import type { Access } from './roles.js';
@@ -30,14 +31,22 @@ export function componentTypeDefs(name: string): string {
   return graphqlFilesIn(path.join(SCHEMA_DIR, name)) ?? readFileSync(path.join(SCHEMA_DIR, `${name}.graphql`), 'utf8');
 }
 
-/** A component's SDL as its resolvers see it: every list also paged backward (lib/graph/paging.ts). */
-export function componentPlainDocument(name: string): DocumentNode {
-  return withBackwardPaging(parse(componentTypeDefs(name)));
+/** A component's SDL as its resolvers see it: every list ordered (lib/graph/ordering.ts) and also paged backward (lib/graph/paging.ts). */
+function componentPlainSchema(name: string): { document: DocumentNode; orders: ReadonlyMap<string, NaturalOrder> } {
+  const { document, orders } = withNaturalOrders(parse(componentTypeDefs(name)));
+  return { document: withBackwardPaging(document), orders };
 }
 
+export const componentPlainDocument = (name: string): DocumentNode => componentPlainSchema(name).document;
+
 /** A component's schema as served: its plain SDL with every mutation in the payload convention (lib/graph/payloads.ts). */
-export function componentSchemaDocument(name: string): { document: DocumentNode; shapes: ReadonlyMap<string, PayloadShape> } {
-  return withPayloads(componentPlainDocument(name));
+export function componentSchemaDocument(name: string): {
+  document: DocumentNode;
+  shapes: ReadonlyMap<string, PayloadShape>;
+  orders: ReadonlyMap<string, NaturalOrder>;
+} {
+  const { document, orders } = componentPlainSchema(name);
+  return { ...withPayloads(document), orders };
 }
 
 /** Every component with an SDL (a file or a folder under schema/), in name order. */
@@ -159,6 +168,21 @@ function guardFields(
   return guarded as GraphQLResolverMap<unknown>;
 }
 
+/** Each list with an order of its own reads `orderBy` as `reversed` before its guard and resolver see the arguments. */
+function ordered(resolvers: Record<string, Record<string, unknown>>, orders: ReadonlyMap<string, NaturalOrder>): Record<string, Record<string, unknown>> {
+  for (const [coordinate, natural] of orders) {
+    const [typeName = '', field = ''] = coordinate.split('.');
+    // A subscription is answered by its query (gateway/live.ts), which reads the order itself.
+    if (typeName === 'Subscription') continue;
+    const resolve = resolvers[typeName]?.[field];
+    if (typeof resolve !== 'function') throw new Error(`${coordinate} declares its order but has no resolver`);
+    const refuse = (message: string) => new PlatformError('BAD_USER_INPUT', message);
+    resolvers[typeName]![field] = (parent: unknown, args: Record<string, unknown>, context: unknown, info: unknown) =>
+      (resolve as Resolver)(parent, orderedArguments(args, natural, refuse), context as RequestContext, info);
+  }
+  return resolvers;
+}
+
 /** A component's federated schema with its fields behind its role table. */
 export function buildComponentSchema(
   name: string,
@@ -167,6 +191,7 @@ export function buildComponentSchema(
   specOpenEndpoints = false,
   inputs?: FieldInputs,
 ): GraphQLSchema {
-  const { document, shapes } = componentSchemaDocument(name);
-  return buildSubgraphSchema({ typeDefs: document, resolvers: guardFields(resolvers, table, specOpenEndpoints, inputs, shapes) });
+  const { document, shapes, orders } = componentSchemaDocument(name);
+  const guarded = guardFields(resolvers, table, specOpenEndpoints, inputs, shapes) as Record<string, Record<string, unknown>>;
+  return buildSubgraphSchema({ typeDefs: document, resolvers: ordered(guarded, orders) as GraphQLResolverMap<unknown> });
 }

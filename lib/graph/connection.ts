@@ -6,6 +6,8 @@ export interface PageArgs {
   after?: string | null;
   last?: number | null;
   before?: string | null;
+  /** the list asked for in the reverse of its own order (`orderBy`, lib/graph/ordering.ts): read from its other end */
+  reversed?: boolean | null;
 }
 
 export interface Edge<T> {
@@ -74,6 +76,7 @@ export async function connection<T>(
   find: (page: PageQuery) => Promise<T[]>,
   count: () => Promise<number>,
 ): Promise<Connection<T>> {
+  if (args.reversed) return reversedConnection(args, keyOf, find, count);
   let page: T[];
   let pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean };
   if (isBackward(args)) {
@@ -96,6 +99,37 @@ export async function connection<T>(
     edges,
     pageInfo: { ...pageInfo, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
     totalCount: () => (counted ??= count()),
+  };
+}
+
+/**
+ * A list in the reverse of its own order: its first page is the stored
+ * order's last, read backward, each page's rows turned round. Cursors stay
+ * the rows' keys, so `after` in the reversed list is `before` in the stored one.
+ */
+async function reversedConnection<T>(
+  args: PageArgs,
+  keyOf: (row: T) => string,
+  find: (page: PageQuery) => Promise<T[]>,
+  count: () => Promise<number>,
+): Promise<Connection<T>> {
+  const backward = isBackward(args);
+  const stored = await connection(
+    backward ? { first: args.last ?? DEFAULT_PAGE, after: args.before } : { last: args.first ?? DEFAULT_PAGE, before: args.after },
+    keyOf,
+    find,
+    count,
+  );
+  const edges = [...stored.edges].reverse();
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: stored.pageInfo.hasPreviousPage,
+      hasPreviousPage: stored.pageInfo.hasNextPage,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    totalCount: stored.totalCount,
   };
 }
 

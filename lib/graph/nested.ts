@@ -34,11 +34,11 @@ export function nestedConnection<T>(
   const counted = () =>
     loader(
       context,
-      `${name}:count:${JSON.stringify({ ...args, first: null, after: null, last: null, before: null })}`,
+      `${name}:count:${JSON.stringify({ ...args, first: null, after: null, last: null, before: null, reversed: null })}`,
       list.counts,
     )(parentId).then((n) => n ?? 0);
-  // Paging into one parent's list, or from its end, is the rare case: its own query.
-  if (args.after || isBackward(args)) return connection(args, list.key, (page) => list.after(parentId, page), counted);
+  // Paging into one parent's list, from its end or in reverse, is the rare case: its own query.
+  if (args.after || isBackward(args) || args.reversed) return connection(args, list.key, (page) => list.after(parentId, page), counted);
   const first = firstOf(args);
   return connection(
     args,

@@ -77,6 +77,9 @@ export function authResolvers(
       passwordExpiresAt: (user) => users.passwordExpiresAt(user),
       sessions: (user, args, context) => nestedConnection(context, 'auth.userSessions', args, user.userId, sessions.sessionsOfSubjects('USER', args.filter)),
     },
+    ClientCredentials: {
+      client: (credentials, _, context) => clientRef(context)(credentials.clientId),
+    },
     Client: {
       __resolveReference: (ref, context) => clientRef(context)(ref.clientId),
       sessions: (client, args, context) =>

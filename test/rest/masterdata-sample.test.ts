@@ -233,3 +233,62 @@ describe('backward paging', () => {
     expect(both.errors[0].message).toContain('not both');
   });
 });
+
+describe('ordering', () => {
+  it('lists every root list in the reverse of its own order with orderBy, paged forward and backward alike', async () => {
+    const { SUPERGRAPH_FILE } = await import('../../gateway/compose.js');
+    const { readFileSync } = await import('node:fs');
+    const { buildSchema, getNamedType, isNonNullType } = await import('graphql');
+    const schema = buildSchema(readFileSync(SUPERGRAPH_FILE, 'utf8'), { assumeValidSDL: true });
+    const lists = Object.values(schema.getQueryType()!.getFields()).flatMap((field) => {
+      const natural = /the order: ([A-Z_]+) (ASC|DESC) unless asked otherwise/.exec(field.args.find((arg) => arg.name === 'orderBy')?.description ?? '');
+      const listed = getNamedType(field.type).name.endsWith('Connection') && !field.args.some((arg) => isNonNullType(arg.type));
+      return listed && natural ? [{ name: field.name, field: natural[1]!, reverse: natural[2] === 'ASC' ? 'DESC' : 'ASC' }] : [];
+    });
+    expect(lists.length).toBeGreaterThanOrEqual(25);
+    const page = '{ edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }';
+    const cursors = (data: any) => (data.list.edges as { cursor: string }[]).map((edge) => edge.cursor);
+    let checked = 0;
+    for (const { name, field, reverse } of lists) {
+      const forward = await t.graphql(`{ list: ${name}(first: 100) ${page} }`, {}, auth);
+      if (forward.errors || forward.data.list.pageInfo.hasNextPage) continue;
+      const expected = cursors(forward.data).reverse();
+      const order = `orderBy: { field: ${field}, direction: ${reverse} }`;
+      const reversed = await t.graphql(`{ list: ${name}(first: 100, ${order}) ${page} }`, {}, auth);
+      expect(reversed.errors, name).toBeUndefined();
+      expect(cursors(reversed.data), name).toEqual(expected);
+      // In pages of 4, forward with after, and from the end with last and before.
+      const paged: string[] = [];
+      let after: string | null = null;
+      for (let round = 0; round < 60; round++) {
+        const { data } = await t.graphql(`query($after: String) { list: ${name}(first: 4, after: $after, ${order}) ${page} }`, { after }, auth);
+        paged.push(...cursors(data));
+        if (!data.list.pageInfo.hasNextPage) break;
+        after = data.list.pageInfo.endCursor;
+      }
+      expect(paged, name).toEqual(expected);
+      const tail = await t.graphql(`{ list: ${name}(last: 3, ${order}) ${page} }`, {}, auth);
+      expect(cursors(tail.data), name).toEqual(expected.slice(-3));
+      // Its own order named outright is the order it has without one.
+      const own = await t.graphql(
+        `{ list: ${name}(first: 100, orderBy: { field: ${field}, direction: ${reverse === 'ASC' ? 'DESC' : 'ASC'} }) ${page} }`,
+        {},
+        auth,
+      );
+      expect(cursors(own.data), name).toEqual([...expected].reverse());
+      checked += expected.length ? 1 : 0;
+    }
+    expect(checked).toBeGreaterThanOrEqual(8);
+    // A nested list too: a centre's holidays, latest first.
+    const nested = await t.graphql(
+      `{ registrationCentres(first: 1) { edges { node {
+        forward: holidays(first: 100) { edges { cursor } }
+        reversed: holidays(first: 3, orderBy: { field: HOLIDAY_DATE, direction: DESC }) { edges { cursor } pageInfo { hasNextPage } } } } } }`,
+      {},
+      auth,
+    );
+    const centre = nested.data.registrationCentres.edges[0].node;
+    expect(cursors({ list: centre.reversed })).toEqual(cursors({ list: centre.forward }).reverse().slice(0, 3));
+    expect(centre.reversed.pageInfo.hasNextPage).toBe(true);
+  });
+});

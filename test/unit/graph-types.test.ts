@@ -158,6 +158,25 @@ describe('connections', () => {
     });
     expect(uncounted.map(({ at }) => at)).toEqual([]);
   });
+
+  it('are ordered in one shape on every list: orderBy takes {field: an enum, direction: SortDirection}', () => {
+    const schema = supergraph();
+    const lists = Object.values(schema.getTypeMap()).flatMap((type) =>
+      isObjectType(type) && !type.name.startsWith('__')
+        ? Object.values(type.getFields())
+            .filter((field) => getNamedType(field.type).name.endsWith('Connection'))
+            .map((field) => ({ at: `${type.name}.${field.name}`, field }))
+        : [],
+    );
+    const shapeless = lists.filter(({ field }) => {
+      const order = field.args.find((arg) => arg.name === 'orderBy');
+      const input = order && getNamedType(order.type);
+      if (!input || !isInputObjectType(input)) return true;
+      const fields = input.getFields();
+      return !(isEnumType(getNamedType(fields.field!.type)) && getNamedType(fields.direction?.type ?? fields.field!.type).name === 'SortDirection');
+    });
+    expect(shapeless.map(({ at }) => at)).toEqual([]);
+  });
 });
 
 describe('fixed sets', () => {

@@ -15,7 +15,11 @@ export const documentInput = z.object({
 });
 
 const page = pageArguments();
-const order = z.object({ field: z.enum(['CODE', 'NAME', 'CREATED_AT']), descending: z.boolean().nullish() }).nullish();
+// `direction` (the graph's one order shape) or the older `descending`: DESC when either says so.
+const order = z
+  .object({ field: z.enum(['CODE', 'NAME', 'CREATED_AT']), direction: z.enum(['ASC', 'DESC']).nullish(), descending: z.boolean().nullish() })
+  .transform(({ field, direction, descending }) => ({ field, descending: direction ? direction === 'DESC' : !!descending }))
+  .nullish();
 const codedFilter = { langCode: langCode.nullish(), isActive: z.boolean().nullish(), nameContains: identifier(64).nullish() };
 const ruleKey = { individualTypeCode: code, ageGroupTypeCode: code, genderTypeCode: code };
 const applicantDocument = { applicantTypeCode: code, docCategoryCode: code, docTypeCode: code };

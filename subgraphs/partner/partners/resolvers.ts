@@ -85,6 +85,12 @@ export function partnersResolvers(deps: PlatformDeps): Resolvers {
           apiKeys.apiKeysOfPartners(await scope(context), { status: stored(PARTNER_STATUS, args.filter?.status), policyId: args.filter?.policyId }),
         ),
     },
+    PartnerRegistration: {
+      partner: (row, _, context) => partnerOf(context)(row.partnerId),
+    },
+    ApiKeyRequestSubmitted: {
+      apiKeyRequest: (row, _, context) => requestOf(context)(row.apiRequestId),
+    },
     ApiKeyRequest: {
       __resolveReference: (ref, context) => requestOf(context)(ref.id),
       partner: (row, _, context) => partnerOf(context)(row.partnerId),

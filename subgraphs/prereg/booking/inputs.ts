@@ -39,6 +39,7 @@ export const bookingSchemas = {
     after: identifier(512).nullish(),
     last: first.refine((n) => n == null || n <= MAX_PAGE),
     before: identifier(512).nullish(),
+    reversed: z.boolean().nullish(),
   }),
   bookPreRegistrationAppointment: z.object({ preRegistrationId: prid, ...appointment }),
   bookPreRegistrationAppointments: z.object({

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { ManualVerificationStatus, RegistrationStage, RegistrationStatus, Resolvers } from '../../../generated/graphql/regproc.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
+import type { RequestContext } from '../../../lib/context.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { registrationOf as linkedRegistration } from '../registrations/loaders.js';
 import type { pipelineSchemas } from './inputs.js';
 
 type Parsed<F extends keyof typeof pipelineSchemas> = z.output<(typeof pipelineSchemas)[F]>;
@@ -11,8 +13,9 @@ const userRef = (userId: string | null) => (userId ? { userId } : null);
 
 export function pipelineResolvers(deps: PlatformDeps): Resolvers {
   const services = deps.services;
+  const registrationOf = (context: RequestContext, rid: string) => linkedRegistration(deps, context, rid);
   // One query for the possible duplicates of a page of registrations.
-  const matchesOf = async (context: Parameters<typeof loader>[0], rid: string) =>
+  const matchesOf = async (context: RequestContext, rid: string) =>
     (await loader(context, 'regproc.manualVerifications', (rids: readonly string[]) => services.manualVerification.matchesByRids(rids))(rid)) ?? [];
   return {
     Query: {
@@ -52,10 +55,15 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
       manualVerifications: async (row, _, context) => services.manualVerification.listed(await matchesOf(context, row.rid)),
       assignee: async (row, _, context) => userRef(services.manualVerification.assigneeOf(await matchesOf(context, row.rid))),
     },
+    ReceivedPacket: {
+      registration: (row, _, context) => registrationOf(context, row.registrationId),
+    },
+    ManualVerificationDecision: {
+      registration: (row, _, context) => registrationOf(context, row.regId),
+    },
     ManualVerification: {
       matchedRegId: (row) => row.matchedRid,
-      matchedRegistration: async (row, _, context) =>
-        (await loader(context, 'regproc.registrations', (rids: readonly string[]) => services.registrations.byRids(rids))(row.matchedRid)) ?? null,
+      matchedRegistration: (row, _, context) => registrationOf(context, row.matchedRid),
       statusCode: (row) => row.status,
       // The pipeline writes no other status than the enum's.
       status: (row) => row.status as ManualVerificationStatus,

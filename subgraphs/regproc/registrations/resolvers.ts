@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { Resolvers } from '../../../generated/graphql/regproc.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
-import { loader } from '../../../lib/graph/loader.js';
 import { instantArgument } from '../../../lib/graph/scalars.js';
 import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { registrationsSchemas } from './inputs.js';
+import { registrationOf } from './loaders.js';
 
 /** The arguments as the area's schemas have parsed them (the subgraph checks every call before it reaches a resolver). */
 type Parsed<F extends keyof typeof registrationsSchemas> = z.output<(typeof registrationsSchemas)[F]>;
@@ -34,8 +34,7 @@ export function registrationsResolvers(deps: PlatformDeps): Resolvers {
       },
     },
     Registration: {
-      __resolveReference: (ref, context) =>
-        loader(context, 'regproc.registrations', (rids: readonly string[]) => registrations.byRids(rids))(ref.registrationId),
+      __resolveReference: (ref, context) => registrationOf(deps, context, ref.registrationId),
       registrationId: (row) => row.rid,
       parentRegistrationId: (row) => row.parentRid,
       centre: (row) => ({ id: row.centreId, langCode: row.langCode }),
