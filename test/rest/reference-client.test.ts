@@ -261,11 +261,12 @@ describe('a portal on the normalised cache', () => {
   it('the partner manager: switching a partner off shows on its row, from the cache', async () => {
     const login = await userLogin(t, 'portal-partner', ['PARTNER']);
     const registered = await t.graphql(
-      'mutation { registerPartner(input: { organizationName: "Portal Org", contactNumber: "9876543210", emailId: "org@example.org", address: "1 Street", policyGroup: "default" }) { partnerRegistration { partnerId } userErrors { code message } } }',
+      'mutation { registerPartner(input: { organizationName: "Portal Org", contactNumber: "9876543210", emailId: "org@example.org", address: "1 Street", policyGroup: "default" }) { partnerRegistration { partnerId partner { id status organizationName } } userErrors { code message } } }',
       {},
       login.bearer,
     );
     const partnerId = registered.data.registerPartner.partnerRegistration.partnerId as string;
+    expect(registered.data.registerPartner.partnerRegistration.partner).toEqual({ id: partnerId, status: 'ACTIVE', organizationName: 'Portal Org' });
     const PARTNERS = gql`
       query Partners {
         partners(first: 100) {

@@ -117,11 +117,16 @@ describe('the packet receiver', () => {
     const built = build('receiver-graphql');
     await sync([syncRecordOf(built.rid, built.sealed)]);
     const mutation =
-      'mutation($input: ReceivePacketInput!) { receiveRegistrationPacket(input: $input) { receivedPacket { registrationId status } userErrors { field code message } } }';
+      'mutation($input: ReceivePacketInput!) { receiveRegistrationPacket(input: $input) { receivedPacket { registrationId status registration { registrationId status } } userErrors { field code message } } }';
     const wrong = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, contentBase64: Buffer.from('other').toString('base64') } }, admin);
     expect(refusalOf(wrong)!.code).toBe('RPR-PKR-009');
     const { data } = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, contentBase64: built.sealed.toString('base64') } }, admin);
-    expect(data.receiveRegistrationPacket.receivedPacket).toEqual({ registrationId: built.rid, status: 'Packet is in PACKET_RECEIVED status' });
+    // The payload carries the registration as it now stands.
+    expect(data.receiveRegistrationPacket.receivedPacket).toEqual({
+      registrationId: built.rid,
+      status: 'Packet is in PACKET_RECEIVED status',
+      registration: { registrationId: built.rid, status: expect.stringMatching(/^(PACKET_RECEIVED|PROCESSING|PROCESSED)$/) },
+    });
     const stolen = await t.graphql(mutation, { input: { fileName: `${built.rid}.zip`, stagedUploadId: 'not-mine' } }, admin);
     expect(refusalOf(stolen)!.code).toBe('RPR-RGS-015');
     expect(await settle(built.rid)).toBe('PROCESSED');

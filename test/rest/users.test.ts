@@ -91,11 +91,13 @@ describe('users and clients administration (GraphQL, admin only)', () => {
 
   it('creates a client whose secret is shown once, and rotates it', async () => {
     const created = await t.graphql(
-      'mutation { createClient(input: {clientId: "regproc-client", roles: [REGISTRATION_PROCESSOR], appIds: ["registrationprocessor"]}) { clientCredentials { clientId secretKey } userErrors { field code message } } }',
+      'mutation { createClient(input: {clientId: "regproc-client", roles: [REGISTRATION_PROCESSOR], appIds: ["registrationprocessor"]}) { clientCredentials { clientId secretKey client { clientId roles } } userErrors { field code message } } }',
       {},
       admin,
     );
-    const { secretKey } = created.data.createClient.clientCredentials;
+    const { secretKey, client } = created.data.createClient.clientCredentials;
+    // The payload carries the client it made.
+    expect(client).toEqual({ clientId: 'regproc-client', roles: ['REGISTRATION_PROCESSOR'] });
     expect(secretKey.length).toBeGreaterThanOrEqual(43);
     const clientLogin = (secret: string) =>
       t.request('POST', '/v1/authmanager/authenticate/clientidsecretkey', {
