@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fieldInputs } from '../../lib/graph/inputs.js';
 import { identifier, pageArguments, text as freeText } from '../../lib/input.js';
 import { ROLES } from '../../lib/roles.js';
+import { CENTRE_FILTER_NAMES, olderNames } from '../../lib/graph/filters.js';
 
 const text = identifier();
 // any character a person may type in a password, but NUL; the service sets the least length (KER-ATH-400)
@@ -71,10 +72,13 @@ const adminSchemas = {
         ...listFilter,
         isLocked: z.boolean().nullish(),
         name: text.nullish(),
+        nameContains: text.nullish(),
         // master data's codes and ids (zones up to 36 characters, centres up to 10)
         zoneCode: short.nullish(),
         regCenterId: short.nullish(),
+        centreId: short.nullish(),
       })
+      .transform((filter) => olderNames(filter, CENTRE_FILTER_NAMES)!)
       .nullish(),
     orderBy: z.object({ field: z.enum(['USER_ID', 'CREATED_AT']), direction: z.enum(['ASC', 'DESC']) }).nullish(),
   }),

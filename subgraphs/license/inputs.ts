@@ -3,6 +3,7 @@ import { fieldInputs } from '../../lib/graph/inputs.js';
 import { identifier, instantText, pageArguments } from '../../lib/input.js';
 import { parseInstant } from '../../lib/time.js';
 import { licenseErrors } from './errors.js';
+import { olderNames } from '../../lib/graph/filters.js';
 
 const text = identifier();
 
@@ -21,7 +22,7 @@ const keyQuery = z.object({ licenseKey: text, MISPId: text });
 
 /** A missing or malformed field gets the code of what it is. */
 const FIELD_CODES: [test: (field: string) => boolean, code: string][] = [
-  [(field) => field === 'MISPId' || field === 'filter.MISPId', 'KER-LKM-001'],
+  [(field) => field === 'MISPId' || field === 'filter.MISPId' || field === 'filter.mispId', 'KER-LKM-001'],
   [(field) => field.startsWith('permissions'), 'KER-LKM-007'],
   [(field) => field === 'licenseExpiryTime', 'KER-LKM-011'],
   [(field) => field === 'status', 'KER-LKM-010'],
@@ -38,7 +39,10 @@ export const licenseInputs = fieldInputs(
     // The portal's list: a MISP id with a control character (NUL, which PostgreSQL refuses) is the caller's mistake.
     licenseKeys: z.object({
       ...pageArguments(),
-      filter: z.object({ MISPId: text.nullish(), status: z.string().nullish() }).nullish(),
+      filter: z
+        .object({ MISPId: text.nullish(), mispId: text.nullish(), status: z.string().nullish() })
+        .transform((filter) => olderNames(filter, { mispId: 'MISPId' })!)
+        .nullish(),
     }),
   },
   licenseCodeFor,

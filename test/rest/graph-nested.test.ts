@@ -283,6 +283,9 @@ describe('a list nested under a page of parents', () => {
       (edge) => edge.node.id === 'misp-006',
     )!;
     const all = await t.graphql('{ licenseKeys(first: 100, filter: {MISPId: "misp-006"}) { edges { node { id } } } }', {}, admin);
+    // The filter's newer name answers the same.
+    const renamed = await t.graphql('{ licenseKeys(first: 100, filter: {mispId: "misp-006"}) { edges { node { id } } } }', {}, admin);
+    expect(renamed.data).toEqual(all.data);
     expect([...crowded.node.licenseKeys.edges, ...following.node.licenseKeys.edges].map((edge) => edge.node.id)).toEqual(
       all.data.licenseKeys.edges.map((edge: { node: { id: string } }) => edge.node.id),
     );

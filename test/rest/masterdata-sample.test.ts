@@ -292,3 +292,50 @@ describe('ordering', () => {
     expect(centre.reversed.pageInfo.hasNextPage).toBe(true);
   });
 });
+
+describe('filter names', () => {
+  it('takes the newer names (nameContains, centreId, createdAfter, readAfter, mispId) as the deprecated ones they replace', async () => {
+    const same = async (query: string, newer: object, older: object, atLeast = 1) => {
+      const [a, b] = await Promise.all([t.graphql(query, { filter: newer }, auth), t.graphql(query, { filter: older }, auth)]);
+      expect(a.errors, query).toBeUndefined();
+      expect(a.data, query).toEqual(b.data);
+      expect(JSON.stringify(a.data).match(/"id"|"userId"|"registrationId"/g)?.length ?? 0, query).toBeGreaterThanOrEqual(atLeast);
+      return a.data;
+    };
+    await same(
+      'query($filter: UserFilter) { users(first: 50, filter: $filter) { edges { node { userId } } } }',
+      { centreId: '10001' },
+      { regCenterId: '10001' },
+    );
+    await same('query($filter: UserFilter) { users(first: 50, filter: $filter) { edges { node { userId } } } }', { nameContains: 'a' }, { name: 'a' });
+    await same(
+      'query($filter: MachineFilter) { machines(first: 50, filter: $filter) { edges { node { id } } } }',
+      { centreId: '10001' },
+      { regCenterId: '10001' },
+    );
+    await same(
+      'query($filter: DeviceFilter) { devices(first: 50, filter: $filter) { edges { node { id } } } }',
+      { centreId: '10001' },
+      { regCenterId: '10001' },
+    );
+    const centres = await same(
+      'query($filter: RegistrationCentreFilter) { registrationCentres(first: 50, filter: $filter) { edges { node { id name } } } }',
+      { nameContains: 'e' },
+      { name: 'e' },
+    );
+    expect(centres.registrationCentres.edges.every((edge: any) => /e/i.test(edge.node.name))).toBe(true);
+    // No registration yet: the instants still reach the rule (a malformed one is refused either way).
+    await same(
+      'query($filter: RegistrationFilter) { registrations(first: 5, filter: $filter) { totalCount } }',
+      { createdAfter: '2020-01-01T00:00:00.000Z' },
+      { from: '2020-01-01T00:00:00.000Z' },
+      0,
+    );
+    const bad = await t.graphql(
+      'query($filter: RegistrationFilter) { registrations(filter: $filter) { totalCount } }',
+      { filter: { createdAfter: 'yesterday' } },
+      auth,
+    );
+    expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});

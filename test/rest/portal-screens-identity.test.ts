@@ -105,6 +105,9 @@ describe('the identity screen', () => {
     const later = (await t.graphql(SCREEN, { uin, reads: { readBy: idaClient, from: new Date(new Date(first).getTime() + 1).toISOString() } }, operator)).data
       .identity.reads;
     expect(later.totalCount).toBe(1);
+    // The newer name of the same bound.
+    const after = new Date(new Date(first).getTime() + 1).toISOString();
+    expect((await t.graphql(SCREEN, { uin, reads: { readBy: idaClient, readAfter: after } }, operator)).data.identity.reads.totalCount).toBe(1);
     const nobody = (await t.graphql(SCREEN, { uin, reads: { readBy: 'nobody' } }, operator)).data.identity.reads;
     expect(nobody).toEqual({ totalCount: 0, edges: [] });
   });

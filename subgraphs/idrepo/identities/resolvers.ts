@@ -3,6 +3,7 @@ import type { RequestContext } from '../../../lib/context.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { nestedConnection } from '../../../lib/graph/nested.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
+import { olderNames } from '../../../lib/graph/filters.js';
 
 const userRef = (userId: string | null) => (userId ? { userId } : null);
 
@@ -40,7 +41,13 @@ export function identitiesResolvers(deps: PlatformDeps): Resolvers {
       status: (row) => row.status as 'ACTIVATED',
       demographics: async (row, _, context) => identities.demographics(await context.principal(), row),
       reads: (row, args, context) =>
-        nestedConnection(context, 'idrepo.identityReads', args, row.id, identities.readsOfIdentities(args.filter ?? {}, args.orderBy?.direction ?? 'DESC')),
+        nestedConnection(
+          context,
+          'idrepo.identityReads',
+          args,
+          row.id,
+          identities.readsOfIdentities(olderNames(args.filter, { readAfter: 'from', readBefore: 'to' }) ?? {}, args.orderBy?.direction ?? 'DESC'),
+        ),
       createdBy: (row) => ({ userId: row.createdBy }),
       updatedBy: (row) => userRef(row.updatedBy),
       registration: (row) => ({ registrationId: row.registrationId }),

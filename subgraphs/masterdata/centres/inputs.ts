@@ -4,6 +4,7 @@ import { instantOr } from '../../../lib/time.js';
 import { masterdataErrors } from '../errors.js';
 import { connectionPage } from '../paged.js';
 import { WEEK_DAYS } from './working-days.js';
+import { CENTRE_FILTER_NAMES, olderNames } from '../../../lib/graph/filters.js';
 
 // eslint-disable-next-line no-control-regex -- control characters are what the rule refuses
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -93,12 +94,28 @@ export const centresSchemas = {
   registrationCentres: z.object({
     ...connectionPage,
     filter: z
-      .object({ ...listFilter, locationCode: identifier(36).nullish(), centerTypeCode: identifier(36).nullish(), name: identifier(128).nullish() })
+      .object({
+        ...listFilter,
+        locationCode: identifier(36).nullish(),
+        centerTypeCode: identifier(36).nullish(),
+        name: identifier(128).nullish(),
+        nameContains: identifier(128).nullish(),
+      })
+      .transform((filter) => olderNames(filter, CENTRE_FILTER_NAMES)!)
       .nullish(),
   }),
   machines: z.object({
     ...connectionPage,
-    filter: z.object({ ...listFilter, regCenterId: identifier(10).nullish(), name: identifier(64).nullish() }).nullish(),
+    filter: z
+      .object({
+        ...listFilter,
+        regCenterId: identifier(10).nullish(),
+        centreId: identifier(10).nullish(),
+        name: identifier(64).nullish(),
+        nameContains: identifier(64).nullish(),
+      })
+      .transform((filter) => olderNames(filter, CENTRE_FILTER_NAMES)!)
+      .nullish(),
   }),
 };
 

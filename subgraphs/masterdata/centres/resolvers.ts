@@ -8,6 +8,7 @@ import type { Reach } from './reach.js';
 import { UserPlaces } from './user-places.js';
 import { orNull } from '../../../lib/graph/absent.js';
 import { instantArgument } from '../../../lib/graph/scalars.js';
+import { CENTRE_FILTER_NAMES, olderNames } from '../../../lib/graph/filters.js';
 
 const by = async (context: RequestContext) => (await context.principal()).subject;
 const userRef = (userId: string | null) => (userId ? { userId } : null);
@@ -77,7 +78,7 @@ export function centresResolvers({ centres, machines, centreReach, locations, zo
           'masterdata.centreMachines',
           { ...args, langCode: row.langCode },
           row.id,
-          centres.machinesOf(await reachOf(context), row, args.filter),
+          centres.machinesOf(await reachOf(context), row, olderNames(args.filter, CENTRE_FILTER_NAMES)),
         ),
       devices: async (row, args, context) =>
         nestedConnection(
@@ -85,7 +86,7 @@ export function centresResolvers({ centres, machines, centreReach, locations, zo
           'masterdata.centreDevices',
           { ...args, langCode: row.langCode },
           row.id,
-          centres.devicesOf(await reachOf(context), await by(context), row, args.filter),
+          centres.devicesOf(await reachOf(context), await by(context), row, olderNames(args.filter, CENTRE_FILTER_NAMES)),
         ),
       holidays: (row, args, context) =>
         nestedConnection(

@@ -4,6 +4,7 @@ import { identifier, instantText, pageArguments } from '../../../lib/input.js';
 import { instantOr, parseInstant } from '../../../lib/time.js';
 import { masterdataErrors } from '../errors.js';
 import { filterValuesInput, searchInput } from '../search-inputs.js';
+import { CENTRE_FILTER_NAMES, olderNames } from '../../../lib/graph/filters.js';
 
 /** Codes of devices, specifications, types and zones: letters, digits, - and _ (a zone's path joins codes with /). */
 const code = (max: number) =>
@@ -82,8 +83,11 @@ export const devicesSchemas = {
         deviceSpecId: code(36).nullish(),
         isActive: z.boolean().nullish(),
         name: identifier(64).nullish(),
+        nameContains: identifier(64).nullish(),
         regCenterId: identifier(10).nullish(),
+        centreId: identifier(10).nullish(),
       })
+      .transform((filter) => olderNames(filter, CENTRE_FILTER_NAMES)!)
       .nullish(),
   }),
   devicesByLanguage: byLanguage,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { identifier, instantText, pageArguments, text } from '../../../lib/input.js';
 import { instantOr } from '../../../lib/time.js';
 import { regprocErrors } from '../errors.js';
+import { olderNames } from '../../../lib/graph/filters.js';
 
 /** How many RIDs one status search or sync may name (a client syncs a day's registrations at most). */
 export const MAX_RIDS = 100;
@@ -105,7 +106,10 @@ export const registrationsSchemas = {
         centreId: identifier(36).nullish(),
         from: z.date().nullish(),
         to: z.date().nullish(),
+        createdAfter: z.date().nullish(),
+        createdBefore: z.date().nullish(),
       })
+      .transform((filter) => olderNames(filter, { createdAfter: 'from', createdBefore: 'to' })!)
       .nullish(),
   }),
 };
