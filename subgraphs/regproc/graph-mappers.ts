@@ -12,4 +12,5 @@ export const graphMappers = {
   RegistrationTransactionConnection: './graph-mappers.js#RegistrationTransactionConnectionModel',
   ManualVerification: '../../generated/prisma/client.js#ManualVerification',
   User: '../../lib/graph/refs.js#UserRef',
+  RegistrationSyncResult: './registrations/sync-registrations.js#SyncResult',
 };

@@ -356,11 +356,13 @@ describe('ID repository VIDs', () => {
       return answer.data;
     };
     const created = await gql(
-      'mutation($u: String!) { createVid(input: { vidType: "Perpetual", uin: $u }) { vidIssued { vid vidStatus } userErrors { field code message } } }',
+      'mutation($u: String!) { createVid(input: { vidType: "Perpetual", uin: $u }) { vidIssued { vid vidStatus record { id type status } } userErrors { field code message } } }',
       { u: uin },
       processorBearer,
     );
     expect(created.createVid.vidIssued.vidStatus).toBe('ACTIVE');
+    // The payload carries the VID as the graph knows it.
+    expect(created.createVid.vidIssued.record).toEqual({ id: expect.any(String), type: 'Perpetual', status: 'ACTIVE' });
     const vid = created.createVid.vidIssued.vid as string;
     expect((await gql('query($v: String!) { uinByVid(vid: $v) }', { v: vid }, idaBearer)).uinByVid).toBe(uin);
     t.clock.advance(1000);

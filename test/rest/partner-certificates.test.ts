@@ -87,7 +87,18 @@ describe('partner certificates', () => {
     expect(after.certificate).toMatchObject({ thumbprint: certificateId, subject: expect.stringContaining('bank2.example.org') });
     // Partner B sees its own record only, without a certificate yet.
     expect((await graph(partnerB)).data.partners.edges.map((edge: any) => edge.node)).toEqual([{ id: 'CERT-B', certificate: null }]);
-    first = second;
+    // Uploaded through the graph, the payload carries the partner with the certificate now in force.
+    const third = partnerCertificate({ commonName: 'bank3.example.org' });
+    const graphUpload = await t.graphql(
+      'mutation($input: UploadPartnerCertificateInput!) { uploadPartnerCertificate(input: $input) { partnerCertificateUpload { certificateId partner { id certificate { thumbprint } } } userErrors { code message } } }',
+      { input: { partnerId: 'CERT-A', certificateData: third.pem, partnerDomain: 'AUTH' } },
+      partnerA.bearer,
+    );
+    expect(graphUpload.data.uploadPartnerCertificate).toEqual({
+      partnerCertificateUpload: { certificateId: thumbprintOf(third.pem), partner: { id: 'CERT-A', certificate: { thumbprint: thumbprintOf(third.pem) } } },
+      userErrors: [],
+    });
+    first = third;
   });
 
   it('leave exactly one certificate in force when uploads race, the one the partner is answered with', async () => {

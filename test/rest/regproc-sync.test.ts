@@ -177,7 +177,7 @@ describe('POST registrationstatus/sync', () => {
 
 describe('the timestamp header', () => {
   const SYNC_MUTATION =
-    'mutation($ref: String, $ts: DateTime, $data: String) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } } userErrors { field code message } } }';
+    'mutation($ref: String, $ts: DateTime, $data: String) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } registrations { registrationId status } } userErrors { field code message } } }';
   const BAD_TIMESTAMP = 'Invalid request value, input data incorrect: timestamp must be an ISO 8601 date and time';
 
   it('is a DateTime through GraphQL: an ISO instant is taken, what is no instant GraphQL refuses, absent is RPR-RGS-015', async () => {
@@ -187,7 +187,11 @@ describe('the timestamp header', () => {
       const id = rid();
       const answer = await run(ts, id);
       expect(answer.errors).toBeUndefined();
-      expect(answer.data.syncRegistrations).toEqual({ registrationSyncResult: { response: [{ registrationId: id, status: 'SUCCESS' }] }, userErrors: [] });
+      // The payload carries each registration recorded.
+      expect(answer.data.syncRegistrations).toEqual({
+        registrationSyncResult: { response: [{ registrationId: id, status: 'SUCCESS' }], registrations: [{ registrationId: id, status: 'UPLOAD_PENDING' }] },
+        userErrors: [],
+      });
     }
     const before = await t.snapshot();
     for (const ts of ['yesterday', '', '2026-02-30T00:00:00.000Z']) {

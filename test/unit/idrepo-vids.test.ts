@@ -257,7 +257,7 @@ describe('VID rules over an in-memory store', () => {
     const temporary = await vids.create(operator, { vidType: 'Temporary', uin });
     clock.advance(30 * MINUTE);
     const regenerated = await vids.regenerate(operator, temporary.vid);
-    expect(regenerated).toEqual({ vid: expect.any(String), vidStatus: 'ACTIVE' });
+    expect(regenerated).toEqual({ vid: expect.any(String), vidStatus: 'ACTIVE', id: expect.any(String) });
     await expect(vids.regenerate(operator, temporary.vid)).rejects.toMatchObject({ code: 'IDR-VID-001', message: 'VID is INVALIDATED' });
     const perpetual = await vids.create(operator, { vidType: 'Perpetual', uin });
     await expect(vids.regenerate(operator, perpetual.vid)).rejects.toMatchObject({ code: 'IDR-VID-003' });

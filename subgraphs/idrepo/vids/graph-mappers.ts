@@ -7,4 +7,5 @@ export type VidConnectionModel = Connection<VidRow>;
 export const vidsMappers = {
   Vid: './vids/service.js#VidRow',
   VidConnection: './vids/graph-mappers.js#VidConnectionModel',
+  VidIssued: './vids/issue-vid.js#IssuedVid',
 };

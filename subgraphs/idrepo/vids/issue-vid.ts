@@ -11,6 +11,8 @@ const MAX_DRAWS = 10;
 export interface IssuedVid {
   vid: string;
   vidStatus: VidStatus;
+  /** the VID record's id (the graph's Vid) */
+  id: string;
 }
 
 /** What issuing works with: the cipher that seals the number, and the VID number rules. */
@@ -48,7 +50,7 @@ export async function issueVid(parts: IssueParts, vids: LockedVids, identityId: 
     createdBy: actor,
     createdAt: now,
   });
-  return { vid, vidStatus: 'ACTIVE' };
+  return { vid, vidStatus: 'ACTIVE', id };
 }
 
 /** A number valid under the VID rules that no VID holds (an HMAC look-up per draw). */

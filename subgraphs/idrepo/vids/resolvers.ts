@@ -30,6 +30,9 @@ export function vidsResolvers(deps: PlatformDeps): Resolvers {
       }),
       reactivateVids: async (_, args, context) => ({ ...(await vids.reactivate(await context.principal(), args.uin)), vidStatus: 'ACTIVE', restoredVid: null }),
     },
+    VidIssued: {
+      record: (issued, _, context) => vidRef(context)(issued.id),
+    },
     Vid: {
       __resolveReference: (ref, context) => vidRef(context)(ref.id),
       vid: (row) => vids.vidOf(row),

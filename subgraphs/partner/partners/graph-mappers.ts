@@ -5,6 +5,14 @@ export type PartnerConnectionModel = Connection<PartnerRow>;
 export type ApiKeyRequestConnectionModel = Connection<ApiKeyRequestRow>;
 export type ApiKeyConnectionModel = Connection<ApiKeyRow>;
 
+/** A certificate upload's answer, with the partner it belongs to (its link). */
+export interface PartnerCertificateUploadModel {
+  certificateId: string;
+  signedCertificateData: string;
+  timestamp: Date;
+  partnerId: string;
+}
+
 export const partnersMappers = {
   Partner: './partners/service.js#PartnerRow',
   ApiKeyRequest: './partners/service.js#ApiKeyRequestRow',
@@ -12,4 +20,5 @@ export const partnersMappers = {
   PartnerConnection: './partners/graph-mappers.js#PartnerConnectionModel',
   ApiKeyRequestConnection: './partners/graph-mappers.js#ApiKeyRequestConnectionModel',
   ApiKeyConnection: './partners/graph-mappers.js#ApiKeyConnectionModel',
+  PartnerCertificateUpload: './partners/graph-mappers.js#PartnerCertificateUploadModel',
 };

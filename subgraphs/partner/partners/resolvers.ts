@@ -85,6 +85,9 @@ export function partnersResolvers(deps: PlatformDeps): Resolvers {
           apiKeys.apiKeysOfPartners(await scope(context), { status: stored(PARTNER_STATUS, args.filter?.status), policyId: args.filter?.policyId }),
         ),
     },
+    PartnerCertificateUpload: {
+      partner: (row, _, context) => partnerOf(context)(row.partnerId),
+    },
     PartnerRegistration: {
       partner: (row, _, context) => partnerOf(context)(row.partnerId),
     },

@@ -111,7 +111,7 @@ export class PartnerService {
    */
   async uploadCertificate(caller: Caller, partnerId: string, certificateData: string, partnerDomain: string) {
     await this.deps.scopes.ownPartner(caller, partnerId);
-    return { ...(await this.deps.certificates.upload(partnerId, certificateData, partnerDomain)), timestamp: this.deps.clock.now() };
+    return { ...(await this.deps.certificates.upload(partnerId, certificateData, partnerDomain)), timestamp: this.deps.clock.now(), partnerId };
   }
 
   /** The partner's certificate in force as partner management certified it: KER-PCM-012 before any upload. */

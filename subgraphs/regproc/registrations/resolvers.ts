@@ -33,6 +33,10 @@ export function registrationsResolvers(deps: PlatformDeps): Resolvers {
         return registrations.syncRegistrations(await context.principal(), { ...rest, timestamp: instantArgument(timestamp) });
       },
     },
+    RegistrationSyncResult: {
+      registrations: async (result, _, context) =>
+        (await Promise.all(result.response.map((item) => registrationOf(deps, context, item.registrationId)))).filter((row) => row !== null),
+    },
     Registration: {
       __resolveReference: (ref, context) => registrationOf(deps, context, ref.registrationId),
       registrationId: (row) => row.rid,
