@@ -48,7 +48,8 @@ function keyOf(field: FieldNode, name: string | undefined, variables: Readonly<R
   return value?.kind === Kind.STRING ? value.value : undefined;
 }
 
-const ENDS = new Set(['KER-ATH-401', 'KER-ATH-403']);
+/** The caller refused (a token expired, revoked or unknown, a role gone): the subscription ends with that answer. */
+const endsIt = (code: unknown) => typeof code === 'string' && code.startsWith('KER-ATH-');
 
 /**
  * One subscription's answers, as graphql-ws iterates them. An answer is
@@ -98,7 +99,7 @@ export class LiveQuery implements AsyncIterableIterator<ExecutionResult> {
       this.dirty = false;
       const result = await this.answer();
       const text = JSON.stringify(result);
-      const refused = result.errors?.some((error) => ENDS.has(String(error.extensions?.code)));
+      const refused = result.errors?.some((error) => endsIt(error.extensions?.code));
       if (refused) this.stop();
       if (text !== this.last || refused) {
         this.last = text;
@@ -120,7 +121,9 @@ export class LiveQuery implements AsyncIterableIterator<ExecutionResult> {
     );
     if (response.body.kind !== 'single') return { errors: [new GraphQLError('incremental answers are not served', { extensions: { code: 'BAD_REQUEST' } })] };
     const { data, errors } = response.body.singleResult;
-    return { ...(data !== undefined ? { data } : {}), ...(errors ? { errors: errors as unknown as GraphQLError[] } : {}) };
+    // Apollo answers formatted errors; graphql-ws sends GraphQLErrors (their toJSON): the same message, path and code.
+    const raised = errors?.map((error) => new GraphQLError(error.message, { path: error.path, extensions: error.extensions }));
+    return { ...(data !== undefined ? { data } : {}), ...(raised ? { errors: raised } : {}) };
   }
 
   private changed(): void {

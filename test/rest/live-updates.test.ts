@@ -6,7 +6,8 @@ import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openDatabase, type Database } from '../../lib/db/client.js';
-import { cookieHeader, freshDatabase, startTestPlatform, type TestDatabase, type TestPlatform } from '../support/platform.js';
+import { bearer, cookieHeader, freshDatabase, startTestPlatform, type TestDatabase, type TestPlatform } from '../support/platform.js';
+import { syncRecordOf } from '../../lib/packet/write.js';
 import { registrationClient, type RegistrationClient } from '../support/regproc.js';
 
 let owned: TestDatabase;
@@ -128,6 +129,21 @@ describe('subscriptions across instances', () => {
     // Answers are sent when they change: the progress seen is a sequence of distinct states.
     const states = progress.results.map((result) => JSON.stringify(result.data));
     expect(new Set(states).size).toBe(states.length);
+  });
+
+  it('answers the ABIS view live, and ends a subscription whose token is revoked at the next change', async () => {
+    const token = await watching.adminToken();
+    const live = liveClient(watching, token);
+    const systems = watch(live, 'subscription { abisSystems { name liveness } }');
+    await systems.until((result) => Array.isArray(result.data?.abisSystems));
+    const counts = watch(live, COUNTS);
+    await counts.until((result) => Array.isArray(result.data?.registrationCounts));
+    // Signed out on the processing instance: the watching one hears the revocation, and the next answer is refused.
+    const out = await processing.graphql('mutation { invalidateToken { tokenInvalidation { message } userErrors { code } } }', {}, bearer(token));
+    expect(out.data.invalidateToken.userErrors).toEqual([]);
+    await client.sync([syncRecordOf(client.build('live-revoked').rid, Buffer.from('x'))]);
+    await counts.done;
+    expect(counts.results.at(-1)).toMatchObject({ errors: [{ extensions: { code: expect.stringMatching(/^KER-ATH-/) } }] });
   });
 
   it('gives a caller without the role an error and no data', async () => {
