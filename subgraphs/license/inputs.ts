@@ -18,11 +18,17 @@ export function checkedExpiry(mispId: string, licenseExpiryTime: string): Date {
   return expiresAt;
 }
 
-const keyQuery = z.object({ licenseKey: text, MISPId: text });
+/** A MISP id under its newer name (mispId) or the REST-cased one (MISPId, deprecated in the graph): the rules read MISPId. */
+const mispIdOf = { MISPId: text.nullish(), mispId: text.nullish() };
+const withMispId = <T extends { MISPId?: string | null; mispId?: string | null }>(given: T) => {
+  const { mispId, ...rest } = given;
+  return { ...rest, MISPId: mispId ?? rest.MISPId ?? '' };
+};
+const keyQuery = z.object({ licenseKey: text, ...mispIdOf });
 
 /** A missing or malformed field gets the code of what it is. */
 const FIELD_CODES: [test: (field: string) => boolean, code: string][] = [
-  [(field) => field === 'MISPId' || field === 'filter.MISPId' || field === 'filter.mispId', 'KER-LKM-001'],
+  [(field) => ['MISPId', 'mispId', 'filter.MISPId', 'filter.mispId'].includes(field), 'KER-LKM-001'],
   [(field) => field.startsWith('permissions'), 'KER-LKM-007'],
   [(field) => field === 'licenseExpiryTime', 'KER-LKM-011'],
   [(field) => field === 'status', 'KER-LKM-010'],
@@ -32,9 +38,9 @@ export const licenseCodeFor = (field: string): string => FIELD_CODES.find(([test
 /** The arguments of the license key manager's root fields, for GraphQL and REST alike. */
 export const licenseInputs = fieldInputs(
   {
-    generateLicenseKey: z.object({ MISPId: text, licenseExpiryTime: instantText(text) }),
-    mapLicensePermissions: keyQuery.extend({ permissions: z.array(z.string().max(128)).min(1).max(64) }),
-    licensePermissions: keyQuery,
+    generateLicenseKey: z.object({ ...mispIdOf, licenseExpiryTime: instantText(text) }).transform(withMispId),
+    mapLicensePermissions: keyQuery.extend({ permissions: z.array(z.string().max(128)).min(1).max(64) }).transform(withMispId),
+    licensePermissions: keyQuery.transform(withMispId),
     updateLicenseStatus: z.object({ licenseKey: text, status: text }),
     // The portal's list: a MISP id with a control character (NUL, which PostgreSQL refuses) is the caller's mistake.
     licenseKeys: z.object({

@@ -48,6 +48,31 @@ describe('license key manager', () => {
     ]);
   });
 
+  it('takes and answers the MISP id as mispId in the graph (MISPId deprecated, still read), and refuses neither with KER-LKM-001', async () => {
+    const admin = bearer(await t.adminToken());
+    const generated = await t.graphql(
+      'mutation($e: DateTime!) { generateLicenseKey(input: { mispId: "misp-cased", licenseExpiryTime: $e }) { licenseKey { licenseKey mispId MISPId } userErrors { field code message } } }',
+      { e: inDays(1) },
+      admin,
+    );
+    const issued = generated.data.generateLicenseKey.licenseKey;
+    expect(issued).toMatchObject({ mispId: 'misp-cased', MISPId: 'misp-cased' });
+    const permissions = await t.graphql(
+      'mutation($k: String!) { mapLicensePermissions(input: { licenseKey: $k, mispId: "misp-cased", permissions: ["eKYC"] }) { licenseKey { mispId } userErrors { code } } }',
+      { k: issued.licenseKey },
+      admin,
+    );
+    expect(permissions.data.mapLicensePermissions).toEqual({ licenseKey: { mispId: 'misp-cased' }, userErrors: [] });
+    const read = await t.graphql('query($k: String!) { licensePermissions(licenseKey: $k, mispId: "misp-cased") }', { k: issued.licenseKey }, admin);
+    expect(read.data.licensePermissions).toContain('eKYC');
+    const neither = await t.graphql(
+      'mutation($e: DateTime!) { generateLicenseKey(input: { licenseExpiryTime: $e }) { licenseKey { id } userErrors { code } } }',
+      { e: inDays(1) },
+      admin,
+    );
+    expect(neither.data.generateLicenseKey.userErrors.map((error: { code: string }) => error.code)).toEqual(['KER-LKM-001']);
+  });
+
   it('draws distinct keys from a CSPRNG', async () => {
     const keys = new Set<string>();
     // One login for the hundred keys: a login is a deliberately slow scrypt check.
