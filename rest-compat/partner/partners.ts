@@ -136,7 +136,7 @@ export const partnersRoutes: RestRoute[] = [
     path: '/pmpartners/{partnerID}/{PartnerAPIKey}',
     summary: 'Move a partner API key from its policy to another of the group',
     idSuffix: 'partners.policy.mapping',
-    input: { from: 'envelope', schema: schemas.changePartnerApiKeyPolicy.pick({ oldPolicyID: true, newPolicyID: true }) },
+    input: { from: 'envelope', schema: partnerWire.policyMapping },
     operation: ops.PartnersChangeApiKeyPolicyDocument,
     variables: (input, req) => ({ ...input, partnerId: pathParam(req, 'partnerID'), partnerApiKey: pathParam(req, 'PartnerAPIKey') }),
     response: message,

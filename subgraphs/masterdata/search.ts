@@ -155,6 +155,8 @@ export interface FilterValuesRequest {
 
 export interface FilterValue {
   fieldID: string;
+  /** the same column under the graph's name */
+  fieldId: string;
   fieldValue: string;
   fieldCode?: string | null;
 }
@@ -187,8 +189,10 @@ export async function filterValues(
         ]
       : [];
     const values = await find({ AND: [scope, ...optional, ...narrowed] }, column.field, type === 'unique', MAX_FILTER_VALUES);
-    for (const value of values)
-      filters.push({ fieldID: requested.columnName, fieldValue: value instanceof Date ? value.toISOString().slice(0, 10) : String(value) });
+    for (const value of values) {
+      const fieldValue = value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
+      filters.push({ fieldID: requested.columnName, fieldId: requested.columnName, fieldValue });
+    }
   }
   return { filters };
 }

@@ -173,11 +173,44 @@ describe('partners: the API key life cycle', () => {
     expect((await ok(send(as.partnerA, 'GET', `/partners/PA/partnerAPIKeyRequests/${apiRequestId}`))).apikeyReqStatus).toBe('Rejected');
   });
 
+  it('answers the approved key as partnerApiKey in the graph (partnerAPIKey deprecated, the same key)', async () => {
+    const { apiRequestId } = await ok(requestKey(as.partnerA, 'PA'));
+    const decided = await gql(
+      as.managerX,
+      `mutation { decideApiKeyRequest(input: { apiKeyReqId: "${apiRequestId}", status: APPROVED }) { apiKeyDecision { partnerApiKey partnerAPIKey apiKey { id status } } userErrors { code } } }`,
+    );
+    const decision = decided.data.decideApiKeyRequest.apiKeyDecision;
+    expect(decision.partnerApiKey).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(decision.partnerAPIKey).toBe(decision.partnerApiKey);
+    expect(decision.apiKey.status).toBe('ACTIVE');
+  });
+
   it('moves a key to another policy of the group', async () => {
     const { key } = await approvedKey();
     const moved = await ok(send(as.managerX, 'POST', `/pmpartners/PA/${key}`, { oldPolicyID: 'pol-a', newPolicyID: 'pol-b' }));
     expect(moved.message).toMatch(/new policy/);
     expect((await t.platform.deps.services.partners.findApiKey(key))?.policyId).toBe('pol-b');
+    // Through the graph, under its names: back to pol-a, the payload carrying the key as it now stands.
+    const back = await gql(
+      as.managerX,
+      'mutation($k: String!) { changePartnerApiKeyPolicy(input: { partnerId: "PA", partnerApiKey: $k, oldPolicyId: "pol-b", newPolicyId: "pol-a" }) { partnerMessage { message apiKey { policy { id } } } userErrors { field code } } }',
+      { k: key },
+    );
+    expect(back.data.changePartnerApiKeyPolicy).toEqual({
+      partnerMessage: { message: expect.stringMatching(/new policy/), apiKey: { policy: { id: 'pol-a' } } },
+      userErrors: [],
+    });
+    const neither = await gql(
+      as.managerX,
+      'mutation($k: String!) { changePartnerApiKeyPolicy(input: { partnerId: "PA", partnerApiKey: $k }) { userErrors { field code } } }',
+      {
+        k: key,
+      },
+    );
+    expect(neither.data.changePartnerApiKeyPolicy.userErrors).toEqual([
+      { field: ['input', 'oldPolicyId'], code: 'PMS_COR_001' },
+      { field: ['input', 'newPolicyId'], code: 'PMS_COR_001' },
+    ]);
   });
 
   it('approves a request once when two approvals race: exactly one key', async () => {

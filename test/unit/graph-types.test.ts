@@ -296,3 +296,28 @@ describe('mutation payloads', () => {
     expect(without.length).toBeLessThan(Object.keys(schema.getMutationType()!.getFields()).length / 2);
   });
 });
+
+describe('casing', () => {
+  it('names every field and argument in camelCase and every enum value in UPPER_CASE, but for deprecated names and the MISP statuses REST spells', () => {
+    const schema = supergraph();
+    const camel = /^[a-z][a-zA-Z0-9]*$/;
+    const offenders: string[] = [];
+    const check = (at: string, name: string, deprecated: boolean) => {
+      if (!deprecated && (!camel.test(name) || /[A-Z]{2}/.test(name))) offenders.push(at);
+    };
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || type.name.includes('__')) continue;
+      if (isEnumType(type)) {
+        for (const value of type.getValues()) if (!/^[A-Z][A-Z0-9_]*$/.test(value.name)) offenders.push(`${type.name}.${value.name}`);
+        continue;
+      }
+      if (!isObjectType(type) && !isInputObjectType(type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        check(`${type.name}.${field.name}`, field.name, !!field.deprecationReason);
+        for (const arg of 'args' in field ? field.args : []) check(`${type.name}.${field.name}(${arg.name})`, arg.name, !!arg.deprecationReason);
+      }
+    }
+    // MISP statuses keep REST's spelling: they travel to and from the MISP endpoints as they are.
+    expect(offenders.sort()).toEqual(['MispStatus.Active', 'MispStatus.Approved', 'MispStatus.Rejected']);
+  });
+});

@@ -15,7 +15,12 @@ export const PARTNER_STATUS = { Active: 'ACTIVE', 'De-Active': 'DE_ACTIVE' } as 
 /** The stored statuses of API key requests (REST's decisions among them), as the graph's ApiKeyRequestStatus. */
 export const REQUEST_STATUS = { 'in-progress': 'IN_PROGRESS', Approved: 'APPROVED', Rejected: 'REJECTED' } as const;
 /** The REST bodies that carry these statuses as the spec writes them (Active, De-Active; Approved, Rejected). */
-export const partnerWire = { status: oneOf(PARTNER_STATUSES), decision: oneOf(DECISIONS) };
+export const partnerWire = {
+  status: oneOf(PARTNER_STATUSES),
+  decision: oneOf(DECISIONS),
+  /** POST …/pmpartners/{partnerID}/{PartnerAPIKey}: the policies by REST's names */
+  policyMapping: z.object({ oldPolicyID: id, newPolicyID: id }),
+};
 const partnerStatus = oneOf(['ACTIVE', 'DE_ACTIVE']);
 const page = pageArguments();
 
@@ -36,7 +41,22 @@ export const partnersSchemas = {
   apiKeyRequestState: z.object({ partnerId: id, apiKeyReqId: id }),
   decideApiKeyRequest: z.object({ apiKeyReqId: id, status: oneOf(['APPROVED', 'REJECTED']) }),
   updatePartnerApiKeyStatus: z.object({ partnerId: id, partnerApiKey: word(128), status: partnerStatus }),
-  changePartnerApiKeyPolicy: z.object({ partnerId: id, partnerApiKey: word(128), oldPolicyID: id, newPolicyID: id }),
+  // The policies under the graph's names or REST's (oldPolicyID, newPolicyID: deprecated in the graph); the rules read the graph's.
+  changePartnerApiKeyPolicy: z
+    .object({
+      partnerId: id,
+      partnerApiKey: word(128),
+      oldPolicyId: id.nullish(),
+      newPolicyId: id.nullish(),
+      oldPolicyID: id.nullish(),
+      newPolicyID: id.nullish(),
+    })
+    .transform(({ oldPolicyID, newPolicyID, oldPolicyId, newPolicyId, ...rest }) => ({
+      ...rest,
+      oldPolicyId: oldPolicyId ?? oldPolicyID,
+      newPolicyId: newPolicyId ?? newPolicyID,
+    }))
+    .pipe(z.object({ partnerId: z.string(), partnerApiKey: z.string(), oldPolicyId: id, newPolicyId: id })),
   partners: z.object({ ...page, filter: z.object({ status: z.string().nullish(), policyGroupId: identifier(64).nullish() }).nullish() }),
   apiKeyRequests: z.object({ ...page, filter: z.object({ status: z.string().nullish(), partnerId: identifier(64).nullish() }).nullish() }),
 };

@@ -1,9 +1,10 @@
+import type { z } from 'zod';
 import type { ApiKeyRequestStatus, PartnerStatus, Resolvers } from '../../../generated/graphql/partner.js';
 import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { nestedConnection } from '../../../lib/graph/nested.js';
-import { PARTNER_STATUS as STORED_PARTNER_STATUS, REQUEST_STATUS as STORED_REQUEST_STATUS } from './inputs.js';
+import { partnersSchemas, PARTNER_STATUS as STORED_PARTNER_STATUS, REQUEST_STATUS as STORED_REQUEST_STATUS } from './inputs.js';
 import type { Scope } from './scope.js';
 
 const PARTNER_STATUS: Record<string, PartnerStatus> = STORED_PARTNER_STATUS;
@@ -59,8 +60,10 @@ export function partnersResolvers(deps: PlatformDeps): Resolvers {
       decideApiKeyRequest: async (_, args, context) => apiKeys.decide(await caller(context), args.apiKeyReqId, stored(REQUEST_STATUS, args.status)!),
       updatePartnerApiKeyStatus: async (_, args, context) =>
         apiKeys.updateApiKeyStatus(await caller(context), args.partnerId, args.partnerApiKey, stored(PARTNER_STATUS, args.status)!),
-      changePartnerApiKeyPolicy: async (_, args, context) =>
-        apiKeys.changeKeyPolicy(await caller(context), args.partnerId, args.partnerApiKey, args.oldPolicyID, args.newPolicyID),
+      changePartnerApiKeyPolicy: async (_, args, context) => {
+        const { partnerId, partnerApiKey, oldPolicyId, newPolicyId } = args as unknown as z.output<typeof partnersSchemas.changePartnerApiKeyPolicy>;
+        return apiKeys.changeKeyPolicy(await caller(context), partnerId, partnerApiKey, oldPolicyId, newPolicyId);
+      },
     },
     Partner: {
       __resolveReference: (ref, context) => partnerOf(context)(ref.id),
@@ -87,6 +90,9 @@ export function partnersResolvers(deps: PlatformDeps): Resolvers {
     },
     PartnerCertificateUpload: {
       partner: (row, _, context) => partnerOf(context)(row.partnerId),
+    },
+    ApiKeyDecision: {
+      partnerApiKey: (decision) => decision.partnerAPIKey ?? null,
     },
     PartnerRegistration: {
       partner: (row, _, context) => partnerOf(context)(row.partnerId),

@@ -24,6 +24,7 @@ export const requestsSchemas = {
     input: z.object({
       rid: identifier(64),
       reg_type: identifier(32).nullish(),
+      regType: identifier(32).nullish(),
       isValid: z.boolean().nullish(),
       internalError: z.boolean().nullish(),
       messageBusAddress: text(256).nullish(),
