@@ -1,5 +1,6 @@
 import type { Resolvers } from '../../generated/graphql/keys.js';
 import type { RequestContext } from '../../lib/context.js';
+import { thumbprintOf } from '../../lib/crypto/envelope.js';
 import { loader } from '../../lib/graph/loader.js';
 import { DateTimeScalar, instantArgument } from '../../lib/graph/scalars.js';
 import { certificateView, type CertificateView, type KeyInventory } from './inventory.js';
@@ -82,6 +83,12 @@ export function keysResolvers(
     },
     Certificate: {
       __resolveReference: (ref, context) => certificateRef(context)(ref.thumbprint),
+    },
+    CertificateRecord: {
+      inForce: (record, _, context) => certificateRef(context)(thumbprintOf(record.certificate).toString('hex')),
+    },
+    KeyUploadResult: {
+      certificate: (result, _, context) => certificateRef(context)(result.thumbprint),
     },
     // A partner of partner management: the key store adds the certificate it keeps for it.
     Partner: {

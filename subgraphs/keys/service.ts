@@ -10,6 +10,7 @@ import {
   KEY_SPLITTER,
   UnknownKeyError,
   type PrivateKeyLookup,
+  thumbprintOf,
   UnsupportedVersionError,
 } from '../../lib/crypto/envelope.js';
 import { PlatformError } from '../../lib/errors.js';
@@ -60,8 +61,9 @@ export class KeysService {
     this.signatures = new SignData(store, clock);
   }
 
-  private uploaded() {
-    return { status: 'success', timestamp: this.clock.now().toISOString() };
+  /** An upload's answer: REST's status and time, and the certificate's thumbprint (the graph links the certificate by it). */
+  private uploaded(certificateData: string) {
+    return { status: 'success', timestamp: this.clock.now().toISOString(), thumbprint: thumbprintOf(certificateData).toString('hex') };
   }
 
   /** The certificate in force of a pair; a partner's only to whom partner management lets reach the partner, or a key store admin. */
@@ -101,7 +103,7 @@ export class KeysService {
 
   async uploadCertificate(applicationId: string, referenceId: string | null | undefined, certificateData: string) {
     await this.store.uploadCertificate(applicationId, referenceId, certificateData);
-    return this.uploaded();
+    return this.uploaded(certificateData);
   }
 
   /**
@@ -117,7 +119,7 @@ export class KeysService {
     if (!parseCertificate(certificateData)) throw keyErrors.certificateParsing('certificateData is not an X.509 certificate');
     if (applicationId === PARTNER_APPLICATION && ref) await this.partnerCertificates.replace(ref, certificateData);
     else await this.store.uploadOtherDomainCertificate(applicationId, ref, certificateData);
-    return this.uploaded();
+    return this.uploaded(certificateData);
   }
 
   /** Key manager failures seen from the crypto manager are KER-CRY-006, as MOSIP's services report them. */

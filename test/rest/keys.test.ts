@@ -292,6 +292,14 @@ describe('crypto manager', () => {
       headers,
     );
     expect(opened.data.decrypt.cryptoResult.data).toBe('via graphql');
+    // A key generated through the graph answers the certificate in force, as the key store keeps it.
+    const generated = await t.graphql(
+      'mutation { generateMasterKey(input: { objectType: "Certificate", applicationId: "KERNEL", referenceId: "GRAPH", force: true }) { certificateRecord { certificate inForce { thumbprint subject } } userErrors { code message } } }',
+      {},
+      headers,
+    );
+    const record = generated.data.generateMasterKey.certificateRecord;
+    expect(record.inForce.thumbprint).toBe(createHash('sha256').update(new X509Certificate(record.certificate).raw).digest('hex'));
     const bad = await t.graphql(
       'mutation { decrypt(input: { applicationId: "REGISTRATION", data: "AAAA" }) { cryptoResult { data } userErrors { field code message } } }',
       {},

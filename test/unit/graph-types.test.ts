@@ -260,10 +260,6 @@ describe('mutation payloads', () => {
   /** Still answering a REST-shaped record without the entity it changed: the next to give one. */
   const NOT_YET = [
     'updateAuthTypeStatus',
-    'generateMasterKey',
-    'generateCsr',
-    'uploadCertificate',
-    'uploadOtherDomainCertificate',
     'mapValidDocument',
     'unmapValidDocument',
     'regenerateMispLicense',
