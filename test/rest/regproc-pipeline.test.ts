@@ -191,7 +191,7 @@ describe('duplicates and manual adjudication', () => {
     expect(await rids({ assignedTo: 'NOBODY' })).toContain(waiting.rid);
     expect(await rids({ assignedTo: 'ME', status: 'ASSIGNED' })).not.toContain(waiting.rid);
 
-    const assign = `mutation { assignManualVerification(input: { userId: "admin" }) {
+    const assign = `mutation { assignManualVerification {
       manualVerificationAssignment { regId registration { registrationId stage assignee { userId } centre { id name } machine { id } } } userErrors { code } } }`;
     const assigned = (await t.graphql(assign, {}, admin)).data.assignManualVerification;
     expect(assigned.manualVerificationAssignment).toEqual({

@@ -25,7 +25,7 @@ export const pipelineSchemas = {
   }),
   stuckRegistrations: z.object({ ...page, stage: z.enum(REGISTRATION_STAGES).nullish() }),
   registrationCounts: z.object({}),
-  assignManualVerification: z.object({ userId: identifier(256), matchType: identifier(32).nullish() }),
+  assignManualVerification: z.object({ userId: identifier(256).nullish(), matchType: identifier(32).nullish() }),
   manualVerifications: z.object({
     ...page,
     filter: z

@@ -69,7 +69,9 @@ export class VerificationService {
   }
 
   /** The registration the adjudicator already holds, or the oldest unassigned one (racing adjudicators never share one). */
-  async assign(caller: Caller, input: { userId: string; matchType?: string | null }): Promise<Assignment> {
+  async assign(caller: Caller, given: { userId?: string | null; matchType?: string | null }): Promise<Assignment> {
+    // The adjudicator is the caller: naming them is REST's way, and the graph's may leave it out.
+    const input = { ...given, userId: given.userId ?? caller.subject };
     this.self(caller, input.userId);
     let rid = await this.store.assignedTo(input.userId);
     for (let round = 0; !rid && round < 5; round++) {
