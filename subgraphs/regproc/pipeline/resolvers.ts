@@ -46,7 +46,7 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
         return { resumed, registrations: resumed.flatMap((rid) => rows.get(rid) ?? []) };
       },
       assignManualVerification: async (_, args, context) =>
-        services.manualVerification.assign(await context.principal(), args as Parsed<'assignManualVerification'>),
+        services.manualVerification.assign(await context.principal(), args),
       decideManualVerification: async (_, args, context) =>
         services.manualVerification.decide(await context.principal(), (args as Parsed<'decideManualVerification'>).input),
       adjudicateRegistration: async (_, args, context) => services.manualVerification.adjudicate(await context.principal(), args),
