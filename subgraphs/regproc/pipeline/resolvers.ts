@@ -45,8 +45,7 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
         const rows = await services.registrations.byRids(resumed);
         return { resumed, registrations: resumed.flatMap((rid) => rows.get(rid) ?? []) };
       },
-      assignManualVerification: async (_, args, context) =>
-        services.manualVerification.assign(await context.principal(), args),
+      assignManualVerification: async (_, args, context) => services.manualVerification.assign(await context.principal(), args),
       decideManualVerification: async (_, args, context) =>
         services.manualVerification.decide(await context.principal(), (args as Parsed<'decideManualVerification'>).input),
       adjudicateRegistration: async (_, args, context) => services.manualVerification.adjudicate(await context.principal(), args),
