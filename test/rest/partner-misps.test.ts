@@ -43,6 +43,13 @@ describe('MISPs', () => {
     expect(renewed.mispLicenseKey).not.toBe(approved.mispLicenseKey);
     await expectRejected(t, () => send('PATCH', `/${id}/licenseKey`, { mispLicenseKey: approved.mispLicenseKey }), 'PMS_MSP_008');
     expect((await send('PATCH', `/${id}/licenseKey`, { mispLicenseKey: renewed.mispLicenseKey })).json.errors).toEqual([]);
+    // Through the graph, the payload carries the MISP the key is issued to.
+    const graph = await t.graphql(
+      'mutation($id: ID!) { regenerateMispLicense(input: { mispId: $id }) { issuedMispLicense { mispId misp { id organizationName } } userErrors { code } } }',
+      { id },
+      auth,
+    );
+    expect(graph.data.regenerateMispLicense).toEqual({ issuedMispLicense: { mispId: id, misp: { id, organizationName: 'Telco One' } }, userErrors: [] });
   });
 
   it('rejects, updates, switches off and reads MISPs', async () => {

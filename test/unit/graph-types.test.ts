@@ -262,7 +262,6 @@ describe('mutation payloads', () => {
     'updateAuthTypeStatus',
     'mapValidDocument',
     'unmapValidDocument',
-    'regenerateMispLicense',
     'bookPreRegistrationAppointment',
     'bookPreRegistrationAppointments',
     'cancelPreRegistrationAppointment',

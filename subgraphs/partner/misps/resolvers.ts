@@ -31,6 +31,9 @@ export function mispsResolvers(deps: PlatformDeps): Resolvers {
       },
       regenerateMispLicense: async (_, args, context) => service.regenerateLicense(await by(context), args.mispId),
     },
+    IssuedMispLicense: {
+      misp: (issued, _, context) => byId(context)(issued.mispId),
+    },
     Misp: {
       __resolveReference: (ref, context) => byId(context)(ref.id),
       status: (row) => row.status as 'Active' | 'Approved' | 'Rejected',
