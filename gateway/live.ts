@@ -27,6 +27,8 @@ import { GRAPHQL_PATH } from './session-cookies.js';
 
 /** The most subscriptions one connection holds at once: a dashboard's widgets, not a crawl. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 16;
+/** setTimeout's longest delay. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The largest message a client may send (a subscription document and its variables). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -127,11 +129,14 @@ async function accept(ctx: Ctx, options: LiveOptions): Promise<boolean> {
   ctx.extra.credentials = credentials;
   ctx.extra.clientAddress = clientAddress;
   const socket = ctx.extra.socket;
-  ctx.extra.expiry = setTimeout(
-    () => socket.close(CloseCode.Forbidden, 'the token has expired'),
-    Math.max(0, expiresAt.getTime() - options.clock.now().getTime()),
-  );
-  ctx.extra.expiry.unref();
+  // A timer longer than setTimeout's bound (about 24.8 days) would fire at once: such a token is looked at again then.
+  const arm = () => {
+    const left = expiresAt.getTime() - options.clock.now().getTime();
+    ctx.extra.expiry =
+      left > MAX_TIMER_MS ? setTimeout(arm, MAX_TIMER_MS) : setTimeout(() => socket.close(CloseCode.Forbidden, 'the token has expired'), Math.max(0, left));
+    ctx.extra.expiry.unref();
+  };
+  arm();
   return true;
 }
 

@@ -2,6 +2,10 @@ import type { Connection } from '../../lib/graph/connection.js';
 import type { RegistrationRow, TransactionRow } from './registrations/storage.js';
 
 export type RegistrationConnectionModel = Connection<RegistrationRow>;
+/** The RIDs a resume took on; their registrations are read when asked. */
+export interface ResumedModel {
+  resumed: string[];
+}
 export type RegistrationTransactionConnectionModel = Connection<TransactionRow>;
 
 /** GraphQL type → the value its resolvers receive as parent (npm run codegen; paths from this folder). */
@@ -13,4 +17,5 @@ export const graphMappers = {
   ManualVerification: '../../generated/prisma/client.js#ManualVerification',
   User: '../../lib/graph/refs.js#UserRef',
   RegistrationSyncResult: './registrations/sync-registrations.js#SyncResult',
+  ResumedRegistrations: './graph-mappers.js#ResumedModel',
 };

@@ -138,16 +138,19 @@ describe('subscriptions', () => {
   });
 });
 
+/** Every field answering a connection, with its coordinate. */
+const connectionFields = (schema: GraphQLSchema) =>
+  Object.values(schema.getTypeMap()).flatMap((type) =>
+    isObjectType(type) && !type.name.startsWith('__')
+      ? Object.values(type.getFields())
+          .filter((field) => getNamedType(field.type).name.endsWith('Connection'))
+          .map((field) => ({ at: `${type.name}.${field.name}`, field }))
+      : [],
+  );
+
 describe('connections', () => {
   it('page backward on every list: each field answering a connection takes first, after, last and before, and counts last as a page size', () => {
-    const schema = supergraph();
-    const lists = Object.values(schema.getTypeMap()).flatMap((type) =>
-      isObjectType(type) && !type.name.startsWith('__')
-        ? Object.values(type.getFields())
-            .filter((field) => getNamedType(field.type).name.endsWith('Connection'))
-            .map((field) => ({ at: `${type.name}.${field.name}`, field }))
-        : [],
-    );
+    const lists = connectionFields(supergraph());
     expect(lists.length).toBeGreaterThanOrEqual(45);
     const missing = lists.filter(({ field }) => !['first', 'after', 'last', 'before'].every((name) => field.args.some((arg) => arg.name === name)));
     expect(missing.map(({ at }) => at)).toEqual([]);
@@ -160,14 +163,7 @@ describe('connections', () => {
   });
 
   it('are ordered in one shape on every list: orderBy takes {field: an enum, direction: SortDirection}', () => {
-    const schema = supergraph();
-    const lists = Object.values(schema.getTypeMap()).flatMap((type) =>
-      isObjectType(type) && !type.name.startsWith('__')
-        ? Object.values(type.getFields())
-            .filter((field) => getNamedType(field.type).name.endsWith('Connection'))
-            .map((field) => ({ at: `${type.name}.${field.name}`, field }))
-        : [],
-    );
+    const lists = connectionFields(supergraph());
     const shapeless = lists.filter(({ field }) => {
       const order = field.args.find((arg) => arg.name === 'orderBy');
       const input = order && getNamedType(order.type);

@@ -145,11 +145,11 @@ export class ApiKeyService {
   async updateApiKeyStatus(caller: Caller, partnerId: string, clearKey: string, status: string) {
     await this.scopes.managedPartner(caller, partnerId, partnerErrors.partnerStatusDenied);
     const key = await this.keyOf(partnerId, clearKey);
-    await this.storage.setApiKeyStatus(key.keyHash, status, this.stamp(caller));
+    const updated = await this.storage.setApiKeyStatus(key.keyHash, status, this.stamp(caller));
     await this.changed(key);
     return {
       message: status === 'Active' ? 'Partner API Key activated successfully' : 'Partner API Key de-activated successfully',
-      apiKey: withoutHash(await this.keyOf(partnerId, clearKey)),
+      apiKey: withoutHash(updated),
     };
   }
 
@@ -162,9 +162,12 @@ export class ApiKeyService {
     if (!policy) throw partnerErrors.policyMissing(newPolicyId);
     if (policy.policyGroupId !== partner.policyGroupId || !policy.isActive) throw partnerErrors.policyOutsideGroup();
     // Conditional on the old policy: a concurrent move finds nothing to change.
-    if (!(await this.storage.moveApiKey(key.keyHash, oldPolicyId, newPolicyId, this.stamp(caller)))) throw partnerErrors.apiKeyNotOnOldPolicy();
+    const stamp = this.stamp(caller);
+    if (!(await this.storage.moveApiKey(key.keyHash, oldPolicyId, newPolicyId, stamp))) throw partnerErrors.apiKeyNotOnOldPolicy();
     await this.changed(key);
-    return { message: 'Partner api key mapped to the new policy successfully', apiKey: withoutHash(await this.keyOf(partnerId, clearKey)) };
+    // The key as the conditional update left it: no second read.
+    const moved = { ...key, policyId: newPolicyId, updatedBy: stamp.by, updatedAt: stamp.at };
+    return { message: 'Partner api key mapped to the new policy successfully', apiKey: withoutHash(moved) };
   }
 
   // --- the portal graph, every read through the caller's scope

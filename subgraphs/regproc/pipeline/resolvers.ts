@@ -41,9 +41,7 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
       resumeRegistrations: async (_, args, context) => {
         const { registrationId, stage } = (args as Parsed<'resumeRegistrations'>).input;
         const admin = (await context.principal()).subject;
-        const resumed = await services.pipeline.resume(admin, registrationId ? { rid: registrationId } : { stage: stage! });
-        const rows = await services.registrations.byRids(resumed);
-        return { resumed, registrations: resumed.flatMap((rid) => rows.get(rid) ?? []) };
+        return { resumed: await services.pipeline.resume(admin, registrationId ? { rid: registrationId } : { stage: stage! }) };
       },
       assignManualVerification: async (_, args, context) => services.manualVerification.assign(await context.principal(), args),
       decideManualVerification: async (_, args, context) =>
@@ -53,6 +51,10 @@ export function pipelineResolvers(deps: PlatformDeps): Resolvers {
     Registration: {
       manualVerifications: async (row, _, context) => services.manualVerification.listed(await matchesOf(context, row.rid)),
       assignee: async (row, _, context) => userRef(services.manualVerification.assigneeOf(await matchesOf(context, row.rid))),
+    },
+    // Read only when asked, batched with every other registration of the request.
+    ResumedRegistrations: {
+      registrations: async (result, _, context) => (await Promise.all(result.resumed.map((rid) => registrationOf(context, rid)))).filter((row) => row !== null),
     },
     ReceivedPacket: {
       registration: (row, _, context) => registrationOf(context, row.registrationId),
