@@ -64,6 +64,7 @@ export const PGLITE_SMOKE = [
   'regproc-at-rest', // nothing of a processed packet in clear in PGlite's data folder
   'abis-datashare', // a registration's CBEFF encrypted for the ABIS partner
   'prereg-booking-race', // the last place of a slot raced on one connection
+  'node', // global ids refetched through each entity's owner
 ].map((name) => `test/rest/${name}.test.ts`);
 
 // `unit` needs nothing; `integration` needs PostgreSQL, ActiveMQ and a JDK; the REST suite

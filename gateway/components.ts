@@ -24,6 +24,7 @@ import { license } from '../subgraphs/license/index.js';
 import { masterdata } from '../subgraphs/masterdata/index.js';
 import { notify } from '../subgraphs/notify/index.js';
 import { notifyJobs } from '../subgraphs/notify/jobs.js';
+import { node } from '../subgraphs/node/index.js';
 import { otp } from '../subgraphs/otp/index.js';
 import { partner } from '../subgraphs/partner/index.js';
 import { regproc } from '../subgraphs/regproc/index.js';
@@ -68,6 +69,7 @@ export const REGISTRY: readonly Registered<any>[] = [
   register(regproc, regprocRoutes, regprocJobs),
   register(abis, abisRoutes, abisJobs),
   register(prereg, preregRoutes, preregJobs),
+  register(node, []),
 ];
 
 /** The components in build order: each after those it uses (gateway/dependencies.ts). */

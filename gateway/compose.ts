@@ -1,9 +1,14 @@
 import path from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { withOwnersDescriptions } from '../lib/graph/shared-descriptions.js';
-import { componentSchemaDocument, SCHEMA_DIR, sdlComponents } from '../lib/subgraph.js';
+import { NODE_COMPONENT, printNodeSubgraph } from '../lib/graph/nodes.js';
+import { componentSchemaDocument, declaredNodes, SCHEMA_DIR, sdlComponents } from '../lib/subgraph.js';
 
 export const SUPERGRAPH_FILE = path.join(SCHEMA_DIR, 'supergraph.graphql');
+
+/** The node subgraph's SDL, made from the other subgraphs' `@node` marks (lib/graph/nodes.ts). */
+export const NODE_SUBGRAPH_FILE = path.join(SCHEMA_DIR, `${NODE_COMPONENT}.graphql`);
+export const nodeSubgraphSdl = (): string => printNodeSubgraph([...declaredNodes().values()]);
 
 /** In-process subgraphs are addressed as local://<name>; SUBGRAPH_<NAME>_URL overrides at run time. */
 export const localUrl = (name: string) => `local://${name}`;

@@ -3,7 +3,7 @@ import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { execute, GraphQLError, parse, validate, specifiedRules, type DocumentNode, type GraphQLSchema } from 'graphql';
 import fetchHappen from 'make-fetch-happen';
 import type { RequestContext } from '../lib/context.js';
-import { isCallerVisible, maskedError } from '../lib/errors.js';
+import { isCallerVisible, maskedError, PlatformError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import { currentTraceParent } from '../lib/tracing.js';
 
@@ -110,4 +110,33 @@ export function remoteDataSource(url: string): GraphQLDataSource<RequestContext>
       return response;
     },
   });
+}
+
+const ENTITY_PRESENCE = 'query EntityPresence($representations: [_Any!]!) { _entities(representations: $representations) { __typename } }';
+
+/**
+ * Whether a subgraph finds one entity for this caller: its `_entities`, so its
+ * reference resolver runs with its role row and scope, as when the gateway
+ * follows a link. A catalogue refusal there is the caller's; anything else is masked.
+ */
+export async function entityPresent(
+  source: GraphQLDataSource<RequestContext>,
+  representation: Record<string, unknown>,
+  context: RequestContext,
+): Promise<boolean> {
+  const response = await source.process({
+    // GraphQLDataSourceRequestKind.INCOMING_OPERATION, an enum the package does not export.
+    kind: 'incoming operation',
+    request: { query: ENTITY_PRESENCE, variables: { representations: [representation] } },
+    context,
+    incomingRequestContext: {},
+  } as unknown as GraphQLDataSourceProcessOptions<RequestContext>);
+  const refusal = response.errors?.[0];
+  if (refusal) {
+    const code = refusal.extensions?.code;
+    if (refusal.extensions?.catalogue === true && typeof code === 'string') throw new PlatformError(code, refusal.message);
+    throw new Error('the owning subgraph failed to look the entity up');
+  }
+  const found = (response.data as { _entities?: unknown[] } | undefined)?._entities?.[0];
+  return found !== null && found !== undefined;
 }

@@ -29,11 +29,12 @@ export async function createGatewayServer(options: GatewayOptions): Promise<{ se
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) => {
+      // A component that runs in the gateway (inGateway) is local whatever SUBGRAPH_<NAME>_URL says.
+      const local = options.localSources.get(name);
+      if (local) return local;
       const remote = options.remoteUrls[name];
       if (remote) return remoteDataSource(remote);
-      const local = options.localSources.get(name);
-      if (!local) throw new Error(`subgraph ${name} has neither a local schema nor SUBGRAPH_${name.toUpperCase()}_URL`);
-      return local;
+      throw new Error(`subgraph ${name} has neither a local schema nor SUBGRAPH_${name.toUpperCase()}_URL`);
     },
     logger: quietLogger(options.logger),
   });

@@ -13,7 +13,7 @@ import { serveLive } from './live.js';
 import { LiveChanges } from '../lib/live.js';
 import { createDeps, type Dependencies, type DepsOptions } from './deps.js';
 import { HttpDrain } from './drain.js';
-import { CachedLocalDataSource } from './data-sources.js';
+import { CachedLocalDataSource, entityPresent, remoteDataSource } from './data-sources.js';
 import { createGatewayServer } from './graphql.js';
 import { platformMetrics } from './metrics.js';
 import { trackRequest } from '../lib/metrics/operations.js';
@@ -47,8 +47,16 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 
   const localSources = new Map<string, CachedLocalDataSource>();
   for (const component of COMPONENTS) {
-    if (!config.subgraphUrls[component.name]) localSources.set(component.name, new CachedLocalDataSource(await buildSubgraph(component), logger));
+    if (component.inGateway || !config.subgraphUrls[component.name])
+      localSources.set(component.name, new CachedLocalDataSource(await buildSubgraph(component), logger));
   }
+  // node(id:) asks the owning subgraph, here or remote, whether the caller may see the entity.
+  const remoteSources = new Map(Object.entries(config.subgraphUrls).map(([name, url]) => [name, remoteDataSource(url)]));
+  deps.services.entityPresencePort.plug((home, representation, context) => {
+    const source = localSources.get(home) ?? remoteSources.get(home);
+    if (!source) throw new Error(`subgraph ${home} is neither in this process nor remote`);
+    return entityPresent(source, representation, context);
+  });
   const metrics = platformMetrics(config, deps, database, jobQueue);
   const { server: graphql, schema: apiSchema } = await createGatewayServer({
     localSources,

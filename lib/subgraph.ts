@@ -8,6 +8,7 @@ import type { RequestContext } from './context.js';
 import { PlatformError } from './errors.js';
 import { checkArguments, parseArguments, type FieldInputs } from './graph/inputs.js';
 import { orderedArguments, withNaturalOrders, type NaturalOrder } from './graph/ordering.js';
+import { NODE_COMPONENT, nodeDeclarations, withoutNodeMarks, type NodeDeclaration } from './graph/nodes.js';
 import { withBackwardPaging } from './graph/paging.js';
 import { withPayloads, type PayloadShape } from './graph/payloads.js';
 import type { Access } from './roles.js';
@@ -33,8 +34,19 @@ export function componentTypeDefs(name: string): string {
 
 /** A component's SDL as its resolvers see it: every list ordered (lib/graph/ordering.ts) and also paged backward (lib/graph/paging.ts). */
 function componentPlainSchema(name: string): { document: DocumentNode; orders: ReadonlyMap<string, NaturalOrder> } {
-  const { document, orders } = withNaturalOrders(parse(componentTypeDefs(name)));
+  const { document, orders } = withNaturalOrders(withoutNodeMarks(parse(componentTypeDefs(name))));
   return { document: withBackwardPaging(document), orders };
+}
+
+/** Every entity the other components mark `@node`, by type (lib/graph/nodes.ts); the node subgraph is made from these. */
+export function declaredNodes(): Map<string, NodeDeclaration> {
+  const declared = new Map<string, NodeDeclaration>();
+  for (const name of sdlComponents().filter((component) => component !== NODE_COMPONENT))
+    for (const declaration of nodeDeclarations(parse(componentTypeDefs(name)), name)) {
+      if (declared.has(declaration.type)) throw new Error(`${declaration.type} is marked @node in two subgraphs`);
+      declared.set(declaration.type, declaration);
+    }
+  return declared;
 }
 
 export const componentPlainDocument = (name: string): DocumentNode => componentPlainSchema(name).document;

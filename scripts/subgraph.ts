@@ -11,8 +11,12 @@ import { COMPONENTS, componentNamed } from '../gateway/components.js';
 
 const name = process.argv[2];
 const component = name ? componentNamed(name) : undefined;
-if (!component) {
-  console.error(`usage: npm run subgraph -- <${COMPONENTS.map((c) => c.name).join('|')}>`);
+if (!component || component.inGateway) {
+  console.error(
+    `usage: npm run subgraph -- <${COMPONENTS.filter((c) => !c.inGateway)
+      .map((c) => c.name)
+      .join('|')}>`,
+  );
   process.exit(2);
 }
 await startProcess('subgraph', async (config) => {

@@ -40,6 +40,8 @@ export interface Component<S extends Settings = Settings> {
   resolvers(deps: PlatformDeps, settings: SettingValues<S>): ComponentResolvers;
   /** its subscriptions (live queries) and the tables whose writes they watch */
   live?: LiveDeclaration;
+  /** its subgraph needs the gateway's reach to every other subgraph: it always runs in the gateway's process, never as its own service */
+  inGateway?: boolean;
   /** work before its subgraph serves (bootstrap rows), run where the subgraph runs */
   start?(deps: PlatformDeps, settings: SettingValues<S>): Promise<void>;
 }

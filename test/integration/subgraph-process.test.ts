@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../lib/db/client.js';
+import { encodeNodeId } from '../../lib/graph/nodes.js';
 import { startTracing, stopTracing } from '../../lib/tracing.js';
 import { JOB_STAGES, STAGE_JOBS } from '../../subgraphs/regproc/pipeline/stages.js';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from '../support/otlp-collector.js';
@@ -116,6 +117,13 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
       expect.stringMatching(/^Authorization=Platform-Token\S+; Max-Age=\d+; Path=\/; Secure; HttpOnly; SameSite=Lax$/),
       expect.stringMatching(/^refresh_token=\S+; Max-Age=\d+; Path=\/graphql; Secure; HttpOnly; SameSite=Strict$/),
     ]);
+    // node(id:) asks the separate process whether the entity is there (and for whom) before the gateway reads it
+    const fresh = (await gateway.request('POST', LOGIN, { body: envelopeOf({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }) })).json.response
+      .token as string;
+    const nodeOf = async (userId: string) =>
+      gateway.graphql('query($id: ID!) { node(id: $id) { nodeId ... on User { userId } } }', { id: encodeNodeId('User', [userId]) }, cookieHeader(fresh));
+    expect((await nodeOf('admin')).data.node).toEqual({ nodeId: encodeNodeId('User', ['admin']), userId: 'admin' });
+    expect(await nodeOf('nobody-here')).toEqual({ data: { node: null } });
     expect(subgraph.output()).not.toContain(ADMIN_PASSWORD);
     expect(subgraph.output()).not.toContain(token);
     expect(worker.output()).not.toContain(SCRAPE_TOKEN);

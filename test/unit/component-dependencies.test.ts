@@ -26,6 +26,7 @@ describe('component dependencies', () => {
       'regproc',
       'abis',
       'prereg',
+      'node',
     ]);
   });
 

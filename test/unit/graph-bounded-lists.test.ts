@@ -8,6 +8,7 @@ import { print } from 'graphql';
 import { SUPERGRAPH_FILE } from '../../gateway/compose.js';
 import { capped, within } from '../../lib/graph/capped.js';
 import { firstOf, MAX_PAGE } from '../../lib/graph/connection.js';
+import { MOST_NODES } from '../../lib/graph/nodes.js';
 import { ROLES } from '../../lib/roles.js';
 import { componentSchemaDocument, sdlComponents } from '../../lib/subgraph.js';
 import { MAX_CANDIDATES, MAX_REQUESTS_LISTED } from '../../subgraphs/abis/requests/service.js';
@@ -39,6 +40,8 @@ const MAX_DECLARED = MAX_FILTER_COLUMNS * MAX_FILTER_VALUES;
 
 /** The bound each root list field declares is the cap its service enforces (or the size of what it lists). */
 const ENFORCED: Record<string, number> = {
+  // global ids: one screen's worth per call (nodeInputs)
+  'Query.nodes': MOST_NODES,
   // master data: the spec's lists by language, whole (wholeList, KER-MSD-500 beyond)
   'Query.registrationCentresOfLanguage': LIST_LIMIT,
   'Query.machinesOfLanguage': LIST_LIMIT,

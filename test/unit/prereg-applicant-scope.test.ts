@@ -20,6 +20,8 @@ const OPEN_TO_APPLICANTS: Record<string, (field: string) => boolean> = {
     field.startsWith('Viewer.') || ['Query.viewer', 'Mutation.changePassword', 'User.__resolveReference', 'Client.__resolveReference'].includes(field),
   // a partner's own record under Viewer: null for anyone who is not a partner
   partner: (field) => field.startsWith('Viewer.'),
+  // global ids: open to any signed-in caller, each id then held to its entity's own rule and scope
+  node: () => true,
   // the license permissions' names
   license: (field) => field === 'Query.licensePermissionValues',
 };
