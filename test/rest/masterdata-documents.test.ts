@@ -191,8 +191,19 @@ describe('document types and valid documents (REST)', () => {
     const unmapped = await send('PUT', '/validdocuments/unmap/POI/BILL');
     expect(unmapped.json.response).toEqual({ status: 'un-mapped', message: 'Document Category POI - Document Type Mapping BILL is un-mapped successfully' });
     expect((await send('GET', '/documenttypes/POI/eng')).json.response.documenttypes.map((row: any) => row.code)).toEqual(['PASS']);
-    // Re-mapping re-activates the mapping.
-    expect((await send('PUT', '/validdocuments/map/POI/BILL')).json.response.status).toBe('mapped');
+    // Re-mapping re-activates the mapping; through GraphQL the answer names the category and type it tied, in the language asked.
+    const remapped = await graphql(
+      'mutation { mapValidDocument(input: { docCategoryCode: "POI", docTypeCode: "BILL" }) { validDocumentMapping { status isActive documentCategory(langCode: "fra") { code name } documentType(langCode: "eng") { code name } } userErrors { code } } }',
+    );
+    expect(remapped.data.mapValidDocument).toEqual({
+      validDocumentMapping: {
+        status: 'mapped',
+        isActive: true,
+        documentCategory: { code: 'POI', name: 'Preuve d’identité' },
+        documentType: { code: 'BILL', name: 'Electricity bill' },
+      },
+      userErrors: [],
+    });
   });
 
   it('searches types and lists their filter values', async () => {

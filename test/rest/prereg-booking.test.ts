@@ -124,6 +124,31 @@ describe('an appointment', () => {
     expect(await places(first!)).toBe(3);
   });
 
+  it('answers a GraphQL booking and its cancellation with the application they changed, for a cache to update', async () => {
+    const preRegId = await newApplication(t, amina);
+    const [slot] = await freeSlots(t, amina, SAMPLE_CENTRE);
+    const booked = await t.graphql(
+      `mutation($id: String, $centre: String, $date: Date, $from: TimeOfDay, $to: TimeOfDay) {
+        bookPreRegistrationAppointment(input: { preRegistrationId: $id, registrationCenterId: $centre, appointmentDate: $date, timeSlotFrom: $from, timeSlotTo: $to }) {
+          booking { preRegistrationId application { preRegistrationId statusCode booking { timeSlotFrom } } } userErrors { code } } }`,
+      { id: preRegId, centre: slot!.centre, date: slot!.date, from: slot!.from, to: slot!.to },
+      amina,
+    );
+    expect(booked.data.bookPreRegistrationAppointment).toEqual({
+      booking: { preRegistrationId: preRegId, application: { preRegistrationId: preRegId, statusCode: 'Booked', booking: { timeSlotFrom: slot!.from } } },
+      userErrors: [],
+    });
+    const cancelled = await t.graphql(
+      'mutation($id: String) { cancelPreRegistrationAppointment(input: { preRegistrationId: $id }) { cancelledBooking { application { preRegistrationId statusCode booking { bookedAt } } } userErrors { code } } }',
+      { id: preRegId },
+      amina,
+    );
+    expect(cancelled.data.cancelPreRegistrationAppointment).toEqual({
+      cancelledBooking: { application: { preRegistrationId: preRegId, statusCode: 'Cancelled', booking: null } },
+      userErrors: [],
+    });
+  });
+
   it('books several applications at once, all of them or none', async () => {
     const [a, b] = [await newApplication(t, amina), await newApplication(t, amina)];
     const [one, two] = await freeSlots(t, amina, 'ONE1');

@@ -55,6 +55,23 @@ it('makes an application incomplete until its proof of address is in, and incomp
   expect(await statusOf(preRegId)).toBe('Application_Incomplete');
 });
 
+it('answers a GraphQL upload with the application it moved on, its documents and status as they are now', async () => {
+  const { preRegistrationId: preRegId } = (await createApplication(t, amina)).json.response;
+  const content = pdfWith('poa');
+  const answer = await t.graphql(
+    `mutation($input: UploadPreRegistrationDocumentInput!) { uploadPreRegistrationDocument(input: $input) {
+      preRegistrationDocument { documentId application { preRegistrationId statusCode documents { documentId docCatCode } } } userErrors { code } } }`,
+    { input: { preRegistrationId: preRegId, ...documentRequest(), fileName: 'poa.pdf', content: content.toString('base64') } },
+    amina,
+  );
+  const uploaded = answer.data.uploadPreRegistrationDocument.preRegistrationDocument;
+  expect(uploaded.application).toEqual({
+    preRegistrationId: preRegId,
+    statusCode: 'Pending_Appointment',
+    documents: [{ documentId: uploaded.documentId, docCatCode: 'POA' }],
+  });
+});
+
 it('refuses a document over the configured size through REST and GraphQL alike (PRG_PAM_DOC_007)', async () => {
   const { preRegistrationId: preRegId } = (await createApplication(t, amina)).json.response;
   const large = Buffer.concat([pdfWith('large'), Buffer.alloc(MAX_BYTES)]);

@@ -61,6 +61,10 @@ export function documentsResolvers(deps: PlatformDeps): Resolvers {
       mapApplicantValidDocument: async (_, args, context) => applicants.mapDocument(args, ...(await actor(deps, context))),
       unmapApplicantValidDocument: async (_, args, context) => applicants.unmapDocument(args, ...(await actor(deps, context))),
     },
+    ValidDocumentMapping: {
+      documentCategory: (mapping, args, context) => categoryRef(context, { code: mapping.docCategoryCode, langCode: args.langCode }),
+      documentType: (mapping, args, context) => typeRef(context, { code: mapping.docTypeCode, langCode: args.langCode }),
+    },
     DocumentCategory: entity(categoryRef),
     DocumentType: entity(typeRef),
     ApplicantTypeRule: auditFields,

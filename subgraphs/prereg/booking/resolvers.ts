@@ -4,6 +4,7 @@ import type { Resolvers } from '../../../generated/graphql/prereg.js';
 import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { readableApplication } from '../applications/loaders.js';
 import { normalTime } from './calendar.js';
 import { DEFAULT_SLOT_DAYS, type bookingSchemas } from './inputs.js';
 
@@ -55,6 +56,8 @@ export function bookingResolvers(deps: PlatformDeps): Resolvers {
       cancelPreRegistrationAppointment: async (_, args, context) =>
         booking.cancel(await context.principal(), (args as Parsed<'cancelPreRegistrationAppointment'>).preRegistrationId),
     },
+    Booking: { application: readableApplication(deps.services.preregApplications) },
+    CancelledBooking: { application: readableApplication(deps.services.preregApplications) },
     Application: {
       booking: (application, _, context) => bookingOf(context)(application.id),
       // A reference master data resolves: the centre's row in the application's language.

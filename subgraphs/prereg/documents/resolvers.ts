@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Resolvers } from '../../../generated/graphql/prereg.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
+import { readableApplication } from '../applications/loaders.js';
 import type { documentsSchemas } from './inputs.js';
 
 type Parsed<F extends keyof typeof documentsSchemas> = z.output<(typeof documentsSchemas)[F]>;
@@ -35,6 +36,7 @@ export function documentsResolvers(deps: PlatformDeps): Resolvers {
         return documents.setRefNumber(await context.principal(), preRegistrationId, documentId, refNumber);
       },
     },
+    PreRegistrationDocument: { application: readableApplication(deps.services.preregApplications) },
     Application: {
       // The application was reached already (its query or reference checked the caller): one read for every application of the request.
       documents: async (row, _args, context) =>
