@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { composeServices } from '@apollo/composition';
+import { parse, print } from 'graphql';
 import { withOwnersDescriptions } from '../lib/graph/shared-descriptions.js';
 import { NODE_COMPONENT, printNodeSubgraph } from '../lib/graph/nodes.js';
+import { rootRequirements, withRequiredArguments } from '../lib/graph/required.js';
 import { componentSchemaDocument, declaredNodes, SCHEMA_DIR, sdlComponents } from '../lib/subgraph.js';
+import { COMPONENTS } from './components.js';
 
 export const SUPERGRAPH_FILE = path.join(SCHEMA_DIR, 'supergraph.graphql');
 
@@ -18,5 +21,7 @@ export function composeSupergraph(): string {
   const documents = withOwnersDescriptions(sdlComponents().map((name) => ({ name, document: componentSchemaDocument(name).document })));
   const result = composeServices(documents.map(({ name, document }) => ({ name, url: localUrl(name), typeDefs: document })));
   if (result.errors) throw new Error(`composition failed:\n${result.errors.map((e) => e.message).join('\n')}`);
-  return result.supergraphSdl + '\n';
+  // What the components' input rules always require is non-null in the API (lib/graph/required.ts); the subgraphs keep REST's codes.
+  const strict = withRequiredArguments(parse(result.supergraphSdl), rootRequirements(COMPONENTS.map((component) => component.inputs)));
+  return print(strict) + '\n';
 }

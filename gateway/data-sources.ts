@@ -112,6 +112,21 @@ export function remoteDataSource(url: string): GraphQLDataSource<RequestContext>
   });
 }
 
+/** One operation of the platform's own sent straight to a subgraph, in-process or remote, as the caller. */
+export function processOn(
+  source: GraphQLDataSource<RequestContext>,
+  request: { query: string; operationName?: string; variables?: Record<string, unknown> },
+  context: RequestContext,
+): Promise<GatewayGraphQLResponse> {
+  return source.process({
+    // GraphQLDataSourceRequestKind.INCOMING_OPERATION, an enum the package does not export.
+    kind: 'incoming operation',
+    request,
+    context,
+    incomingRequestContext: {},
+  } as unknown as GraphQLDataSourceProcessOptions<RequestContext>);
+}
+
 const ENTITY_PRESENCE = 'query EntityPresence($representations: [_Any!]!) { _entities(representations: $representations) { __typename } }';
 
 /**
@@ -124,13 +139,7 @@ export async function entityPresent(
   representation: Record<string, unknown>,
   context: RequestContext,
 ): Promise<boolean> {
-  const response = await source.process({
-    // GraphQLDataSourceRequestKind.INCOMING_OPERATION, an enum the package does not export.
-    kind: 'incoming operation',
-    request: { query: ENTITY_PRESENCE, variables: { representations: [representation] } },
-    context,
-    incomingRequestContext: {},
-  } as unknown as GraphQLDataSourceProcessOptions<RequestContext>);
+  const response = await processOn(source, { query: ENTITY_PRESENCE, variables: { representations: [representation] } }, context);
   const refusal = response.errors?.[0];
   if (refusal) {
     const code = refusal.extensions?.code;

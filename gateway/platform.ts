@@ -1,3 +1,4 @@
+import type { GraphQLDataSource } from '@apollo/gateway';
 import type { AddressInfo } from 'node:net';
 import { PLATFORM_VERSION } from '../lib/version.js';
 import type { ApolloServer } from '@apollo/server';
@@ -51,9 +52,13 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       localSources.set(component.name, new CachedLocalDataSource(await buildSubgraph(component), logger));
   }
   // node(id:) asks the owning subgraph, here or remote, whether the caller may see the entity.
-  const remoteSources = new Map(Object.entries(config.subgraphUrls).map(([name, url]) => [name, remoteDataSource(url)]));
+  // Every subgraph by name, here or remote: node(id:) and the REST paths reach their owner straight.
+  const subgraphSources = new Map<string, GraphQLDataSource<RequestContext>>([
+    ...Object.entries(config.subgraphUrls).map(([name, url]) => [name, remoteDataSource(url)] as const),
+    ...localSources,
+  ]);
   deps.services.entityPresencePort.plug((home, representation, context) => {
-    const source = localSources.get(home) ?? remoteSources.get(home);
+    const source = subgraphSources.get(home);
     if (!source) throw new Error(`subgraph ${home} is neither in this process nor remote`);
     return entityPresent(source, representation, context);
   });
@@ -68,7 +73,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const { queue } = deps;
   const execute = restExecutor(
     graphql,
-    localSources,
+    subgraphSources,
     COMPONENTS.map((component) => component.name),
   );
   const contextFor = (req: Request) =>

@@ -4,7 +4,8 @@ import type { RequestContext } from '../lib/context.js';
 import { componentTypeDefs } from '../lib/subgraph.js';
 import type { Operation } from '../rest-compat/operations.js';
 import type { OperationExecutor } from '../rest-compat/handler.js';
-import type { CachedLocalDataSource } from './data-sources.js';
+import type { GraphQLDataSource } from '@apollo/gateway';
+import { processOn } from './data-sources.js';
 
 /** Which subgraph defines each root field, "<Type>.<field>", from the components' SDL. */
 function rootFieldOwners(names: readonly string[]): Map<string, string> {
@@ -36,19 +37,21 @@ function ownerOf(operation: Operation<unknown, unknown>, owners: Map<string, str
 }
 
 /**
- * Runs the REST layer's named operations. Each touches one subgraph: when it
- * runs in this process, the operation goes straight to it (the same schema,
- * resolvers, role checks and error masking the gateway would reach, without
- * planning a one-step query); otherwise through the gateway, which forwards
- * it to the remote subgraph.
+ * Runs the REST layer's named operations. Each touches one subgraph and goes
+ * straight to it, in this process or remote (the same schema, resolvers, role
+ * checks and error masking the gateway would reach, without planning a
+ * one-step query): the subgraph's own argument types hold, so a value REST
+ * leaves out is answered with the specification's code, never refused by the
+ * API's stricter types (lib/graph/required.ts). An operation no one subgraph
+ * serves goes through the gateway.
  */
 export function restExecutor(
   gateway: ApolloServer<RequestContext>,
-  localSources: ReadonlyMap<string, CachedLocalDataSource>,
+  sources: ReadonlyMap<string, GraphQLDataSource<RequestContext>>,
   componentNames: readonly string[],
 ): OperationExecutor {
   const owners = rootFieldOwners(componentNames);
-  const routes = new Map<string, CachedLocalDataSource | null>();
+  const routes = new Map<string, GraphQLDataSource<RequestContext> | null>();
   const viaGateway: OperationExecutor = async (operation, variables, contextValue) => {
     const result = await gateway.executeOperation(
       { query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> },
@@ -59,17 +62,13 @@ export function restExecutor(
   };
   return async (operation, variables, contextValue) => {
     const key = `${operation.name}\0${operation.query}`;
-    let local = routes.get(key);
-    if (local === undefined) {
+    let source = routes.get(key);
+    if (source === undefined) {
       const owner = ownerOf(operation, owners);
-      local = (owner && localSources.get(owner)) || null;
-      routes.set(key, local);
+      source = (owner && sources.get(owner)) || null;
+      routes.set(key, source);
     }
-    if (!local) return viaGateway(operation, variables, contextValue);
-    const result = await local.process({
-      request: { query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> },
-      context: contextValue,
-    } as Parameters<CachedLocalDataSource['process']>[0]);
-    return result;
+    if (!source) return viaGateway(operation, variables, contextValue);
+    return processOn(source, { query: operation.query, operationName: operation.name, variables: variables as Record<string, unknown> }, contextValue);
   };
 }

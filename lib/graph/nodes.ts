@@ -20,6 +20,8 @@ export interface NodeDeclaration {
   home: string;
   key: readonly { field: string; type: string }[];
   access: string;
+  /** the enums its key fields take, as its home declares them (the node subgraph declares them too) */
+  enums: readonly string[];
 }
 
 const typeText = (type: TypeNode): string =>
@@ -47,7 +49,12 @@ export function nodeDeclarations(document: DocumentNode, home: string): NodeDecl
       if (!found) throw new Error(`@${NODE_DIRECTIVE} of ${type}: key field ${field} is not declared`);
       return { field, type: typeText(found.type) };
     });
-    return [{ type, home, key, access }];
+    const enums = key.flatMap(({ type: fieldType }) =>
+      document.definitions
+        .filter((found) => found.kind === Kind.ENUM_TYPE_DEFINITION && found.name.value === fieldType.replace(/[[\]!]/g, ''))
+        .map((found) => print(found)),
+    );
+    return [{ type, home, key, access, enums }];
   });
 }
 
@@ -75,6 +82,7 @@ export function nodeSubgraphDocument(declarations: readonly NodeDeclaration[]): 
       key.map(({ field, type: fieldType }) => `  "part of its key"\n  ${field}: ${fieldType}\n`).join('') +
       `  "its global id, for node(id:) and a client's cache"\n  nodeId: ID!\n}\n`,
   );
+  const enums = [...new Set(sorted.flatMap(({ enums: declared }) => declared))];
   const sdl = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@listSize"])
 
 """An object with a global id that node(id:) refetches, whichever subgraph it lives in."""
@@ -89,6 +97,8 @@ type Query {
   "The objects with these global ids, in their order (at most ${MOST_NODES}); null where the caller may not read one."
   nodes("nodeIds" ids: [ID!]!): [Node]! @listSize(assumedSize: ${MOST_NODES})
 }
+
+${enums.join('\n\n')}
 
 ${stubs.join('\n')}`;
   return parse(sdl);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Channel } from './service.js';
 import { fieldInputs } from '../../lib/graph/inputs.js';
 import { identifier, pageArguments, text } from '../../lib/input.js';
 
@@ -17,8 +18,8 @@ const subject = identifier(998);
 const body = text(1024 * 1024);
 const emailText = { mailSubject: subject, mailContent: body.nullish() };
 
-/** "email" or "sms"; the service checks a template's (KER-NOE-008), an unknown one filters nothing in. */
-const channel = identifier(16);
+/** The graph's EMAIL or SMS, as the service and its rows spell it. */
+const channel = z.enum(['EMAIL', 'SMS']).transform((value) => value.toLowerCase() as Channel);
 /**
  * A template's cursor is the JSON of its code, language and channel (at most 160 UTF-16 units,
  * each at most 6 bytes once escaped): up to 1,300 characters of base64url; a message's is a UUID.
@@ -56,7 +57,7 @@ export const notifyInputs = fieldInputs(
       filter: z.object({ to: address.nullish(), channel: channel.nullish(), status: z.enum(['OUTBOX', 'PENDING', 'SENT', 'FAILED']).nullish() }).nullish(),
     }),
     notificationTemplates: z.object(page),
-    // the service checks the channel, the language (three letters) and that code and body are not blank (KER-NOE-008)
+    // the service checks the language (three letters) and that code and body are not blank (KER-NOE-008)
     saveNotificationTemplate: z.object({ code: identifier(128), langCode: identifier(16), channel, subject: subject.nullish(), body }),
   },
   notifyCodeFor,

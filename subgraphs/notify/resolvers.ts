@@ -4,6 +4,9 @@ import { loader } from '../../lib/graph/loader.js';
 import { DateTimeScalar } from '../../lib/graph/scalars.js';
 import type { NotificationService } from './service.js';
 
+/** The service's channel (email, sms) as the graph's enum. */
+const graphChannel = (channel: string) => channel.toUpperCase() as 'EMAIL' | 'SMS';
+
 export function notifyResolvers(service: NotificationService): Resolvers {
   const notificationRef = (context: RequestContext) => loader(context, 'notify.notification', (ids: readonly string[]) => service.byIds(ids));
   const templateRef = (context: RequestContext) =>
@@ -29,9 +32,12 @@ export function notifyResolvers(service: NotificationService): Resolvers {
     },
     Notification: {
       __resolveReference: (ref, context) => notificationRef(context)(ref.id),
+      channel: (row) => graphChannel(row.channel),
     },
     NotificationTemplate: {
-      __resolveReference: (ref, context) => templateRef(context)(`${ref.code}\0${ref.langCode}\0${ref.channel}`),
+      // A representation names the graph's channel (EMAIL); rows spell it as the service does (email).
+      __resolveReference: (ref, context) => templateRef(context)(`${ref.code}\0${ref.langCode}\0${ref.channel.toLowerCase()}`),
+      channel: (row) => graphChannel(row.channel),
     },
   };
 }

@@ -149,7 +149,7 @@ describe('two ABIS side by side, bytes messages', () => {
     expect(identify!.body).toMatchObject({ referenceId: insert!.body.referenceId, referenceURL: '' });
 
     const view = await t.graphql(
-      'query($rid: ID) { registration(registrationId: $rid) { abisRequests { abisName operation status } candidates { registrationId } } }',
+      'query($rid: ID!) { registration(registrationId: $rid) { abisRequests { abisName operation status } candidates { registrationId } } }',
       { rid: first.rid },
       admin,
     );
@@ -167,7 +167,7 @@ describe('two ABIS side by side, bytes messages', () => {
     await client.submit(duplicate);
     expect(await client.reachStage(duplicate.rid, 'MANUAL_ADJUDICATION')).toBe('MANUAL_ADJUDICATION');
     const view = await t.graphql(
-      'query($rid: ID) { registration(registrationId: $rid) { candidates { registrationId status stage } } }',
+      'query($rid: ID!) { registration(registrationId: $rid) { candidates { registrationId status stage } } }',
       { rid: duplicate.rid },
       admin,
     );

@@ -67,7 +67,7 @@ describe('de-duplication with an ABIS over the queue', () => {
     expect(await client.settle(third.rid)).toBe('PROCESSED');
 
     const view = await t.graphql(
-      'query($rid: ID) { registration(registrationId: $rid) { abisRequests { operation status returnValue candidates } } }',
+      'query($rid: ID!) { registration(registrationId: $rid) { abisRequests { operation status returnValue candidates } } }',
       { rid: first.rid },
       admin,
     );

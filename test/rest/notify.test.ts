@@ -7,7 +7,7 @@ import { refusalOf, refusalCode } from '../support/refusals.js';
 
 const SMS = '/v1/smsnotifier/sms/send';
 const EMAIL = '/v1/emailnotifier/email/send';
-const OUTBOX = `query($to: String, $channel: String, $limit: Int) {
+const OUTBOX = `query($to: String, $channel: NotificationChannel, $limit: Int) {
   outbox(to: $to, channel: $channel, limit: $limit) { id channel to cc subject body status attempts lastError createdAt sentAt attachmentNames }
 }`;
 const SEND_SMS =
@@ -120,7 +120,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
       expect(rows.map((r) => r.body)).toEqual(['second message', 'first message']);
       expect(Date.parse(rows[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(rows[1]!.createdAt));
       expect(rows[0]).toMatchObject({
-        channel: 'sms',
+        channel: 'SMS',
         to: '9876543210',
         cc: null,
         subject: null,
@@ -191,7 +191,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
 
       const mail = await latest(t, token, 'b@example.org');
       expect(mail).toMatchObject({
-        channel: 'email',
+        channel: 'EMAIL',
         to: 'a@example.org,b@example.org,c@example.org',
         cc: 'cc@example.org',
         subject: 'Registration receipt',
@@ -202,8 +202,8 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
         sentAt: null,
         attachmentNames: ['receipt.txt', 'photo.bin'],
       });
-      expect((await outbox(t, token, { to: 'a@example.org', channel: 'email' })).map((r) => r.id)).toContain(mail.id);
-      expect(await outbox(t, token, { to: 'a@example.org', channel: 'sms' })).toEqual([]);
+      expect((await outbox(t, token, { to: 'a@example.org', channel: 'EMAIL' })).map((r) => r.id)).toContain(mail.id);
+      expect(await outbox(t, token, { to: 'a@example.org', channel: 'SMS' })).toEqual([]);
       // any case; several comma-separated: messages to all of them; a copy is not a recipient to search by
       expect((await outbox(t, token, { to: 'C@Example.ORG' })).map((r) => r.id)).toContain(mail.id);
       expect((await outbox(t, token, { to: 'c@example.org, a@example.org' })).map((r) => r.id)).toContain(mail.id);
@@ -274,7 +274,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
     it('sendSms and sendEmail record messages like REST', async () => {
       const sms = await t.graphql(SEND_SMS, { number: '9000000001', message: 'from GraphQL' }, bearer(token));
       expect(sms).toEqual({ data: { sendSms: { notificationResult: { status: 'success', message: expect.any(String) }, userErrors: [] } } });
-      expect(await latest(t, token, '9000000001')).toMatchObject({ channel: 'sms', body: 'from GraphQL', status: 'OUTBOX' });
+      expect(await latest(t, token, '9000000001')).toMatchObject({ channel: 'SMS', body: 'from GraphQL', status: 'OUTBOX' });
 
       const mail = await t.graphql(
         SEND_EMAIL,
@@ -292,7 +292,7 @@ describe('notification into the outbox (no SMTP server or SMS gateway configured
       );
       expect(mail.data.sendEmail.notificationResult.status).toBe('success');
       expect(await latest(t, token, 'g@example.org')).toMatchObject({
-        channel: 'email',
+        channel: 'EMAIL',
         cc: 'gcc@example.org',
         subject: 'GraphQL mail',
         status: 'OUTBOX',
@@ -459,7 +459,7 @@ describe('delivery through an HTTP SMS gateway', () => {
         { method: 'POST', contentType: expect.stringMatching(/^application\/json/), body: { number: '919123456780', message: 'hello from the platform' } },
       ]);
       const row = await latest(t, token, '919123456780');
-      expect(row).toMatchObject({ channel: 'sms', status: 'SENT', attempts: 1, lastError: null });
+      expect(row).toMatchObject({ channel: 'SMS', status: 'SENT', attempts: 1, lastError: null });
       expect(row.sentAt).toMatch(TIMESTAMP);
 
       await expectRejected(t, () => smsRequest(t!, { number: '9123456780', message: 'ten digits' }, cookieHeader(token)), 'KER-NOS-002', /12/);

@@ -42,7 +42,7 @@ describe('OTP login end to end', () => {
     // sending creates no user yet
     expect(await applicants()).toHaveLength(before);
     const message = await lastMessage(t, email);
-    expect(message).toMatchObject({ channel: 'email', to: email, status: 'OUTBOX' });
+    expect(message).toMatchObject({ channel: 'EMAIL', to: email, status: 'OUTBOX' });
     const otp = otpIn(message.body);
     expect(otp).toMatch(/^\d{6}$/);
 
@@ -64,7 +64,7 @@ describe('OTP login end to end', () => {
   it('logs an existing user in by phone, with the spec spelling `userid` accepted', async () => {
     await sendOtp({ userId: 'officer7', otpChannel: ['phone'], useridtype: 'USERID', appId: 'registrationclient' });
     const sms = await lastMessage(t, '9876543210');
-    expect(sms.channel).toBe('sms');
+    expect(sms.channel).toBe('SMS');
     expect(sms.body).toContain('Ada Officer');
     const login = await otpLogin({ userid: 'officer7', otp: otpIn(sms.body), appId: 'registrationclient' });
     expect(login.json.response.status).toBe('success');
@@ -98,7 +98,7 @@ describe('OTP login end to end', () => {
     expect(french.subject).toBe('Votre mot de passe à usage unique');
     expect(french.body).toContain('Bonjour Françoise');
     const saved = await t.graphql(
-      `mutation { saveNotificationTemplate(input: { code: "auth-otp", langCode: "eng", channel: "email", subject: "Code for $user", body: "Hello $user from $centre: $otp" }) { notificationTemplate { code } userErrors { field code message } } }`,
+      `mutation { saveNotificationTemplate(input: { code: "auth-otp", langCode: "eng", channel: EMAIL, subject: "Code for $user", body: "Hello $user from $centre: $otp" }) { notificationTemplate { code } userErrors { field code message } } }`,
       {},
       admin,
     );

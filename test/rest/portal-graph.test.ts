@@ -98,7 +98,7 @@ describe('lists are Relay connections', () => {
   it('refuses a forged cursor of a composite key as the caller mistake it is, not as a failure', async () => {
     for (const code of ['portal-a', 'portal-b']) {
       await t.graphql(
-        `mutation { saveNotificationTemplate(input: { code: "${code}", langCode: "eng", channel: "email", body: "x" }) { notificationTemplate { code } userErrors { field code message } } }`,
+        `mutation { saveNotificationTemplate(input: { code: "${code}", langCode: "eng", channel: EMAIL, body: "x" }) { notificationTemplate { code } userErrors { field code message } } }`,
         {},
         admin,
       );
@@ -169,7 +169,7 @@ describe('entities', () => {
     const prisma = t.platform.deps.prisma;
     await t.request('POST', '/v1/smsnotifier/sms/send', { body: envelopeOf({ number: '9876543210', message: 'entity' }), headers: admin });
     await t.graphql(
-      'mutation { saveNotificationTemplate(input: { code: "entity-test", langCode: "eng", channel: "sms", body: "x" }) { notificationTemplate { code } userErrors { field code message } } }',
+      'mutation { saveNotificationTemplate(input: { code: "entity-test", langCode: "eng", channel: SMS, body: "x" }) { notificationTemplate { code } userErrors { field code message } } }',
       {},
       admin,
     );
@@ -208,7 +208,7 @@ describe('entities', () => {
       license: [{ __typename: 'LicenseKey', ...cases.license![1] }],
       notify: [
         { __typename: 'Notification', ...cases.notify![1] },
-        { __typename: 'NotificationTemplate', code: 'entity-test', langCode: 'eng', channel: 'sms' },
+        { __typename: 'NotificationTemplate', code: 'entity-test', langCode: 'eng', channel: 'SMS' },
       ],
       keys: [
         { __typename: 'Key', id: key.id },

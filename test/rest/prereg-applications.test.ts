@@ -38,7 +38,7 @@ describe('applications', () => {
       preregCall(t, 'DELETE', `/applications/prereg/${preRegistrationId}`, { headers: bilal }),
     ])
       expect(codeOf(await call)).toBe('PRG_PAM_APP_017');
-    const viaGraphql = await t.graphql('query($id: String) { preRegistration(preRegistrationId: $id) { statusCode } }', { id: preRegistrationId }, bilal);
+    const viaGraphql = await t.graphql('query($id: String!) { preRegistration(preRegistrationId: $id) { statusCode } }', { id: preRegistrationId }, bilal);
     expect(viaGraphql.errors[0].extensions.code).toBe('PRG_PAM_APP_017');
 
     const deleted = await preregCall(t, 'DELETE', `/applications/prereg/${preRegistrationId}`, { headers: amina });
@@ -89,7 +89,7 @@ describe('the other application codes', () => {
     const other = row.demographicHash.replace(/^./, (first) => (first === '0' ? '1' : '0'));
     await prisma.preRegApplication.update({ where: { id: preRegistrationId }, data: { demographicHash: other } });
     expect(codeOf(await preregCall(t, 'GET', `/applications/prereg/${preRegistrationId}`, { headers: amina }))).toBe('PRG_PAM_CORE_010');
-    const graph = await t.graphql('query($id: String) { preRegistration(preRegistrationId: $id) { demographicDetails } }', { id: preRegistrationId }, amina);
+    const graph = await t.graphql('query($id: String!) { preRegistration(preRegistrationId: $id) { demographicDetails } }', { id: preRegistrationId }, amina);
     expect(graph.errors[0].extensions.code).toBe('PRG_PAM_CORE_010');
   });
 });

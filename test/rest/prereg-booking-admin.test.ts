@@ -15,7 +15,7 @@ useTestPlatform({ PLATFORM_SAMPLE_DATA: 'true' }, (platform, adminCookie) => {
   admin = adminCookie;
 });
 
-const LIST = `query($centre: String, $date: Date, $first: Int, $after: String) {
+const LIST = `query($centre: String!, $date: Date, $first: Int, $after: String) {
   preRegistrationBookings(registrationCenterId: $centre, date: $date, first: $first, after: $after) {
     totalCount pageInfo { hasNextPage endCursor } edges { node { preRegistrationId registrationCenterId appointmentDate timeSlotFrom timeSlotTo bookedAt } } } }`;
 

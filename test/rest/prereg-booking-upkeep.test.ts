@@ -57,7 +57,7 @@ describe('appointments whose slot is gone', () => {
     expect(notice.body).toContain(preRegId);
     expect(notice.body).toContain(slot.date);
     const sms = await lastMessage(t, phone);
-    expect(sms.channel).toBe('sms');
+    expect(sms.channel).toBe('SMS');
     expect(sms.body).toContain(preRegId);
     // Nothing of the resident in a subject: no name, no address.
     expect(notice.subject).not.toMatch(/Salma|Quietbrook|Cedar/);

@@ -57,7 +57,7 @@ const places = async (slot: { centre: string; date: string; from: string }) =>
   (await freeSlots(t, amina, slot.centre)).find((free) => free.date === slot.date && free.from === slot.from)?.availability ?? 0;
 const day = (offset: number) => new Date(t.clock.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 
-const BOOK = `mutation($id: String, $centre: String, $date: Date, $from: TimeOfDay, $to: TimeOfDay) {
+const BOOK = `mutation($id: String!, $centre: String!, $date: Date!, $from: TimeOfDay!, $to: TimeOfDay!) {
   bookPreRegistrationAppointment(input: { preRegistrationId: $id, registrationCenterId: $centre, appointmentDate: $date, timeSlotFrom: $from, timeSlotTo: $to }) {
     booking { preRegistrationId } userErrors { field code message } } }`;
 const graphBook = (cookie: Record<string, string>, id: string | null, slot: { centre?: string | null; date?: string | null; from: string; to: string }) =>
@@ -69,7 +69,7 @@ describe('an appointment', () => {
     const [first, second] = await freeSlots(t, amina, SAMPLE_CENTRE);
     expect(first).toMatchObject({ centre: SAMPLE_CENTRE, from: '09:00:00', to: '09:15:00', availability: 3 });
     const graph = await t.graphql(
-      'query($c: String) { preRegistrationSlots(registrationCenterId: $c, first: 7) { registrationCenterId days { date holiday slots { date fromTime toTime capacity available } } } }',
+      'query($c: String!) { preRegistrationSlots(registrationCenterId: $c, first: 7) { registrationCenterId days { date holiday slots { date fromTime toTime capacity available } } } }',
       { c: SAMPLE_CENTRE },
       amina,
     );
@@ -90,7 +90,7 @@ describe('an appointment', () => {
       bookingMetadata: { registration_center_id: SAMPLE_CENTRE, appointment_date: first!.date, time_slot_from: '09:00:00', time_slot_to: '09:15:00' },
     });
     const viewed = await t.graphql(
-      'query($id: String) { preRegistration(preRegistrationId: $id) { statusCode booking { appointmentDate timeSlotFrom timeSlotTo bookedAt } centre { id name } } }',
+      'query($id: String!) { preRegistration(preRegistrationId: $id) { statusCode booking { appointmentDate timeSlotFrom timeSlotTo bookedAt } centre { id name } } }',
       { id: preRegId },
       amina,
     );
@@ -128,7 +128,7 @@ describe('an appointment', () => {
     const preRegId = await newApplication(t, amina);
     const [slot] = await freeSlots(t, amina, SAMPLE_CENTRE);
     const booked = await t.graphql(
-      `mutation($id: String, $centre: String, $date: Date, $from: TimeOfDay, $to: TimeOfDay) {
+      `mutation($id: String!, $centre: String!, $date: Date!, $from: TimeOfDay!, $to: TimeOfDay!) {
         bookPreRegistrationAppointment(input: { preRegistrationId: $id, registrationCenterId: $centre, appointmentDate: $date, timeSlotFrom: $from, timeSlotTo: $to }) {
           booking { preRegistrationId application { preRegistrationId statusCode booking { timeSlotFrom } } } userErrors { code } } }`,
       { id: preRegId, centre: slot!.centre, date: slot!.date, from: slot!.from, to: slot!.to },
@@ -139,7 +139,7 @@ describe('an appointment', () => {
       userErrors: [],
     });
     const cancelled = await t.graphql(
-      'mutation($id: String) { cancelPreRegistrationAppointment(input: { preRegistrationId: $id }) { cancelledBooking { application { preRegistrationId statusCode booking { bookedAt } } } userErrors { code } } }',
+      'mutation($id: String!) { cancelPreRegistrationAppointment(input: { preRegistrationId: $id }) { cancelledBooking { application { preRegistrationId statusCode booking { bookedAt } } } userErrors { code } } }',
       { id: preRegId },
       amina,
     );
@@ -220,18 +220,19 @@ describe('an appointment', () => {
     };
     await graphRefused(graphBook(amina, preRegId, { ...slot!, date: day(-1) }), 'PRG_BOOK_RCI_031');
     await graphRefused(graphBook(amina, preRegId, { ...slot!, from: '13:00:00', to: '13:15:00' }), 'PRG_BOOK_RCI_002');
-    await graphRefused(graphBook(amina, preRegId, { ...slot!, centre: null }), 'PRG_BOOK_RCI_007');
-    await graphRefused(graphBook(amina, preRegId, { ...slot!, date: null }), 'PRG_BOOK_RCI_008');
-    await graphRefused(graphBook(amina, null, slot!), 'PRG_BOOK_RCI_006');
+    // What the graph's types require is refused before anything runs (REST answers PRG_BOOK_RCI_006/007/008, above).
+    await graphRefused(graphBook(amina, preRegId, { ...slot!, centre: null }), 'BAD_USER_INPUT');
+    await graphRefused(graphBook(amina, preRegId, { ...slot!, date: null }), 'BAD_USER_INPUT');
+    await graphRefused(graphBook(amina, null, slot!), 'BAD_USER_INPUT');
     await graphRefused(graphBook(amina, incomplete, slot!), 'PRG_BOOK_RCI_036');
     await graphRefused(t.graphql('{ preRegistrationSlots(registrationCenterId: "99999") { registrationCenterId } }', {}, amina), 'PRG_BOOK_RCI_035');
     await graphRefused(
-      t.graphql('query($id: String) { preRegistrationBooking(preRegistrationId: $id) { bookedAt } }', { id: preRegId }, amina),
+      t.graphql('query($id: String!) { preRegistrationBooking(preRegistrationId: $id) { bookedAt } }', { id: preRegId }, amina),
       'PRG_BOOK_RCI_013',
     );
     await graphRefused(
       t.graphql(
-        'mutation($id: String) { cancelPreRegistrationAppointment(input: { preRegistrationId: $id }) { userErrors { code } } }',
+        'mutation($id: String!) { cancelPreRegistrationAppointment(input: { preRegistrationId: $id }) { userErrors { code } } }',
         { id: preRegId },
         amina,
       ),
@@ -273,13 +274,13 @@ describe('an appointment', () => {
     const vars = { id: preRegId, centre: other!.centre, date: other!.date, from: other!.from, to: other!.to };
     await graph(BOOK, vars);
     await graph(
-      `mutation($id: String, $centre: String, $date: Date, $from: TimeOfDay, $to: TimeOfDay) { bookPreRegistrationAppointments(input: { appointments: [
+      `mutation($id: String!, $centre: String!, $date: Date!, $from: TimeOfDay!, $to: TimeOfDay!) { bookPreRegistrationAppointments(input: { appointments: [
         { preRegistrationId: $id, registrationCenterId: $centre, appointmentDate: $date, timeSlotFrom: $from, timeSlotTo: $to }] }) { bookings { bookedAt } userErrors { code } } }`,
       vars,
     );
-    await graph('query($id: String) { preRegistrationBooking(preRegistrationId: $id) { bookedAt } }', { id: preRegId });
-    await graph('mutation($id: String) { cancelPreRegistrationAppointment(input: { preRegistrationId: $id }) { userErrors { code } } }', { id: preRegId });
-    await graph('query($id: String) { preRegistration(preRegistrationId: $id) { booking { bookedAt } centre { id } } }', { id: preRegId });
+    await graph('query($id: String!) { preRegistrationBooking(preRegistrationId: $id) { bookedAt } }', { id: preRegId });
+    await graph('mutation($id: String!) { cancelPreRegistrationAppointment(input: { preRegistrationId: $id }) { userErrors { code } } }', { id: preRegId });
+    await graph('query($id: String!) { preRegistration(preRegistrationId: $id) { booking { bookedAt } centre { id } } }', { id: preRegId });
     expect(await statusOf(preRegId)).toBe('Booked');
   });
 

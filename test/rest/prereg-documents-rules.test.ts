@@ -118,13 +118,13 @@ describe('what a document call names', () => {
 
     const p = preRegId;
     const graph: [string, string, Record<string, unknown>][] = [
-      ['preRegistrationDocuments', 'query($p: String) { preRegistrationDocuments(preRegistrationId: $p) { documentId } }', { p }],
+      ['preRegistrationDocuments', 'query($p: String!) { preRegistrationDocuments(preRegistrationId: $p) { documentId } }', { p }],
       [
         'preRegistrationDocumentContent',
-        'query($p: String, $d: String) { preRegistrationDocumentContent(preRegistrationId: $p, documentId: $d) { document } }',
+        'query($p: String!, $d: String!) { preRegistrationDocumentContent(preRegistrationId: $p, documentId: $d) { document } }',
         { p, d: docId },
       ],
-      ['preRegistration', 'query($p: String) { preRegistration(preRegistrationId: $p) { documents { documentId } } }', { p }],
+      ['preRegistration', 'query($p: String!) { preRegistration(preRegistrationId: $p) { documents { documentId } } }', { p }],
       [
         'uploadPreRegistrationDocument',
         'mutation($i: UploadPreRegistrationDocumentInput!) { uploadPreRegistrationDocument(input: $i) { userErrors { code } } }',
@@ -132,22 +132,22 @@ describe('what a document call names', () => {
       ],
       [
         'deletePreRegistrationDocument',
-        'mutation($p: String, $d: String) { deletePreRegistrationDocument(input: { preRegistrationId: $p, documentId: $d }) { userErrors { code } } }',
+        'mutation($p: String!, $d: String!) { deletePreRegistrationDocument(input: { preRegistrationId: $p, documentId: $d }) { userErrors { code } } }',
         { p, d: docId },
       ],
       [
         'deletePreRegistrationDocuments',
-        'mutation($p: String) { deletePreRegistrationDocuments(input: { preRegistrationId: $p }) { userErrors { code } } }',
+        'mutation($p: String!) { deletePreRegistrationDocuments(input: { preRegistrationId: $p }) { userErrors { code } } }',
         { p },
       ],
       [
         'copyPreRegistrationDocument',
-        'mutation($p: String, $s: String) { copyPreRegistrationDocument(input: { preRegistrationId: $p, sourcePreRegistrationId: $s, docCatCode: "POA" }) { userErrors { code } } }',
+        'mutation($p: String!, $s: String!) { copyPreRegistrationDocument(input: { preRegistrationId: $p, sourcePreRegistrationId: $s, docCatCode: "POA" }) { userErrors { code } } }',
         { p: bilals, s: p },
       ],
       [
         'updatePreRegistrationDocumentReference',
-        'mutation($p: String, $d: String) { updatePreRegistrationDocumentReference(input: { preRegistrationId: $p, documentId: $d, refNumber: "R" }) { userErrors { code } } }',
+        'mutation($p: String!, $d: String!) { updatePreRegistrationDocumentReference(input: { preRegistrationId: $p, documentId: $d, refNumber: "R" }) { userErrors { code } } }',
         { p, d: docId },
       ],
     ];

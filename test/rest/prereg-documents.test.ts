@@ -103,18 +103,18 @@ describe('documents', () => {
     expect(byId[second]).toEqual([{ docCatCode: 'POI', docName: 'lease.pdf' }]);
 
     const read = await t.graphql(
-      'query($p: String, $d: String) { preRegistrationDocumentContent(preRegistrationId: $p, documentId: $d) { document } }',
+      'query($p: String!, $d: String!) { preRegistrationDocumentContent(preRegistrationId: $p, documentId: $d) { document } }',
       { p: first, d: made.preRegistrationDocument.documentId },
       amina,
     );
     expect(Buffer.from(read.data.preRegistrationDocumentContent.document, 'base64').equals(pdfWith(first))).toBe(true);
     const removed = await t.graphql(
-      'mutation($p: String) { deletePreRegistrationDocuments(input: { preRegistrationId: $p }) { preRegistrationMessage { status } userErrors { code } } }',
+      'mutation($p: String!) { deletePreRegistrationDocuments(input: { preRegistrationId: $p }) { preRegistrationMessage { status } userErrors { code } } }',
       { p: first },
       amina,
     );
     expect(removed.data.deletePreRegistrationDocuments).toEqual({ preRegistrationMessage: { status: 'success' }, userErrors: [] });
-    const none = await t.graphql('query($p: String) { preRegistrationDocuments(preRegistrationId: $p) { documentId } }', { p: first }, amina);
+    const none = await t.graphql('query($p: String!) { preRegistrationDocuments(preRegistrationId: $p) { documentId } }', { p: first }, amina);
     expect(none.errors[0].extensions.code).toBe('PRG_PAM_DOC_005');
   });
 

@@ -32,9 +32,9 @@ describe('pre-registration login', () => {
   it('sends the OTP by e-mail or SMS as the user id reads, sets the token cookie on validateOtp, and ends the session on invalidateToken', async () => {
     const sent = await send('amina@example.org');
     expect(sent.json).toMatchObject({ id: 'platform.pre-registration.login.sendotp', version: '1.0', response: { status: 'success' }, errors: null });
-    expect((await lastMessage(t, 'amina@example.org')).channel).toBe('email');
+    expect((await lastMessage(t, 'amina@example.org')).channel).toBe('EMAIL');
     await send('9123456780');
-    expect((await lastMessage(t, '9123456780')).channel).toBe('sms');
+    expect((await lastMessage(t, '9123456780')).channel).toBe('SMS');
 
     const otp = otpIn((await lastMessage(t, 'amina@example.org')).body);
     const login = await validate({ userId: 'amina@example.org', otp });

@@ -97,7 +97,7 @@ const report = (preRegistrationIds: unknown, headers = processor) =>
   t.request('POST', `${PREREG}/sync/consumedPreRegIds`, { body: preregEnvelope(t, 'datasync.store', { preRegistrationIds }), headers });
 const gqlSync = (variables: Record<string, unknown>, headers = officer) =>
   t.graphql(
-    'query($c: String, $f: Date, $to: Date) { preRegistrationSync(registrationCenterId: $c, fromDate: $f, toDate: $to) { countOfPreRegIds preRegistrationIds { preRegistrationId appointmentDate fromTimeSlot } } }',
+    'query($c: String!, $f: Date!, $to: Date) { preRegistrationSync(registrationCenterId: $c, fromDate: $f, toDate: $to) { countOfPreRegIds preRegistrationIds { preRegistrationId appointmentDate fromTimeSlot } } }',
     variables,
     headers,
   );
@@ -166,7 +166,8 @@ describe('the appointments of a centre (POST /sync)', () => {
     await expectRejected(t, () => sync(range, officer, { requesttime: undefined }), 'PRG_PAM_CORE_003');
     await expectRejected(t, () => sync(range, officer, { requesttime: new Date(t.clock.now().getTime() - 86_400_000).toISOString() }), 'PRG_CORE_REQ_013');
     // The graph's own doors answer the same codes (a day that is not one is refused by the Date scalar itself).
-    expect(refusalCode(await gqlSync({ f: day(200) }))).toBe('PRG_DATA_SYNC_009');
+    // A centre the graph's types require is refused before anything runs (REST answers PRG_DATA_SYNC_009, above).
+    expect(refusalCode(await gqlSync({ f: day(200) }))).toBe('BAD_USER_INPUT');
     expect(refusalCode(await gqlSync({ c: '99999', f: day(200) }))).toBe('PRG_DATA_SYNC_009');
     expect(refusalCode(await gqlSync({ c: '10001', f: day(202), to: day(200) }))).toBe('PRG_CORE_REQ_020');
     expect(refusalCode(await gqlSync({ c: '10001', f: day(200), to: day(201) }))).toBe('PRG_BOOK_RCI_032');
@@ -199,7 +200,7 @@ describe('one application for a registration client (GET /sync/{id}/{machineId})
     expect(await statusOf(booked)).toBe('Booked');
 
     const viaGraphql = await t.graphql(
-      'query($id: String, $m: String) { preRegistrationForMachine(preRegistrationId: $id, machineId: $m) { registrationCenterId appointmentDate encrypted zipBytes } }',
+      'query($id: String!, $m: String!) { preRegistrationForMachine(preRegistrationId: $id, machineId: $m) { registrationCenterId appointmentDate encrypted zipBytes } }',
       { id: booked, m: '10001' },
       officer,
     );
@@ -224,7 +225,7 @@ describe('one application for a registration client (GET /sync/{id}/{machineId})
     await expectRejected(t, () => fetchFor('70000000000000'), 'PRG_PAM_APP_005');
     await expectRejected(t, () => fetchFor(elsewhere), 'PRG_DATA_SYNC_009');
     const viaGraphql = (id: string, headers: Record<string, string>) =>
-      t.graphql('query($id: String) { preRegistrationForMachine(preRegistrationId: $id, machineId: "10001") { zipBytes } }', { id }, headers);
+      t.graphql('query($id: String!) { preRegistrationForMachine(preRegistrationId: $id, machineId: "10001") { zipBytes } }', { id }, headers);
     expect(refusalCode(await viaGraphql(booked, otherOfficer))).toBe('KER-ATH-403');
     expect(refusalCode(await viaGraphql(booked, bilal))).toBe('KER-ATH-403');
     expect(refusalCode(await viaGraphql(elsewhere, officer))).toBe('PRG_DATA_SYNC_009');
@@ -247,7 +248,7 @@ describe('one application for a registration client (GET /sync/{id}/{machineId})
     const unbooked = await application();
     await expectRejected(t, () => preregCall(t, 'GET', `/sync/${unbooked}`, { headers: admin }), 'PRG_DATA_SYNC_016');
     const viaGraphql = (id: string, headers: Record<string, string>) =>
-      t.graphql('query($id: String) { preRegistrationArchive(preRegistrationId: $id) { registrationCenterId encrypted } }', { id }, headers);
+      t.graphql('query($id: String!) { preRegistrationArchive(preRegistrationId: $id) { registrationCenterId encrypted } }', { id }, headers);
     expect((await viaGraphql(booked, admin)).data.preRegistrationArchive).toEqual({ registrationCenterId: '10001', encrypted: false });
     expect(refusalCode(await viaGraphql(unbooked, admin))).toBe('PRG_DATA_SYNC_016');
     // Staff fetch through their machine; applicants not at all.
@@ -307,14 +308,14 @@ describe('consumed pre-registrations', () => {
     for (const ids of [[], undefined, [12], ['x'.repeat(65)]]) await expectRejected(t, () => report(ids), 'PRG_DATA_SYNC_011');
     const reported = (ids: unknown, headers: Record<string, string>) =>
       t.graphql(
-        'mutation($ids: [String!]) { reportConsumedPreRegistrations(input: { preRegistrationIds: $ids }) { consumedPreRegistrations { countOfPreRegIds } userErrors { code } } }',
+        'mutation($ids: [String!]!) { reportConsumedPreRegistrations(input: { preRegistrationIds: $ids }) { consumedPreRegistrations { countOfPreRegIds } userErrors { code } } }',
         { ids },
         headers,
       );
     expect(refusalCode(await reported([], officer))).toBe('PRG_DATA_SYNC_011');
     expect(refusalCode(await reported([booked], bilal))).toBe('KER-ATH-403');
     const viaGraphql = await t.graphql(
-      'mutation($ids: [String!]) { reportConsumedPreRegistrations(input: { preRegistrationIds: $ids }) { consumedPreRegistrations { countOfPreRegIds preRegistrationIds } userErrors { code } } }',
+      'mutation($ids: [String!]!) { reportConsumedPreRegistrations(input: { preRegistrationIds: $ids }) { consumedPreRegistrations { countOfPreRegIds preRegistrationIds } userErrors { code } } }',
       { ids: [booked] },
       officer,
     );

@@ -132,7 +132,7 @@ describe('a portal on the normalised cache', () => {
       }
     `;
     const REGISTRATION = gql`
-      query Registration($rid: ID) {
+      query Registration($rid: ID!) {
         registration(registrationId: $rid) {
           registrationId
           status

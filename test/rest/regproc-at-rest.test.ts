@@ -114,8 +114,8 @@ describe(`registration packets at rest, on ${kind}`, () => {
 
     // Notified by e-mail and by SMS: the notifications were written (sealed), so they are part of what is searched.
     const outbox = 'query($to: String) { outbox(to: $to) { channel subject } }';
-    expect((await t.graphql(outbox, { to: withEmail.identity.email }, admin)).data.outbox).toEqual([{ channel: 'email', subject: expect.any(String) }]);
-    expect((await t.graphql(outbox, { to: withoutEmail.identity.phone }, admin)).data.outbox).toEqual([expect.objectContaining({ channel: 'sms' })]);
+    expect((await t.graphql(outbox, { to: withEmail.identity.email }, admin)).data.outbox).toEqual([{ channel: 'EMAIL', subject: expect.any(String) }]);
+    expect((await t.graphql(outbox, { to: withoutEmail.identity.phone }, admin)).data.outbox).toEqual([expect.objectContaining({ channel: 'SMS' })]);
 
     // The packets are stored as uploaded: encrypted.
     const { dataDir } = t.platform.deps.config;

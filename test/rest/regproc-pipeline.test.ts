@@ -54,7 +54,7 @@ describe('a packet through the pipeline', () => {
 
     // The portal's view: the registration with its identity (resolved by the ID repository) in one query.
     const view = await t.graphql(
-      'query($rid: ID) { registration(registrationId: $rid) { status stage receivedAt identity { id status registrations { registrationId status } } transactions { totalCount } manualVerifications { matchedRegId } } }',
+      'query($rid: ID!) { registration(registrationId: $rid) { status stage receivedAt identity { id status registrations { registrationId status } } transactions { totalCount } manualVerifications { matchedRegId } } }',
       { rid: built.rid },
       admin,
     );

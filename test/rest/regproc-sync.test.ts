@@ -177,10 +177,10 @@ describe('POST registrationstatus/sync', () => {
 
 describe('the timestamp header', () => {
   const SYNC_MUTATION =
-    'mutation($ref: String, $ts: DateTime, $data: String) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } registrations { registrationId status } } userErrors { field code message } } }';
+    'mutation($ref: String!, $ts: DateTime!, $data: String!) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } registrations { registrationId status } } userErrors { field code message } } }';
   const BAD_TIMESTAMP = 'Invalid request value, input data incorrect: timestamp must be an ISO 8601 date and time';
 
-  it('is a DateTime through GraphQL: an ISO instant is taken, what is no instant GraphQL refuses, absent is RPR-RGS-015', async () => {
+  it('is a DateTime through GraphQL: an ISO instant is taken, what is no instant GraphQL refuses, absent the graph’s types refuse', async () => {
     const run = (ts: unknown, id = rid()) => t.graphql(SYNC_MUTATION, { ref: '10001_10001', ts, data: JSON.parse(syncBody([record(id)])) }, who.officer1);
     const offset = new Date(Date.now() + 5.5 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+05:30');
     for (const ts of [new Date().toISOString(), offset]) {
@@ -207,8 +207,10 @@ describe('the timestamp header', () => {
     // A literal that is no instant is refused too (the gateway's code for it is not this test's concern).
     expect(literal.data ?? null).toBeNull();
     expect(literal.errors).toHaveLength(1);
+    // Absent, the graph's types refuse it before anything runs (REST answers RPR-RGS-015 for a missing header).
     const absent = await run(null);
-    expect(absent.data.syncRegistrations.userErrors).toEqual([{ field: ['input', 'timestamp'], code: 'RPR-RGS-015', message: 'timestamp is required' }]);
+    expect(absent.data ?? null).toBeNull();
+    expect(refusalOf(absent)).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/DateTime!/) });
     expect(await t.snapshot()).toEqual(before);
   });
 
@@ -290,7 +292,7 @@ describe('GraphQL', () => {
   it('syncs, searches and lists registrations with their transactions (batched), for the roles that may', async () => {
     const id = rid();
     const synced = await t.graphql(
-      'mutation($ref: String, $ts: DateTime, $data: String) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } errors { errorCode } } userErrors { field code message } } }',
+      'mutation($ref: String!, $ts: DateTime!, $data: String!) { syncRegistrations(input: { centerMachineRefId: $ref, timestamp: $ts, data: $data }) { registrationSyncResult { response { registrationId status } errors { errorCode } } userErrors { field code message } } }',
       { ref: '10001_10001', ts: new Date().toISOString(), data: JSON.parse(syncBody([record(id), record('123')])) },
       who.officer1,
     );
@@ -299,7 +301,7 @@ describe('GraphQL', () => {
       errors: [{ errorCode: 'RPR-RGS-009' }],
     });
     const statuses = await t.graphql(
-      'query($r: [RegistrationIdInput!]) { registrationStatuses(request: $r) { response { statusCode } } }',
+      'query($r: [RegistrationIdInput!]!) { registrationStatuses(request: $r) { response { statusCode } } }',
       { r: [{ registrationId: id }] },
       who.officer1,
     );
@@ -319,7 +321,7 @@ describe('GraphQL', () => {
     expect(nodes[0]).toMatchObject({ registrationId: id, status: 'UPLOAD_PENDING', stage: null, centreId: '10001', machineId: '10001', packetSize: 1234 });
     expect(nodes.some((node: any) => node.transactions.totalCount === 1)).toBe(true);
 
-    const one = await t.graphql('query($id: ID) { registration(registrationId: $id) { registrationId supervisorStatus optionalValues } }', { id }, who.admin);
+    const one = await t.graphql('query($id: ID!) { registration(registrationId: $id) { registrationId supervisorStatus optionalValues } }', { id }, who.admin);
     expect(one.data.registration).toEqual({ registrationId: id, supervisorStatus: 'APPROVED', optionalValues: [{ key: 'CENTERNAME', value: 'Center A' }] });
     const refused = await t.graphql('{ registrations { totalCount } }', {}, who.officer1);
     expect(refusalOf(refused)!.code).toBe('KER-ATH-403');

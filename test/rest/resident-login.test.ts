@@ -57,7 +57,7 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
     const sent = await sendResidentOtp(t, uin);
     expect(sent.json.response).toEqual({ status: 'success', message: 'OTP has been sent successfully' });
     const message = await lastMessage(t, email);
-    expect(message.channel).toBe('email');
+    expect(message.channel).toBe('EMAIL');
     // The message greets the resident by name and never repeats the number.
     expect(message.body).toContain(NAME);
     expect(message.body).not.toContain(uin);
@@ -98,7 +98,7 @@ describe('resident login by UIN or VID (sendotp useridtype UIN, useridOTP)', () 
 
     expect((await sendResidentOtp(t, uin, { otpChannel: ['phone'] })).json.errors).toBeNull();
     const sms = await lastMessage(t, phone);
-    expect(sms.channel).toBe('sms');
+    expect(sms.channel).toBe('SMS');
     const { json } = await residentOtpLogin(t, uin, otpIn(sms.body));
     expect(json.errors).toBeNull();
 

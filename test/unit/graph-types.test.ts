@@ -2,7 +2,10 @@
 // instants are Date and DateTime, entity keys ID, roles a list (the REST paths keep their wire strings: rest-compat maps them).
 import { readFileSync } from 'node:fs';
 import {
+  buildASTSchema,
   buildSchema,
+  parse,
+  type GraphQLInputObjectType,
   getNamedType,
   isEnumType,
   isInputObjectType,
@@ -14,7 +17,10 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { buildSubgraphSchema } from '@apollo/subgraph';
 import { SUPERGRAPH_FILE } from '../../gateway/compose.js';
+import { withRequiredArguments } from '../../lib/graph/required.js';
+import { componentSchemaDocument } from '../../lib/subgraph.js';
 
 /** Every argument of a root field and every input field: its coordinate, name and type. */
 function inputs(schema: GraphQLSchema): { at: string; name: string; type: GraphQLInputType }[] {
@@ -303,5 +309,47 @@ describe('casing', () => {
     }
     // MISP statuses keep REST's spelling: they travel to and from the MISP endpoints as they are.
     expect(offenders.sort()).toEqual(['MispStatus.Active', 'MispStatus.Approved', 'MispStatus.Rejected']);
+  });
+});
+
+describe('required inputs', () => {
+  it('are non-null in the API wherever the input rules always require them; the subgraphs keep REST’s own codes for a missing value', () => {
+    const all = inputs(supergraph());
+    const byCoordinate = Object.fromEntries(all.map(({ at, type }) => [at, String(type)]));
+    expect(byCoordinate).toMatchObject({
+      'Query.preRegistration(preRegistrationId)': 'String!',
+      'Query.registration(registrationId)': 'ID!',
+      'BookPreRegistrationAppointmentInput.registrationCenterId': 'String!',
+      'AppointmentRequest.timeSlotFrom': 'TimeOfDay!',
+      'UpdateAuthTypeStatusInput.consentObtained': 'Boolean!',
+      'AuthTypeStatusInput.isLocked': 'Boolean!',
+      'SyncRegistrationsInput.timestamp': 'DateTime!',
+      // optional on create, required on update: one input type, so it stays nullable
+      'RegistrationCentreInput.id': 'String',
+    });
+    const served = buildSubgraphSchema({ typeDefs: componentSchemaDocument('prereg').document });
+    expect(String(served.getQueryType()!.getFields().preRegistration!.args[0]!.type)).toBe('String');
+  });
+
+  it('leaves an input type alone where it is also taken without a rule', () => {
+    const document = parse(`
+      type Query { a(filter: F): Int  b(filter: F): Int  c(filter: G): Int }
+      input F { x: String  y: String }
+      input G { x: String }
+    `);
+    const rule = new Map([['filter', { required: true, fields: new Map([['x', { required: true }]]) }]]);
+    const strict = buildASTSchema(
+      withRequiredArguments(
+        document,
+        new Map([
+          ['a', rule],
+          ['c', rule],
+        ]),
+      ),
+    );
+    expect(String(strict.getQueryType()!.getFields().a!.args[0]!.type)).toBe('F!');
+    expect(String(strict.getQueryType()!.getFields().b!.args[0]!.type)).toBe('F');
+    expect(String((strict.getType('F') as GraphQLInputObjectType).getFields().x!.type)).toBe('String');
+    expect(String((strict.getType('G') as GraphQLInputObjectType).getFields().x!.type)).toBe('String!');
   });
 });

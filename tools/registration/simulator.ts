@@ -84,7 +84,7 @@ export function duplicatePlan(count: number, share: number): Map<number, number>
   return plan;
 }
 
-const REGISTRATION_STAGE = 'query($rid: ID) { registration(registrationId: $rid) { stage status } }';
+const REGISTRATION_STAGE = 'query($rid: ID!) { registration(registrationId: $rid) { stage status } }';
 
 /** Plays the registration centre against `baseUrl`; resolves with the summary (it throws only when it cannot start). */
 export async function simulate(baseUrl: string, options: SimulationOptions, fetchImpl: FetchLike = fetch): Promise<SimulationSummary> {
