@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ops from '../../generated/graphql/idrepo.operations.js';
 import { identifier } from '../../lib/input.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { locksSchemas, requestInstant } from '../../subgraphs/idrepo/locks/inputs.js';
+import { graphLockChange, locksSchemas, requestInstant, spelledState } from '../../subgraphs/idrepo/locks/inputs.js';
 import type { EnvelopeFormat } from '../envelope.js';
 import { pathParam, type RestRoute } from '../route.js';
 import { routeFactory } from '../route-factory.js';
@@ -89,7 +89,7 @@ export const locksRoutes: RestRoute[] = [
       consentObtained,
       individualId,
       individualIdType,
-      authTypes: request.authTypes,
+      authTypes: request.authTypes.map(graphLockChange),
     }),
     response: z.null(),
     result: () => null,
@@ -103,6 +103,6 @@ export const locksRoutes: RestRoute[] = [
     operation: ops.LocksAuthTypeStatusDocument,
     variables: (_input, req) => ({ individualId: pathParam(req, 'ID'), individualIdType: pathParam(req, 'IDType') }),
     response: z.object({ authTypes: z.array(state) }),
-    result: (data) => ({ authTypes: statesOf(data.authTypeStatus) }),
+    result: (data) => ({ authTypes: statesOf(data.authTypeStatus.map(spelledState)) }),
   }),
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
-import { mispsSchemas as schemas } from '../../subgraphs/partner/misps/inputs.js';
+import { MISP_STATUS_SPELLING, mispsSchemas as schemas, type MispStatusSpelling } from '../../subgraphs/partner/misps/inputs.js';
 import type { MispStatus } from '../../generated/graphql/partner.js';
 import { found, fromWire, pathParam, present, type RestRoute, timestamp } from '../route.js';
 import { partnerErrors } from '../../subgraphs/partner/errors.js';
@@ -16,8 +16,9 @@ const record = z.object({
   status: z.string(),
   mispStatus: z.string(),
 });
-const toRecord = ({ emailId, isActive, ...row }: ops.MispRecordFragment): z.input<typeof record> => ({
+const toRecord = ({ emailId, isActive, status, ...row }: ops.MispRecordFragment): z.input<typeof record> => ({
   ...row,
+  status: MISP_STATUS_SPELLING[status],
   emailID: emailId,
   mispStatus: isActive ? 'Active' : 'De-Active',
 });
@@ -34,8 +35,8 @@ const updateBody = z.preprocess(
   schemas.updateMisp.omit({ mispId: true }),
 );
 const statusBody = z.object({ mispStatus: z.string().max(16) });
-/** The wire's MISP statuses are the graph's MispStatus values. */
-const MISP_STATUS: Record<MispStatus, MispStatus> = { Active: 'Active', Approved: 'Approved', Rejected: 'Rejected' };
+/** The wire's MISP statuses (Active, …) as the graph's MispStatus values (ACTIVE, …). */
+const MISP_STATUS = Object.fromEntries(Object.entries(MISP_STATUS_SPELLING).map(([graph, wire]) => [wire, graph])) as Record<MispStatusSpelling, MispStatus>;
 
 export const mispsRoutes: RestRoute[] = [
   route({
@@ -47,7 +48,7 @@ export const mispsRoutes: RestRoute[] = [
     operation: ops.MispsCreateDocument,
     variables: ({ organizationName, contactNumber, emailId, address }) => ({ organizationName, contactNumber, emailId, address }),
     response: z.object({ mispStatus: z.string(), mispID: z.string() }),
-    result: (data) => ({ mispStatus: data.createMisp.status, mispID: data.createMisp.id }),
+    result: (data) => ({ mispStatus: MISP_STATUS_SPELLING[data.createMisp.status], mispID: data.createMisp.id }),
   }),
   route({
     method: 'patch',
@@ -72,11 +73,11 @@ export const mispsRoutes: RestRoute[] = [
     result: ({ decideMisp: { misp, license } }) => ({
       mispID: misp.id,
       mispStatus: misp.isActive ? 'Active' : 'De-Active',
-      mispStatusCode: misp.status,
+      mispStatusCode: MISP_STATUS_SPELLING[misp.status],
       mispLicenseKey: license?.mispLicenseKey ?? null,
       mispLicenseKeyExpiry: license ? timestamp(license.mispLicenseKeyExpiry) : null,
       mispLicenseKeyStatus: license?.mispLicenseKeyStatus ?? null,
-      message: license ? 'MISP approved; license key issued' : `MISP ${misp.status}`,
+      message: license ? 'MISP approved; license key issued' : `MISP ${MISP_STATUS_SPELLING[misp.status]}`,
     }),
   }),
   route({

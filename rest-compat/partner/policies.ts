@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
-import { policiesSchemas as schemas } from '../../subgraphs/partner/policies/inputs.js';
+import { graphContent, policiesSchemas as schemas, spelledPolicies } from '../../subgraphs/partner/policies/inputs.js';
 import { found, optionalTimestamp, pathParam, present, type RestRoute, timestamp } from '../route.js';
 import { partnerErrors } from '../../subgraphs/partner/errors.js';
 import { route } from './shared.js';
@@ -37,7 +37,10 @@ const audited = (row: Audited) => ({
   upd_dtimes: optionalTimestamp(row.updatedAt),
 });
 const toRecord = (row: ops.PoliciesRecordFragment): z.input<typeof policyRecord> => ({ ...audited(row), desc: present(row.description, 'description') });
-const toFull = (row: ops.PoliciesFullFragment): z.input<typeof fullPolicy> => ({ ...toRecord(row), policies: present(row.policies, 'policies') });
+const toFull = (row: ops.PoliciesFullFragment): z.input<typeof fullPolicy> => ({
+  ...toRecord(row),
+  policies: spelledPolicies(present(row.policies, 'policies')),
+});
 const toGroup = (row: ops.PoliciesGroupRecordFragment): z.input<typeof groupRecord> => ({ ...audited(row), desc: row.description });
 const toGroupWithManagers = (row: ops.PoliciesGroupWithManagersFragment): z.input<typeof groupWithManagers> => ({
   ...toGroup(row),
@@ -92,6 +95,7 @@ export const policiesRoutes: RestRoute[] = [
     idSuffix: 'policy.create',
     input: { from: 'envelope', schema: schemas.createPolicy },
     operation: ops.PoliciesCreateDocument,
+    variables: (input) => ({ ...input, policies: graphContent(input.policies) }),
     response: z.object({ policies: z.array(fullPolicy) }),
     result: (data) => ({ policies: [toFull(data.createPolicy)] }),
   }),
@@ -102,7 +106,7 @@ export const policiesRoutes: RestRoute[] = [
     idSuffix: 'policy.update',
     input: { from: 'envelope', schema: schemas.updatePolicy.omit({ policyId: true }) },
     operation: ops.PoliciesUpdateDocument,
-    variables: (input, req) => ({ ...input, policyId: pathParam(req, 'policyID') }),
+    variables: (input, req) => ({ ...input, policies: input.policies && graphContent(input.policies), policyId: pathParam(req, 'policyID') }),
     response: policyRecord,
     result: (data) => toRecord(data.updatePolicy),
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
+import { spelledPolicies } from '../../subgraphs/partner/policies/inputs.js';
 import { pathParam, type RestRoute } from '../route.js';
 import { route } from './shared.js';
 
@@ -29,5 +30,6 @@ export const validationRoutes: RestRoute[] = [
       partnerId: z.string(),
       partnerName: z.string(),
     }),
+    result: ({ validatePartnerMisp: answer }) => ({ ...answer, policy: { ...answer.policy, policies: spelledPolicies(answer.policy.policies) } }),
   }),
 ];

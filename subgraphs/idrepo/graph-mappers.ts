@@ -6,6 +6,7 @@ export type IdentityReadConnectionModel = Connection<IdentityReadAudit>;
 
 /** GraphQL type → the value its resolvers receive as parent (npm run codegen; paths from this folder). */
 export const graphMappers = {
+  AuthTypeStatus: './locks/service.js#AuthTypeState',
   Identity: '../../generated/prisma/client.js#Identity',
   IdentityRecord: './identities/service.js#IdentityRecord',
   IdentityRead: '../../generated/prisma/client.js#IdentityReadAudit',

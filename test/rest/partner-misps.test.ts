@@ -110,7 +110,7 @@ describe('MISPs', () => {
     );
     expect(answer.errors).toBeUndefined();
     const node = answer.data.misps.edges[0].node;
-    expect(node).toMatchObject({ id, organizationName: 'Telco Graph', status: 'Approved', createdBy: { userId: 'admin' } });
+    expect(node).toMatchObject({ id, organizationName: 'Telco Graph', status: 'APPROVED', createdBy: { userId: 'admin' } });
     expect(node.licenseKeys.totalCount).toBe(1);
     expect(node.licenseKeys.edges[0].node).toMatchObject({ status: 'ACTIVE', licenseKey: null });
     const { token: partner } = await t.clientToken(['PARTNER']);

@@ -28,6 +28,11 @@ const ok = async (call: Promise<{ json: any }>) => {
 };
 const gql = (who: Login, query: string, variables: Record<string, unknown> = {}) => t.graphql(query, variables, who.bearer);
 
+/** The same content in the graph's spelling. */
+const graphOf = (wire: typeof content) => ({
+  ...wire,
+  authPolicies: wire.authPolicies.map((policy) => ({ ...policy, authType: policy.authType.toUpperCase(), authSubType: policy.authSubType ?? null })),
+});
 const content = {
   authPolicies: [
     { authType: 'otp', mandatory: true },
@@ -39,6 +44,7 @@ const content = {
     { attributeName: 'photo', required: false },
   ],
 };
+const graphContent = graphOf(content);
 const policyBody = (name: string, over: Record<string, unknown> = {}) => ({ name, desc: `${name} policy`, policies: content, ...over });
 const create = (who: Login, name: string, over: Record<string, unknown> = {}) => send(who, 'POST', '', policyBody(name, over));
 const created = async (who: Login, name: string, over: Record<string, unknown> = {}): Promise<any> => (await ok(create(who, name, over))).policies[0];
@@ -155,9 +161,14 @@ describe('policies', () => {
     const made = await gql(
       as.pmA!,
       'mutation($p: PolicyContentInput!) { createPolicy(input: { name: "pol-graph", desc: "graph", policyGroupName: "group-a", policies: $p }) { policy { id name isActive createdBy { userId } policyGroup { name } policies { authPolicies { authType authSubType } } } userErrors { field code message } } }',
-      { p: content },
+      { p: graphContent },
     );
     expect(made.errors).toBeUndefined();
+    expect(made.data.createPolicy.policy.policies.authPolicies).toEqual([
+      { authType: 'OTP', authSubType: null },
+      { authType: 'BIO', authSubType: 'FINGER' },
+      { authType: 'KYC', authSubType: null },
+    ]);
     const id: string = made.data.createPolicy.policy.id;
     expect(made.data.createPolicy.policy).toMatchObject({ name: 'pol-graph', isActive: true, createdBy: { userId: 'pm-a' }, policyGroup: { name: 'group-a' } });
     await created(as.pmA!, 'pol-graph-off');
@@ -322,17 +333,18 @@ describe('policies', () => {
     expect(
       codeOf(await gql(as.pmA!, `mutation { updatePolicy(input: { policyId: "${policy.id}" }) { policy { id } userErrors { field code message } } }`)),
     ).toBe('PMS_POL_009');
-    expect(
+    const createG6 = async (authPolicy: Record<string, unknown>) =>
       codeOf(
         await gql(
           as.pmA!,
           'mutation($p: PolicyContentInput!) { createPolicy(input: { name: "pol-g6", desc: "d", policies: $p }) { policy { id } userErrors { field code message } } }',
-          {
-            p: { authPolicies: [{ authType: 'fly', mandatory: true }] },
-          },
+          { p: { authPolicies: [authPolicy] } },
         ),
-      ),
-    ).toBe('PMS_POL_006');
+      );
+    // A type the graph has no value for is refused by its enum; a modality on a type that takes none is PMS_POL_006.
+    expect(await createG6({ authType: 'FLY', mandatory: true })).toBe('BAD_USER_INPUT');
+    expect(await createG6({ authType: 'OTP', authSubType: 'FINGER', mandatory: true })).toBe('PMS_POL_006');
+    expect(await createG6({ authType: 'BIO', mandatory: true })).toBe('PMS_POL_006');
   });
 
   it('are refused to partners and residents (KER-ATH-403), REST and GraphQL', async () => {

@@ -54,7 +54,7 @@ describe('the identity screen', () => {
     expect(data.identity).toMatchObject({ id: identityId, status: 'ACTIVATED' });
     expect(data.identity.vids.totalCount).toBe(2);
     expect(data.identity.vids.edges.map((edge: { node: { type: string } }) => edge.node.type).sort()).toEqual(['Perpetual', 'Temporary']);
-    expect(data.identity.authTypeLocks).toEqual([{ authType: 'bio', authSubType: 'Finger', isLocked: true }]);
+    expect(data.identity.authTypeLocks).toEqual([{ authType: 'BIO', authSubType: 'FINGER', isLocked: true }]);
     const reads = data.identity.reads.edges.map((edge: { node: unknown }) => edge.node) as {
       readBy: string;
       lookup: string;

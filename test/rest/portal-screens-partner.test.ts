@@ -291,13 +291,13 @@ describe("the MISP admin's screen: MISPs with their license keys, in one query",
       expect(result.errors).toBeUndefined();
       const nodes = byId(result.data.misps.edges);
       expect(result.data.misps.totalCount).toBe(2);
-      expect(nodes[approved]).toMatchObject({ organizationName: 'Screens Telco', status: 'Approved' });
+      expect(nodes[approved]).toMatchObject({ organizationName: 'Screens Telco', status: 'APPROVED' });
       // The approval's key, blocked by the regeneration, and the new one: newest first.
       expect(nodes[approved].licenseKeys.totalCount).toBe(2);
       expect(nodes[approved].licenseKeys.edges.map((e: any) => e.node.status)).toEqual(['ACTIVE', 'BLOCKED']);
       expect(nodes[approved].licenseKeys.edges[1].node.keyHint).toBe(license.mispLicenseKey.slice(-4));
       expect(nodes[approved].active.totalCount).toBe(1);
-      expect(nodes[pending]).toMatchObject({ status: 'Active', licenseKeys: { totalCount: 0, edges: [] } });
+      expect(nodes[pending]).toMatchObject({ status: 'ACTIVE', licenseKeys: { totalCount: 0, edges: [] } });
     }
     // A partner manager or a partner has no MISP desk.
     expect(codes(await gql(as.managerX, screen))).toContain('KER-ATH-403');

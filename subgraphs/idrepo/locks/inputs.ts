@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { identifier, instantText } from '../../../lib/input.js';
 import { parseInstant } from '../../../lib/time.js';
-import { lockKey } from './service.js';
+import { BIO_SUBTYPES, lockKey } from './service.js';
 
 /** A UIN or VID: digits as the number rules check them (IDA-MLC-002 or 009 from the service). */
 const individualId = identifier(64).pipe(z.string().trim().min(1));
@@ -43,3 +43,24 @@ export const locksSchemas = {
   }),
   authTypeStatus: z.object({ individualId, individualIdType }),
 };
+
+/**
+ * The graph's enums (OTP, FINGER) beside MOSIP's spellings (otp, Finger), which
+ * the rows keep and REST answers with; the service reads either, in any case.
+ */
+export const graphAuthType = (spelled: string) => spelled.toUpperCase() as 'OTP' | 'DEMO' | 'BIO';
+export const graphModality = (spelled: string) => spelled.toUpperCase() as 'FINGER' | 'IRIS' | 'FACE';
+
+/** A change as REST's body gives it (any case, already checked: IDA-MLC-009), as the graph takes it. */
+export const graphLockChange = <T extends { authType: string; authSubType?: string | null }>(change: T) => ({
+  ...change,
+  authType: graphAuthType(change.authType.trim()),
+  authSubType: change.authSubType?.trim() ? graphModality(change.authSubType.trim()) : null,
+});
+
+/** A state as the graph answers it, spelled as MOSIP answers it. */
+export const spelledState = <T extends { authType: string; authSubType: string | null }>(state: T) => ({
+  ...state,
+  authType: state.authType.toLowerCase(),
+  authSubType: state.authSubType ? (BIO_SUBTYPES.find((known) => known.toUpperCase() === state.authSubType) ?? state.authSubType) : null,
+});

@@ -3,7 +3,7 @@ import type { Resolvers } from '../../../generated/graphql/idrepo.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { instantArgument } from '../../../lib/graph/scalars.js';
-import type { locksSchemas } from './inputs.js';
+import { graphAuthType, graphModality, type locksSchemas } from './inputs.js';
 
 /** The arguments as the area's schemas have parsed them (the subgraph checks every call before it reaches a resolver). */
 type Parsed<F extends keyof typeof locksSchemas> = z.output<(typeof locksSchemas)[F]>;
@@ -23,6 +23,10 @@ export function locksResolvers(deps: PlatformDeps): Resolvers {
         const { requestTime, ...rest } = args as Omit<Parsed<'updateAuthTypeStatus'>, 'requestTime'> & { requestTime?: Date | string | null };
         return locks.update(await context.principal(), { ...rest, requestTime: instantArgument(requestTime) });
       },
+    },
+    AuthTypeStatus: {
+      authType: (state) => graphAuthType(state.authType),
+      authSubType: (state) => (state.authSubType ? graphModality(state.authSubType) : null),
     },
     Identity: {
       authTypeLocks: async (row, _, context) =>

@@ -11,7 +11,13 @@ const phone = z
   .trim()
   .regex(/^\+?[0-9 ()-]{4,20}$/, 'a phone number');
 const address = text(512).trim().min(1);
-const status = identifier(16);
+/** The graph's MISP statuses as the rows (and MOSIP's REST) spell them. */
+export const MISP_STATUS_SPELLING = { ACTIVE: 'Active', APPROVED: 'Approved', REJECTED: 'Rejected' } as const;
+export type MispStatusSpelling = (typeof MISP_STATUS_SPELLING)[keyof typeof MISP_STATUS_SPELLING];
+/** A row's spelling as the graph's enum. */
+export const graphMispStatus = (spelled: string) =>
+  (Object.keys(MISP_STATUS_SPELLING) as (keyof typeof MISP_STATUS_SPELLING)[]).find((value) => MISP_STATUS_SPELLING[value] === spelled) ?? 'ACTIVE';
+const status = z.enum(['ACTIVE', 'APPROVED', 'REJECTED']).transform((value) => MISP_STATUS_SPELLING[value]);
 
 /** The arguments of the MISP root fields, for GraphQL and REST alike. */
 export const mispsSchemas = {

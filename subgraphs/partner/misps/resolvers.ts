@@ -3,6 +3,7 @@ import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { orNull } from '../../../lib/graph/absent.js';
+import { graphMispStatus } from './inputs.js';
 
 /** Resolvers of the MISPs area: each unpacks its arguments and names the caller to the service. */
 export function mispsResolvers(deps: PlatformDeps): Resolvers {
@@ -36,7 +37,7 @@ export function mispsResolvers(deps: PlatformDeps): Resolvers {
     },
     Misp: {
       __resolveReference: (ref, context) => byId(context)(ref.id),
-      status: (row) => row.status as 'Active' | 'Approved' | 'Rejected',
+      status: (row) => graphMispStatus(row.status),
       createdBy: (row) => ({ userId: row.createdBy }),
       updatedBy: (row) => (row.updatedBy ? { userId: row.updatedBy } : null),
     },

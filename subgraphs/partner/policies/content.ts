@@ -41,7 +41,11 @@ export interface PolicyContentInput {
   allowedKycAttributes?: KycAttribute[] | null;
 }
 
-const includes = (list: readonly string[], value: string) => list.includes(value);
+export const includes = (list: readonly string[], value: string) => list.includes(value);
+
+/** Document 1's authentication type (otp) as the graph's PolicyAuthType (OTP), and back. */
+export const graphAuthType = (spelled: string) => spelled.toUpperCase() as 'OTP' | 'DEMO' | 'BIO' | 'KYC';
+export const spelledAuthType = (graph: string) => graph.toLowerCase();
 
 /** The content checked against Document 1's values (PMS_POL_006, 007, 005, in that order), normalised for storage. */
 export function checkContent(input: PolicyContentInput): PolicyContent {

@@ -6,6 +6,7 @@ export type PolicyConnectionModel = Connection<PolicyRow>;
 export type PolicyGroupConnectionModel = Connection<PolicyGroupRow>;
 
 export const policiesMappers = {
+  AuthPolicy: './policies/content.js#AuthPolicy',
   Policy: './policies/service.js#PolicyRow',
   PolicyGroup: './policies/groups-service.js#PolicyGroupRow',
   PolicyConnection: './policies/graph-mappers.js#PolicyConnectionModel',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { identifier, pageArguments, text } from '../../../lib/input.js';
+import { partnerErrors } from '../errors.js';
+import { AUTH_TYPES, BIO_SUB_TYPES, graphAuthType, includes, spelledAuthType, type PolicyContentInput } from './content.js';
 
 const trimmed = (min: number, max: number) => identifier(max).trim().min(min);
 const id = trimmed(1, 36);
@@ -23,3 +25,30 @@ export const policiesSchemas = {
   policies: z.object({ ...page, filter: z.object({ policyGroupId: id.nullish(), ...listFilter }).nullish() }),
   policyGroups: z.object({ ...page, filter: z.object(listFilter).nullish() }),
 };
+
+/** Content as the graph takes it. */
+export interface GraphPolicyContent extends Omit<PolicyContentInput, 'authPolicies'> {
+  authPolicies: { authType: ReturnType<typeof graphAuthType>; authSubType: (typeof BIO_SUB_TYPES)[number] | null; mandatory: boolean }[];
+}
+
+/**
+ * A REST body's content (Document 1's spelling) as the graph's: an authentication type or
+ * modality the graph has no value for is refused here as checkContent would (PMS_POL_006).
+ */
+export function graphContent(wire: PolicyContentInput): GraphPolicyContent {
+  return {
+    ...wire,
+    authPolicies: wire.authPolicies.map(({ authType, authSubType, mandatory }) => {
+      const subType = authSubType || null; // MOSIP clients send "" for no sub-type
+      if (!includes(AUTH_TYPES, authType)) throw partnerErrors.authTypeUnsupported(authType);
+      if (subType !== null && !includes(BIO_SUB_TYPES, subType)) throw partnerErrors.authTypeUnsupported(`${authType}/${subType}`);
+      return { authType: graphAuthType(authType), authSubType: subType as (typeof BIO_SUB_TYPES)[number] | null, mandatory };
+    }),
+  };
+}
+
+/** Content in the graph's spelling (OTP) as Document 1 spells it (otp): what the graph takes, for checkContent; what REST answers. */
+export const spelledPolicies = <T extends { authPolicies: readonly { authType: string }[] }>(content: T): T => ({
+  ...content,
+  authPolicies: content.authPolicies.map((policy) => ({ ...policy, authType: spelledAuthType(policy.authType) })),
+});

@@ -3,7 +3,8 @@ import type { RequestContext } from '../../../lib/context.js';
 import type { PlatformDeps } from '../../../lib/deps.js';
 import { loader } from '../../../lib/graph/loader.js';
 import { nestedConnection } from '../../../lib/graph/nested.js';
-import { readContent } from './content.js';
+import { graphAuthType, readContent } from './content.js';
+import { spelledPolicies } from './inputs.js';
 import type { Caller, Scope } from './scope.js';
 import { orNull } from '../../../lib/graph/absent.js';
 
@@ -41,9 +42,13 @@ export function policiesResolvers(deps: PlatformDeps): Resolvers {
       createPolicyGroup: async (_, args, context) => policyGroups.create((await context.principal()).subject, args),
       addPolicyGroupManager: async (_, args, context) => policyGroups.addManager((await context.principal()).subject, args.policyGroupId, args.userId),
       removePolicyGroupManager: (_, args) => policyGroups.removeManager(args.policyGroupId, args.userId),
-      createPolicy: async (_, args, context) => policies.create(await caller(context), args),
-      updatePolicy: async (_, args, context) => policies.update(await caller(context), args.policyId, args),
+      createPolicy: async (_, args, context) => policies.create(await caller(context), { ...args, policies: spelledPolicies(args.policies) }),
+      updatePolicy: async (_, args, context) =>
+        policies.update(await caller(context), args.policyId, { ...args, policies: args.policies && spelledPolicies(args.policies) }),
       setPolicyActive: async (_, args, context) => policies.setActive(await caller(context), args.policyId, args.isActive),
+    },
+    AuthPolicy: {
+      authType: (policy) => graphAuthType(policy.authType),
     },
     Policy: {
       __resolveReference: (ref, context) => policyOf(context)(ref.id),
