@@ -9,13 +9,11 @@ import type { Logger } from '../lib/log.js';
 import { SUPERGRAPH_FILE } from './compose.js';
 import { errorFormatter } from './format-error.js';
 import { costLimit, introspectionGuard, limitOptions, variablesDepthLimit } from './graphql-limits.js';
-import { CachedLocalDataSource, remoteDataSource } from './data-sources.js';
+import type { GraphQLDataSource } from '@apollo/gateway';
 
 export interface GatewayOptions {
-  /** the subgraphs that run in this process, by name */
-  localSources: ReadonlyMap<string, CachedLocalDataSource>;
-  /** SUBGRAPH_<NAME>_URL values, by lower-case name */
-  remoteUrls: Readonly<Record<string, string>>;
+  /** every subgraph by name: in this process, or remote (SUBGRAPH_<NAME>_URL) */
+  sources: ReadonlyMap<string, GraphQLDataSource<RequestContext>>;
   logger: Logger;
   limits: GraphqlLimits;
   plugins?: ApolloServerPlugin<RequestContext>[];
@@ -29,12 +27,9 @@ export async function createGatewayServer(options: GatewayOptions): Promise<{ se
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) => {
-      // A component that runs in the gateway (inGateway) is local whatever SUBGRAPH_<NAME>_URL says.
-      const local = options.localSources.get(name);
-      if (local) return local;
-      const remote = options.remoteUrls[name];
-      if (remote) return remoteDataSource(remote);
-      throw new Error(`subgraph ${name} has neither a local schema nor SUBGRAPH_${name.toUpperCase()}_URL`);
+      const source = options.sources.get(name);
+      if (!source) throw new Error(`subgraph ${name} has neither a local schema nor SUBGRAPH_${name.toUpperCase()}_URL`);
+      return source;
     },
     logger: quietLogger(options.logger),
   });

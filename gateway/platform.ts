@@ -51,8 +51,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     if (component.inGateway || !config.subgraphUrls[component.name])
       localSources.set(component.name, new CachedLocalDataSource(await buildSubgraph(component), logger));
   }
-  // node(id:) asks the owning subgraph, here or remote, whether the caller may see the entity.
-  // Every subgraph by name, here or remote: node(id:) and the REST paths reach their owner straight.
+  // Every subgraph by name, here or remote: the gateway, node(id:) and the REST paths reach each through this one map.
   const subgraphSources = new Map<string, GraphQLDataSource<RequestContext>>([
     ...Object.entries(config.subgraphUrls).map(([name, url]) => [name, remoteDataSource(url)] as const),
     ...localSources,
@@ -64,8 +63,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   });
   const metrics = platformMetrics(config, deps, database, jobQueue);
   const { server: graphql, schema: apiSchema } = await createGatewayServer({
-    localSources,
-    remoteUrls: config.subgraphUrls,
+    sources: subgraphSources,
     logger,
     limits: config.graphql,
     plugins: [metrics.plugin],

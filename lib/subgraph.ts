@@ -38,14 +38,18 @@ function componentPlainSchema(name: string): { document: DocumentNode; orders: R
   return { document: withBackwardPaging(document), orders };
 }
 
-/** Every entity the other components mark `@node`, by type (lib/graph/nodes.ts); the node subgraph is made from these. */
-export function declaredNodes(): Map<string, NodeDeclaration> {
+let declaredOnce: ReadonlyMap<string, NodeDeclaration> | undefined;
+
+/** Every entity the other components mark `@node`, by type (lib/graph/nodes.ts); the node subgraph is made from these. Read once: the SDL files do not change while the process runs. */
+export function declaredNodes(): ReadonlyMap<string, NodeDeclaration> {
+  if (declaredOnce) return declaredOnce;
   const declared = new Map<string, NodeDeclaration>();
   for (const name of sdlComponents().filter((component) => component !== NODE_COMPONENT))
     for (const declaration of nodeDeclarations(parse(componentTypeDefs(name)), name)) {
       if (declared.has(declaration.type)) throw new Error(`${declaration.type} is marked @node in two subgraphs`);
       declared.set(declaration.type, declaration);
     }
+  declaredOnce = declared;
   return declared;
 }
 

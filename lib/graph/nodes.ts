@@ -1,4 +1,5 @@
-import { Kind, parse, print, type ConstDirectiveNode, type DefinitionNode, type DocumentNode, type TypeNode } from 'graphql';
+import { Kind, parse, print, type ConstDirectiveNode, type DefinitionNode, type DocumentNode } from 'graphql';
+import { namedTypeOf } from './type-nodes.js';
 
 /**
  * Global object identification: an entity whose home subgraph marks it
@@ -18,14 +19,11 @@ export interface NodeDeclaration {
   type: string;
   /** the component whose subgraph owns it (resolves its references) */
   home: string;
-  key: readonly { field: string; type: string }[];
+  key: readonly { field: string; type: string; named: string }[];
   access: string;
   /** the enums its key fields take, as its home declares them (the node subgraph declares them too) */
   enums: readonly string[];
 }
-
-const typeText = (type: TypeNode): string =>
-  type.kind === Kind.NON_NULL_TYPE ? `${typeText(type.type)}!` : type.kind === Kind.LIST_TYPE ? `[${typeText(type.type)}]` : type.name.value;
 
 const stringArgument = (directive: ConstDirectiveNode, name: string): string | undefined => {
   const value = directive.arguments?.find((arg) => arg.name.value === name)?.value;
@@ -47,12 +45,10 @@ export function nodeDeclarations(document: DocumentNode, home: string): NodeDecl
     const key = fields.map((field) => {
       const found = definition.fields?.find((candidate) => candidate.name.value === field);
       if (!found) throw new Error(`@${NODE_DIRECTIVE} of ${type}: key field ${field} is not declared`);
-      return { field, type: typeText(found.type) };
+      return { field, type: print(found.type), named: namedTypeOf(found.type) };
     });
-    const enums = key.flatMap(({ type: fieldType }) =>
-      document.definitions
-        .filter((found) => found.kind === Kind.ENUM_TYPE_DEFINITION && found.name.value === fieldType.replace(/[[\]!]/g, ''))
-        .map((found) => print(found)),
+    const enums = key.flatMap(({ named }) =>
+      document.definitions.filter((found) => found.kind === Kind.ENUM_TYPE_DEFINITION && found.name.value === named).map((found) => print(found)),
     );
     return [{ type, home, key, access, enums }];
   });
@@ -129,9 +125,9 @@ export function decodeNodeId(id: string, declarations: ReadonlyMap<string, NodeD
     return undefined;
   }
   if (!Array.isArray(values) || values.length !== declaration.key.length) return undefined;
-  const fits = declaration.key.every(({ type }, index) => {
+  const fits = declaration.key.every(({ named }, index) => {
     const value: unknown = values[index];
-    return type.startsWith('Int') ? Number.isSafeInteger(value) : typeof value === 'string' && value.length > 0;
+    return named === 'Int' ? Number.isSafeInteger(value) : typeof value === 'string' && value.length > 0;
   });
   return fits ? { declaration, values } : undefined;
 }

@@ -8,6 +8,7 @@ import {
   type InputValueDefinitionNode,
   type TypeNode,
 } from 'graphql';
+import { namedTypeOf } from './type-nodes.js';
 
 /** A list's own order: the field it is sorted by and which way (what `orderBy` with that field and direction asks for). */
 export interface NaturalOrder {
@@ -24,7 +25,6 @@ const name = (value: string) => ({ kind: Kind.NAME, value }) as const;
 const named = (value: string): TypeNode => ({ kind: Kind.NAMED_TYPE, name: name(value) });
 const required = (value: string): TypeNode => ({ kind: Kind.NON_NULL_TYPE, type: { kind: Kind.NAMED_TYPE, name: name(value) } });
 const text = (value: string) => ({ kind: Kind.STRING, value, block: false }) as const;
-const namedTypeOf = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type));
 
 function naturalOrderOf(field: FieldDefinitionNode): NaturalOrder | undefined {
   const directive = field.directives?.find((found) => found.name.value === NATURAL_ORDER_DIRECTIVE);

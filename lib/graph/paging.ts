@@ -5,8 +5,8 @@ import {
   type DocumentNode,
   type FieldDefinitionNode,
   type InputValueDefinitionNode,
-  type TypeNode,
 } from 'graphql';
+import { namedTypeOf } from './type-nodes.js';
 
 /**
  * Backward paging on every list of the portal graph (Relay's `last` and
@@ -26,8 +26,6 @@ export function withBackwardPaging(document: DocumentNode): DocumentNode {
     }),
   };
 }
-
-const namedTypeOf = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type));
 
 const pagesForward = (field: FieldDefinitionNode): boolean =>
   namedTypeOf(field.type).endsWith('Connection') && !!field.arguments?.some((arg) => arg.name.value === 'first');

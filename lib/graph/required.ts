@@ -1,6 +1,7 @@
 import { Kind, type DefinitionNode, type DocumentNode, type InputValueDefinitionNode, type ObjectTypeDefinitionNode, type TypeNode } from 'graphql';
 import type { z } from 'zod';
 import type { FieldInputs } from './inputs.js';
+import { namedTypeOf } from './type-nodes.js';
 
 /**
  * Arguments a component's input rules always require are non-null in the
@@ -48,7 +49,6 @@ export function rootRequirements(inputs: readonly (FieldInputs | undefined)[]): 
 }
 
 const nonNull = (type: TypeNode): TypeNode => (type.kind === Kind.NON_NULL_TYPE ? type : { kind: Kind.NON_NULL_TYPE, type });
-const namedOf = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : namedOf(type.type));
 
 /** Whether every rule that reaches an input requires this field of it, and what its own fields require under each. */
 function combined(rules: readonly Requirements[], name: string): { required: boolean; fields: Requirements[] } {
@@ -79,7 +79,7 @@ export function withRequiredArguments(supergraph: DocumentNode, requirements: Re
     for (const field of definition.fields ?? []) {
       const values = field.kind === Kind.INPUT_VALUE_DEFINITION ? [field] : (field.arguments ?? []);
       for (const value of values) {
-        const named = namedOf(value.type);
+        const named = namedTypeOf(value.type);
         const at =
           field.kind === Kind.INPUT_VALUE_DEFINITION
             ? `${definition.name.value}.${field.name.value}`
@@ -95,7 +95,7 @@ export function withRequiredArguments(supergraph: DocumentNode, requirements: Re
     reaching.set(typeName, [...(reaching.get(typeName) ?? []), { at, rule }]);
     for (const field of definition.fields ?? []) {
       const nested = rule.get(field.name.value)?.fields;
-      if (nested) reach(namedOf(field.type), nested, `${typeName}.${field.name.value}`);
+      if (nested) reach(namedTypeOf(field.type), nested, `${typeName}.${field.name.value}`);
     }
   };
   /** The rules of an input type, when they reach it everywhere it is taken. */
@@ -117,11 +117,11 @@ export function withRequiredArguments(supergraph: DocumentNode, requirements: Re
       const args = field.arguments ?? [];
       const gathered = gatheredInput(args, found);
       const at = (arg: InputValueDefinitionNode) => `${definition.name.value}.${field.name.value}(${arg.name.value})`;
-      if (gathered) reach(namedOf(gathered.type), found, at(gathered));
+      if (gathered) reach(namedTypeOf(gathered.type), found, at(gathered));
       else
         for (const arg of args) {
           const nested = found.get(arg.name.value)?.fields;
-          if (nested) reach(namedOf(arg.type), nested, at(arg));
+          if (nested) reach(namedTypeOf(arg.type), nested, at(arg));
         }
     }
   return {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import * as ops from '../../generated/graphql/partner.operations.js';
-import { MISP_STATUS_SPELLING, mispsSchemas as schemas, type MispStatusSpelling } from '../../subgraphs/partner/misps/inputs.js';
-import type { MispStatus } from '../../generated/graphql/partner.js';
+import { MISP_STATUS_OF_SPELLING, MISP_STATUS_SPELLING, mispsSchemas as schemas } from '../../subgraphs/partner/misps/inputs.js';
 import { found, fromWire, pathParam, present, type RestRoute, timestamp } from '../route.js';
 import { partnerErrors } from '../../subgraphs/partner/errors.js';
 import { route } from './shared.js';
@@ -35,8 +34,6 @@ const updateBody = z.preprocess(
   schemas.updateMisp.omit({ mispId: true }),
 );
 const statusBody = z.object({ mispStatus: z.string().max(16) });
-/** The wire's MISP statuses (Active, …) as the graph's MispStatus values (ACTIVE, …). */
-const MISP_STATUS = Object.fromEntries(Object.entries(MISP_STATUS_SPELLING).map(([graph, wire]) => [wire, graph])) as Record<MispStatusSpelling, MispStatus>;
 
 export const mispsRoutes: RestRoute[] = [
   route({
@@ -59,7 +56,7 @@ export const mispsRoutes: RestRoute[] = [
     operation: ops.MispsDecideDocument,
     variables: (input, req) => ({
       mispId: mispId(req),
-      mispStatus: fromWire(input.mispStatus, MISP_STATUS, () => partnerErrors.invalid('mispStatus', 'Approved or Rejected')),
+      mispStatus: fromWire(input.mispStatus, MISP_STATUS_OF_SPELLING, () => partnerErrors.invalid('mispStatus', 'Approved or Rejected')),
     }),
     response: z.object({
       mispID: z.string(),

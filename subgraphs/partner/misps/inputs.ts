@@ -14,9 +14,18 @@ const address = text(512).trim().min(1);
 /** The graph's MISP statuses as the rows (and MOSIP's REST) spell them. */
 export const MISP_STATUS_SPELLING = { ACTIVE: 'Active', APPROVED: 'Approved', REJECTED: 'Rejected' } as const;
 export type MispStatusSpelling = (typeof MISP_STATUS_SPELLING)[keyof typeof MISP_STATUS_SPELLING];
-/** A row's spelling as the graph's enum. */
-export const graphMispStatus = (spelled: string) =>
-  (Object.keys(MISP_STATUS_SPELLING) as (keyof typeof MISP_STATUS_SPELLING)[]).find((value) => MISP_STATUS_SPELLING[value] === spelled) ?? 'ACTIVE';
+type GraphMispStatus = keyof typeof MISP_STATUS_SPELLING;
+/** Each spelling (the rows', REST's) as the graph's enum value. */
+export const MISP_STATUS_OF_SPELLING = Object.fromEntries(Object.entries(MISP_STATUS_SPELLING).map(([graph, spelled]) => [spelled, graph])) as Record<
+  MispStatusSpelling,
+  GraphMispStatus
+>;
+/** A row's status as the graph's enum; a row holds only the three (written through this module's rule). */
+export const graphMispStatus = (spelled: string): GraphMispStatus => {
+  const value = MISP_STATUS_OF_SPELLING[spelled as MispStatusSpelling];
+  if (!value) throw new Error(`a MISP row holds the status ${spelled}`);
+  return value;
+};
 const status = z.enum(['ACTIVE', 'APPROVED', 'REJECTED']).transform((value) => MISP_STATUS_SPELLING[value]);
 
 /** The arguments of the MISP root fields, for GraphQL and REST alike. */

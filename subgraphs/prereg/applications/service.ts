@@ -19,6 +19,10 @@ const READERS_OF_ALL = ['PRE_REGISTRATION_ADMIN', 'GLOBAL_ADMIN'];
 /** Statuses whose application is not deleted: it expired unused, or a centre holds or took it. */
 const NOT_DELETED: readonly ApplicationStatus[] = [STATUS.expired, STATUS.prefetched, STATUS.consumed];
 const PRID_TRIES = 5;
+
+/** Whether a caller reaches an application for a purpose: its applicant always; an admin of pre-registration to read it. */
+const mayReach = (caller: Caller, row: { createdBy: string }, purpose: Purpose) =>
+  row.createdBy === caller.subject || (purpose === 'read' && caller.roles.some((role) => READERS_OF_ALL.includes(role)));
 /** MOSIP's page size of the applicant's list (mosip.pregistration.pagesize). */
 export const PAGE_SIZE = 20;
 
@@ -62,16 +66,14 @@ export class ApplicationsService {
   private async reachStored(caller: Caller, preRegId: string, purpose: Purpose): Promise<StoredApplication> {
     const row = await this.store.byId(preRegId);
     if (!row) throw applicationErrors.notFound();
-    const reader = purpose === 'read' && caller.roles.some((role) => READERS_OF_ALL.includes(role));
-    if (row.createdBy !== caller.subject && !reader) throw applicationErrors.notOwned();
+    if (!mayReach(caller, row, purpose)) throw applicationErrors.notOwned();
     return row;
   }
 
-  /** The applications of these ids the caller may read (as `reach` decides for one), by id; the others are left out. */
+  /** The applications of these ids the caller may read, by id; the others are left out. */
   async readable(caller: Caller, ids: readonly string[]): Promise<Map<string, ApplicationRow>> {
-    const reader = caller.roles.some((role) => READERS_OF_ALL.includes(role));
     const rows = await this.store.byIds(ids);
-    return new Map(rows.filter((row) => reader || row.createdBy === caller.subject).map((row) => [row.id, row]));
+    return new Map(rows.filter((row) => mayReach(caller, row, 'read')).map((row) => [row.id, row]));
   }
 
   /** Applications by id, unchecked: for loaders of rows the caller has reached. */
