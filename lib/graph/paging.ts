@@ -1,11 +1,4 @@
-import {
-  Kind,
-  type ConstArgumentNode,
-  type ConstDirectiveNode,
-  type DocumentNode,
-  type FieldDefinitionNode,
-  type InputValueDefinitionNode,
-} from 'graphql';
+import { Kind, type ConstArgumentNode, type ConstDirectiveNode, type DocumentNode, type FieldDefinitionNode, type InputValueDefinitionNode } from 'graphql';
 import { namedTypeOf } from './type-nodes.js';
 
 /**
