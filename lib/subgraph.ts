@@ -86,8 +86,12 @@ export function permittedOperations(table: AccessTable, roles: readonly string[]
 
 type Resolver = (parent: unknown, args: Record<string, unknown>, context: RequestContext, info: unknown) => unknown;
 
-/** Refusals of who the caller is stay top-level errors (GitHub's and Shopify's way): they are not about the input. */
-const CALLER_REFUSALS = new Set(['KER-ATH-401', 'KER-ATH-403']);
+/**
+ * Refusals of who the caller is stay top-level errors (GitHub's and Shopify's way): they are not
+ * about the input. A missing, unreadable or spent token is one, also where the mutation's work is
+ * the token itself (invalidateToken).
+ */
+const CALLER_REFUSALS = new Set(['KER-ATH-401', 'KER-ATH-403', 'KER-ATH-006', 'KER-ATH-007', 'KER-ATH-008']);
 
 /**
  * A mutation in the payload convention: the caller is checked first (a

@@ -14,6 +14,7 @@ import { loadOrCreateKeys } from '../../tools/mock-abis/keys.js';
 import { createAbisClient, uploadAbisCertificate } from '../../tools/mock-abis/setup.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
+import { sizes } from './sizes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_PASSWORD = 'Bench-admin-password-1';
@@ -161,6 +162,8 @@ export async function benchPackets(options: { count: number; workers: number; co
         )} packets/s  ${JSON.stringify(summary.statuses)}  platform RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB  (simulator exit ${code})`,
     );
     for (const row of rows) console.log(`  ${row.kind.padEnd(28)} ${row.jobs.padStart(6)} jobs, queued to done ${row.avg_ms} ms on average`);
+    // A run whose packets did not all end PROCESSED measured a failure: the benchmark fails with it.
+    if (code !== 0 || summary.statuses.PROCESSED !== options.count) throw new Error(`packets: simulator exit ${code}, ${JSON.stringify(summary.statuses)}`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
@@ -171,7 +174,7 @@ export async function benchPackets(options: { count: number; workers: number; co
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   await benchPackets({
-    count: Number(process.env.BENCH_PACKETS ?? 500),
+    count: sizes.packets,
     workers: Number(process.env.BENCH_WORKERS ?? 1),
     concurrency: Number(process.env.BENCH_CONNECTIONS ?? 16),
     platformJobs: process.env.BENCH_PLATFORM_JOBS !== 'false',

@@ -14,7 +14,9 @@
 //   country, BENCH_WORKERS job workers (1), the simulator with BENCH_PACKETS packets (500))
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_DB (postgres), BENCH_CASES (parts of
 // case names, comma-separated), BENCH_PROFILE (a folder for a CPU profile of the platform), BENCH_ABIS
-// (true: the packets de-duplicated by the mock ABIS in its own process over ActiveMQ at STOMP_URL).
+// (true: the packets de-duplicated by the mock ABIS in its own process over ActiveMQ at STOMP_URL),
+// BENCH_SHORT (true: every case briefly on small tables, both packet modes and the startup included;
+// test/bench/sizes.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,9 +35,10 @@ import { DOCUMENTS, identityOf, newRid } from '../support/identity-data.js';
 import { generateNumber, uinRules } from '../../lib/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
 import type { LoadCase, LoadResult } from './load.js';
+import { SHORT, sizes } from './sizes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const seconds = sizes.seconds;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const kind = process.env.BENCH_DB ?? 'postgres';
 /** BENCH_CASES: a comma-separated part of the case names to run (default all) */
@@ -226,10 +229,10 @@ async function main(): Promise<void> {
       { name: 'validatePartnerMisp over REST', spec: { url: platformUrl, path: validatePath, headers: { cookie: ida.cookie } } },
     ];
 
-    console.log(`${connections} connections, ${seconds} s per case (after a 2 s warm-up), database ${kind}, Node ${process.version}`);
+    console.log(`${connections} connections, ${seconds} s per case (after a ${sizes.warmupSeconds} s warm-up), database ${kind}, Node ${process.version}`);
     const results = new Map<string, LoadResult>();
     for (const { name, spec, baselineOf } of cases.filter((c) => !only || only.some((part) => c.name.toLowerCase().includes(part)))) {
-      await load({ ...spec, connections, seconds: 2 });
+      await load({ ...spec, connections, seconds: sizes.warmupSeconds });
       const result = await load({ ...spec, connections, seconds });
       if (result.non2xx || result.errors || result.failedAnswers)
         throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.failedAnswers} failed answers`);
@@ -247,9 +250,10 @@ async function main(): Promise<void> {
     const holidayNames = Object.keys(holidaySearches).filter((name) => !only || only.some((part) => name.includes(part)));
     if (holidayNames.length && database) {
       const atSize = new Map<string, LoadResult>();
+      const [smallRows, largeRows] = sizes.holidayRows as [number, number];
       for (const [rows, from] of [
-        [1_000, 1],
-        [100_000, 1_001],
+        [smallRows, 1],
+        [largeRows, smallRows + 1],
       ] as const) {
         await seedHolidays(database.url, from, rows);
         for (const name of holidayNames) {
@@ -261,12 +265,12 @@ async function main(): Promise<void> {
             headers: { cookie: adminCookie },
           };
           // A longer warm-up: the first search case otherwise measures the JIT and Prisma's query caches.
-          await load({ ...spec, connections, seconds: 6 });
+          await load({ ...spec, connections, seconds: sizes.tableWarmupSeconds });
           const result = await load({ ...spec, connections, seconds });
           if (result.non2xx || result.errors || result.failedAnswers) throw new Error(`${name}: failed answers`);
           const small = atSize.get(name);
           const growth = small
-            ? `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of 1k, req/s ×${(result.requestsPerSecond / small.requestsPerSecond).toFixed(2)}`
+            ? `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of ${smallRows.toLocaleString('en')}, req/s ×${(result.requestsPerSecond / small.requestsPerSecond).toFixed(2)}`
             : '';
           if (!small) atSize.set(name, result);
           console.log(
@@ -286,7 +290,7 @@ async function main(): Promise<void> {
       const uins: string[] = [];
       if (identityCases.includes('identity read by UIN')) {
         const atSize = new Map<string, LoadResult>();
-        for (const size of [1_000, 100_000]) {
+        for (const size of sizes.identities) {
           uins.push(...(await seedIdentities(database.url, MASTER_KEY, size - uins.length, uins)));
           const spec = {
             url: platformUrl,
@@ -294,13 +298,13 @@ async function main(): Promise<void> {
             paths: uins.map((uin) => `/idrepository/v1/identity/uin/${uin}`),
             headers: { cookie: ida.cookie },
           };
-          await load({ ...spec, connections, seconds: 6 });
+          await load({ ...spec, connections, seconds: sizes.tableWarmupSeconds });
           const result = await load({ ...spec, connections, seconds });
           if (result.non2xx || result.errors || result.failedAnswers) throw new Error('identity read: failed answers');
           const small = atSize.get('read');
           if (!small) atSize.set('read', result);
           const growth = small
-            ? `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of 1k, req/s ×${(result.requestsPerSecond / small.requestsPerSecond).toFixed(2)}`
+            ? `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of ${sizes.identities[0]!.toLocaleString('en')}, req/s ×${(result.requestsPerSecond / small.requestsPerSecond).toFixed(2)}`
             : '';
           console.log(
             `${`identity read by UIN (${size.toLocaleString('en')})`.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s    p50 ${result.p50ms} ms  p99 ${result.p99ms} ms${growth}`,
@@ -355,12 +359,15 @@ async function main(): Promise<void> {
 // The request cases share one platform; the packets and startup cases bring their own (the sample country's centre and ID schema; a fresh start).
 const own = ['packets', 'startup'];
 if (!only || only.some((part) => !own.some((name) => name.includes(part)))) await main();
-if (only?.some((part) => 'startup'.includes(part))) await benchStartup({ load, connections, seconds });
+// The startup case waits for a full UIN pool: only when named, or briefly in the short form.
+if (only ? only.some((part) => 'startup'.includes(part)) : SHORT) await benchStartup({ load, connections, seconds });
 if (!only || only.some((part) => 'packets'.includes(part)))
-  await benchPackets({
-    count: Number(process.env.BENCH_PACKETS ?? 500),
-    workers: Number(process.env.BENCH_WORKERS ?? 1),
-    concurrency: connections,
-    platformJobs: process.env.BENCH_PLATFORM_JOBS !== 'false',
-    abis: process.env.BENCH_ABIS === 'true',
-  });
+  // The short form runs both de-duplications: within the platform, and by the mock ABIS over ActiveMQ.
+  for (const abis of SHORT ? [false, true] : [process.env.BENCH_ABIS === 'true'])
+    await benchPackets({
+      count: sizes.packets,
+      workers: Number(process.env.BENCH_WORKERS ?? 1),
+      concurrency: connections,
+      platformJobs: process.env.BENCH_PLATFORM_JOBS !== 'false',
+      abis,
+    });

@@ -4,6 +4,7 @@
 // are written straight into PostgreSQL; the applicant signs in by OTP as the portal does.
 import pg from 'pg';
 import type { LoadCase, LoadResult } from './load.js';
+import { sizes } from './sizes.js';
 
 type Call = (
   method: string,
@@ -133,16 +134,17 @@ export async function benchSlots(bench: SlotsBench): Promise<void> {
     const firstDay = new Date(Date.now() + OFFSET_DAYS * 86_400_000).toISOString().slice(0, 10);
     const spec = { url: bench.platformUrl, path: `/preregistration/v1/applications/appointment/slots/availability/${CENTRE}`, headers: { cookie } };
     let small: LoadResult | undefined;
+    const [smallSize, largeSize] = sizes.bookings as [number, number];
     for (const [size, from] of [
-      [100, 1],
-      [10_000, 101],
+      [smallSize, 1],
+      [largeSize, smallSize + 1],
     ] as const) {
       await seedBookings(db, subject, from, size, firstDay);
-      await bench.load({ ...spec, connections: bench.connections, seconds: 3 });
+      await bench.load({ ...spec, connections: bench.connections, seconds: sizes.tableWarmupSeconds });
       const result = await bench.load({ ...spec, connections: bench.connections, seconds: bench.seconds });
       if (result.non2xx || result.errors || result.failedAnswers) throw new Error('slot availability: failed answers');
       small ??= result;
-      const growth = result === small ? '' : `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of 100`;
+      const growth = result === small ? '' : `   p50 ×${(result.p50ms / small.p50ms).toFixed(2)} of ${smallSize.toLocaleString('en')}`;
       console.log(
         `${`slot availability, 30 days (${size.toLocaleString('en')} bookings)`.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s    p50 ${result.p50ms} ms  p99 ${result.p99ms} ms${growth}`,
       );

@@ -11,6 +11,7 @@ import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
 import type { LoadCase, LoadResult } from './load.js';
 import { start, waitFor } from './packets.js';
+import { sizes } from './sizes.js';
 
 const ADMIN_PASSWORD = 'Bench-admin-password-1';
 const envelope = (request: unknown) => ({ id: 'bench', version: '1.0', requesttime: new Date().toISOString(), request });
@@ -56,18 +57,18 @@ export async function benchStartup(options: { load: (spec: LoadCase) => Promise<
     // The first window warms the JIT up (compiling the request path, whatever runs beside it): printed, not compared.
     line('startup: validateToken, JIT warm-up (not compared)', await options.load({ ...spec, seconds: options.seconds }));
     const early: LoadResult[] = [];
-    while (Date.now() - startedAt < 60_000) {
+    while (Date.now() - startedAt < sizes.startupSeconds * 1000) {
       const result = await options.load({ ...spec, seconds: options.seconds });
       early.push(result);
       line(`startup: validateToken at ${Math.round((Date.now() - startedAt) / 1000)} s`, result, `   pool ${(await pool()).unused.toLocaleString('en')}`);
     }
     // The fill's own CPU share: the platform idle but for the pool.
     const [cpuBefore, idleFrom] = [cpuSeconds(platform.pid!), Date.now()];
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    await new Promise((resolve) => setTimeout(resolve, sizes.startupIdleSeconds * 1000));
     const fillShare = (cpuSeconds(platform.pid!) - cpuBefore) / ((Date.now() - idleFrom) / 1000);
     console.log(`${'startup: platform CPU while idle (filling)'.padEnd(44)} ${(fillShare * 100).toFixed(0).padStart(7)} % of one core`);
 
-    const waitUntil = Date.now() + Number(process.env.BENCH_STARTUP_WAIT_SECONDS ?? 600) * 1000;
+    const waitUntil = Date.now() + sizes.startupWaitSeconds * 1000;
     let level = await pool();
     while (level.unused < level.size && Date.now() < waitUntil) {
       await new Promise((resolve) => setTimeout(resolve, 5_000));

@@ -9,12 +9,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../lib/db/client.js';
 import { encodeNodeId } from '../../lib/graph/nodes.js';
 import { startTracing, stopTracing } from '../../lib/tracing.js';
+import { REST_ROUTES, ROLE_TABLE } from '../../gateway/components.js';
+import { auth } from '../../subgraphs/auth/index.js';
 import { JOB_STAGES, STAGE_JOBS } from '../../subgraphs/regproc/pipeline/stages.js';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from '../support/otlp-collector.js';
 import { ADMIN_PASSWORD, cookieHeader, envelopeOf, startTestPlatform, TEST_MASTER_KEY, type TestPlatform } from '../support/platform.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { runNpmScript, type PlatformProcess } from '../support/process.js';
 import { registrationClient } from '../support/regproc.js';
+import { forgeTokens, guardedCalls, needsToken, servedSchema } from '../support/token-attacks.js';
 import { freePort, waitFor } from '../support/wait.js';
 
 const LOGIN = '/v1/authmanager/authenticate/internal/useridPwd';
@@ -127,6 +130,38 @@ describe('npm run subgraph -- auth and npm run worker as their own processes on 
     expect(subgraph.output()).not.toContain(ADMIN_PASSWORD);
     expect(subgraph.output()).not.toContain(token);
     expect(worker.output()).not.toContain(SCRAPE_TOKEN);
+  });
+
+  it("refuses forged and spent tokens on each of the subgraph's guarded fields, through the gateway and sent to it directly", async () => {
+    const { attacks, control } = await forgeTokens(gateway);
+    const own = new Set(Object.keys(auth.access));
+    const calls = guardedCalls(await servedSchema(gateway, control), ROLE_TABLE, own);
+    const routes = REST_ROUTES.filter((route) => route.rootFields.every((field) => own.has(field) && needsToken(ROLE_TABLE, field)));
+    expect(calls.length).toBeGreaterThan(10);
+    expect(routes.map((route) => route.path)).toEqual(['/v1/authmanager/authorize/admin/validateToken', '/v1/authmanager/authorize/invalidateToken']);
+    const direct = async (query: string, variables: Record<string, unknown>, token: string) =>
+      (await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...cookieHeader(token) },
+        body: JSON.stringify({ query, variables }),
+      }).then((answer) => answer.json())) as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] };
+    // The control is taken both ways, so a refusal below is the token's.
+    expect((await direct('{ validateToken { userId } }', {}, control)).data).toEqual({ validateToken: { userId: 'admin' } });
+    const accepted: string[] = [];
+    const refusedAsCaller = (answer: { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] }) =>
+      /^KER-ATH-(401|008)$/.test(answer.errors?.[0]?.extensions?.code ?? '') && Object.values(answer.data ?? {}).every((value) => value === null);
+    for (const [name, token] of Object.entries(attacks)) {
+      for (const call of calls) {
+        if (!refusedAsCaller(await gateway.graphql(call.query, call.variables, cookieHeader(token)))) accepted.push(`${name}: gateway ${call.operation}`);
+        if (!refusedAsCaller(await direct(call.query, call.variables, token))) accepted.push(`${name}: direct ${call.operation}`);
+      }
+      for (const route of routes) {
+        const body = ['post', 'put', 'patch'].includes(route.method) ? envelopeOf({}) : undefined;
+        const { json } = await gateway.request(route.method.toUpperCase(), route.path.replace(/\{[^}]+\}/g, 'x1'), { body, headers: cookieHeader(token) });
+        if (!/^KER-ATH-(401|008)$/.test(json?.errors?.[0]?.errorCode ?? '') || (json?.response ?? null) !== null) accepted.push(`${name}: REST ${route.path}`);
+      }
+    }
+    expect(accepted).toEqual([]);
   });
 
   /** The spans of a trace, once `done` holds of them (the processes export in batches, each within a second or so). */

@@ -104,6 +104,19 @@ describe('the packet receiver', () => {
     expect(await statusOf(large.rid)).toBe('UPLOAD_PENDING');
   });
 
+  it('takes one of parallel uploads of the same packet: the others get RPR-PKR-005, and it is processed once', async () => {
+    const built = build('receiver-race');
+    await sync([syncRecordOf(built.rid, built.sealed)]);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => upload(`${built.rid}.zip`, built.sealed)));
+    const outcomes = answers.map(({ json }) => json.errors?.[0]?.errorCode ?? json.response.status).sort();
+    expect(outcomes).toEqual(['Packet is in PACKET_RECEIVED status', ...Array.from({ length: 5 }, () => 'RPR-PKR-005')]);
+    expect(await settle(built.rid)).toBe('PROCESSED');
+    const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${built.rid}`, { headers: admin });
+    const types = (json.response as { transactionTypeCode: string; statusCode: string }[]).map((row) => `${row.transactionTypeCode}:${row.statusCode}`);
+    expect(types).toEqual(PROCESSED_TRANSACTIONS);
+    expect(await t.platform.deps.prisma.identity.count({ where: { registrationId: built.rid } })).toBe(1);
+  });
+
   it('refuses a multipart body without a file, and a JSON body', async () => {
     const form = new FormData();
     form.append('note', 'no file');

@@ -1,59 +1,29 @@
 // A bad token is never better than none: on every REST route that a missing token is refused on,
 // a tampered token, an unsigned one (alg none), one signed HS256 with the platform's public key, one
-// signed by the platform's own key for another audience, an expired one and an invalidated one are
-// each refused with an authentication code, before the route reads its input, and nothing changes.
-import { createHmac, createPublicKey, randomUUID } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+// signed by the platform's own key for another audience or already expired, and an invalidated one
+// are each refused with an authentication code, before the route reads its input, and nothing
+// changes; so on every guarded GraphQL root field, called with arguments the graph takes.
+import type { GraphQLSchema } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REST_ROUTES, ROLE_TABLE } from '../../gateway/components.js';
-import { SIGNING_KEY_PURPOSE } from '../../lib/tokens/signing-keys.js';
 import { cookieHeader, type TestPlatform, useTestPlatform } from '../support/platform.js';
+import { forgeTokens, guardedCalls, needsToken, servedSchema } from '../support/token-attacks.js';
 
 let t: TestPlatform;
 useTestPlatform({}, (platform) => {
   t = platform;
 });
 
-const INVALIDATE = '/v1/authmanager/authorize/invalidateToken';
-const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-
-/** Every route whose root fields are all guarded: a request without a token is refused there. */
-const guarded = REST_ROUTES.filter((route) => route.rootFields.every((field) => ROLE_TABLE[field] && ROLE_TABLE[field].kind !== 'public'));
+/** Every route whose root fields all need a good token: a request without one is refused there. */
+const guarded = REST_ROUTES.filter((route) => route.rootFields.every((field) => needsToken(ROLE_TABLE, field)));
 const pathOf = (path: string) => path.replace(/\{[^}]+\}/g, 'x1');
 
 let attacks: Record<string, string>;
 let control: string;
+let schema: GraphQLSchema;
 beforeAll(async () => {
-  const token = await t.adminToken();
-  const claims = claimsOf(token);
-  const [header, , signature] = token.split('.');
-  // The platform's public key as its JWKS publishes it, as PEM text: the "secret" of an HS256 confusion attack.
-  const jwks = (await t.request('GET', '/.well-known/jwks.json')).json as { keys: Record<string, unknown>[] };
-  const publicPem = createPublicKey({ key: jwks.keys[0]! as never, format: 'jwk' })
-    .export({ type: 'spki', format: 'pem' })
-    .toString();
-  const hsHeader = base64url({ alg: 'HS256', typ: 'JWT' });
-  const hsPayload = base64url({ ...claims, jti: randomUUID() });
-  const hmac = createHmac('sha256', publicPem).update(`${hsHeader}.${hsPayload}`).digest('base64url');
-  // Signed by the platform's own active key (an insider with the key), for another audience.
-  const row = await t.platform.deps.prisma.signingKey.findFirstOrThrow({ where: { active: true } });
-  const privatePem = t.platform.deps.masterKey.unwrap(row.privateKey, SIGNING_KEY_PURPOSE).toString('utf8');
-  const { aud: _aud, iss: _iss, exp: _exp, iat: _iat, ...rest } = claims;
-  const signedFor = (audience: string) =>
-    jwt.sign({ ...rest, jti: randomUUID() }, privatePem, { algorithm: 'RS256', keyid: row.id, issuer: String(claims.iss), audience, expiresIn: 600 });
-  const otherAudience = signedFor('another-service');
-  // The control: the same signing for the platform's own audience is taken, so only the audience differs.
-  control = signedFor(String(claims.aud));
-  const invalidated = await t.adminToken();
-  await t.request('POST', INVALIDATE, { headers: cookieHeader(invalidated) });
-  attacks = {
-    tampered: `${header}.${base64url({ ...claims, sub: 'someone-else', roles: ['GLOBAL_ADMIN', 'ID_REPOSITORY'] })}.${signature}`,
-    'alg none': `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims)}.`,
-    'HS256 with the public key': `${hsHeader}.${hsPayload}.${hmac}`,
-    'another audience': otherAudience,
-    invalidated,
-  };
+  ({ attacks, control } = await forgeTokens(t));
+  schema = await servedSchema(t, await t.adminToken());
 });
 
 /** One request with a token as the route's callers send it (the cookie); the code it is answered with. */
@@ -87,19 +57,38 @@ describe('tokens an attacker makes, on every guarded REST route', () => {
     expect(accepted).toEqual([]);
     expect(await t.snapshot()).toEqual(before);
   });
+});
 
-  it('refuses an expired token on each route', async () => {
-    const token = await t.adminToken();
-    t.clock.advance(2 * 3600_000);
-    try {
-      const accepted = [];
-      for (const route of guarded) {
-        const { code } = await codeOf(route, token);
-        if (!/^KER-ATH-401$/.test(code ?? '')) accepted.push(`${route.method} ${route.path} → ${code}`);
-      }
-      expect(accepted).toEqual([]);
-    } finally {
-      t.clock.advance(-2 * 3600_000);
+describe('tokens an attacker makes, on every guarded GraphQL root field', () => {
+  it('calls each guarded field with arguments the graph takes: without a token, each is refused as unauthenticated', async () => {
+    const calls = guardedCalls(schema, ROLE_TABLE);
+    expect(calls.length).toBeGreaterThan(200);
+    const wrong: string[] = [];
+    for (const call of calls) {
+      const answer = await t.graphql(call.query, call.variables);
+      const code = answer.errors?.[0]?.extensions?.code;
+      if (code !== 'KER-ATH-006') wrong.push(`${call.operation} → ${code} ${answer.errors?.[0]?.message ?? ''}`);
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it('takes the control on a guarded field', async () => {
+    const answer = await t.graphql('{ validateToken { userId } }', {}, cookieHeader(control));
+    expect(answer.data.validateToken.userId).toBe('admin');
+  });
+
+  it('refuses each forged or spent token on each field with an authentication code, answering nothing and changing nothing', async () => {
+    const before = await t.snapshot();
+    const accepted: string[] = [];
+    const calls = guardedCalls(schema, ROLE_TABLE);
+    for (const [name, token] of Object.entries(attacks))
+      for (const call of calls) {
+        const answer = await t.graphql(call.query, call.variables, cookieHeader(token));
+        const code = answer.errors?.[0]?.extensions?.code;
+        const answered = Object.values(answer.data ?? {}).some((value) => value !== null);
+        if (!/^KER-ATH-(401|008)$/.test(code ?? '') || answered) accepted.push(`${name}: ${call.operation} → ${code}`);
+      }
+    expect(accepted).toEqual([]);
+    expect(await t.snapshot()).toEqual(before);
   });
 });
