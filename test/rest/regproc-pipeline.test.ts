@@ -271,6 +271,20 @@ describe('failures, reprocessing and the stuck view', () => {
     expect(json.response.at(-1)).toMatchObject({ transactionTypeCode: 'VALIDATE_PACKET', statusCode: 'REJECTED', subStatusCode: 'SUPERVISOR_REJECTED' });
   });
 
+  it('rejects a packet naming an ID schema version never published, at once: no retry would mend it', async () => {
+    const seed = 'unknown-schema';
+    const built = build(seed, { packet: { identity: { ...build(seed).resident.identity, IDSchemaVersion: 97.5 } } });
+    await submit(built);
+    expect(await settle(built.rid)).toBe('REJECTED');
+    const { json } = await t.request('GET', `${BASE}/registrationtransaction/search/eng/${built.rid}`, { headers: admin });
+    expect(json.response.at(-1)).toMatchObject({
+      transactionTypeCode: 'VALIDATE_PACKET',
+      statusCode: 'REJECTED',
+      subStatusCode: 'ID_SCHEMA',
+      statusComment: 'the packet names ID schema version 97.5, which was never published',
+    });
+  });
+
   it('fails a packet that was not made for the platform, and lists it as stuck until an admin resumes it', async () => {
     const built = build('stuck-one');
     const garbage = Buffer.from('not an encrypted packet at all, just bytes');

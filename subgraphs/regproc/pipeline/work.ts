@@ -146,7 +146,13 @@ export class StageWork {
       if (typeof identity.UIN !== 'string' && typeof identity.UIN !== 'number')
         throw new StageRejection('REJECTED', `a ${change.label} packet names no UIN`, 'UIN_MISSING');
     } else {
-      const schemaProblems = await this.parts.validateIdentity(identity);
+      const schemaProblems = await this.parts.validateIdentity(identity).catch((error: unknown) => {
+        // A version the packet names that was never published is the packet's fault, which no retry mends; no
+        // published schema at all is the platform's (REPROCESS until an admin publishes one).
+        if (error instanceof PlatformError && error.code === 'KER-SCH-007' && typeof identity.IDSchemaVersion === 'number')
+          throw new StageRejection('REJECTED', `the packet names ID schema version ${identity.IDSchemaVersion}, which was never published`, 'ID_SCHEMA');
+        throw error;
+      });
       if (schemaProblems.length)
         throw new StageRejection('REJECTED', `the identity fails the ID schema: ${schemaProblems.slice(0, 3).join('; ')}`, 'ID_SCHEMA');
       if (!packet.cbeff) throw new StageRejection('REJECTED', 'the packet holds no biometrics', 'BIOMETRICS_MISSING');
