@@ -79,6 +79,11 @@ export default defineConfig({
       project('integration', ['test/integration/**/*.test.ts'], withTemplates),
       project('postgres', ['test/rest/**/*.test.ts'], { ...withTemplates, ...shareModules, env: { PLATFORM_TEST_DB: 'postgres' } }),
       project('pglite', PGLITE_SMOKE, { ...withTemplates, ...shareModules, env: { PLATFORM_TEST_DB: 'pglite' } }),
+      // Faults of the machine's servers (PostgreSQL restarted): only when asked for (`npm run test:faults`, CI's last step),
+      // never beside other files, which the restart would fail.
+      ...(process.env.PLATFORM_TEST_FAULTS === 'true'
+        ? [project('faults', ['test/faults/**/*.test.ts'], { ...withTemplates, env: { PLATFORM_TEST_DB: 'postgres' } })]
+        : []),
     ],
   },
 });

@@ -31,6 +31,7 @@ export async function seedIdentities(url: string, passphrase: string, count: num
     const rules = uinRules(loadGlobalConfiguration(undefined));
     const uins: string[] = [];
     const seen = new Set<string>(taken);
+    const started = Date.now();
     while (uins.length < count) {
       const now = new Date();
       const batch: { uin: string; id: string; rid: string }[] = [];
@@ -54,6 +55,11 @@ export async function seedIdentities(url: string, passphrase: string, count: num
       });
       await prisma.identityRegistration.createMany({ data: batch.map(({ id, rid }) => ({ registrationId: rid, identityId: id, createdAt: now })) });
       uins.push(...batch.map(({ uin }) => uin));
+      // Progress of a long seeding (a million identities takes minutes), on standard error.
+      if (count >= 100_000 && uins.length % 50_000 === 0)
+        process.stderr.write(
+          `seeded ${uins.length.toLocaleString('en')} of ${count.toLocaleString('en')} identities, ${Math.round(uins.length / ((Date.now() - started) / 1000))}/s\n`,
+        );
     }
     await prisma.$executeRawUnsafe('VACUUM ANALYZE idrepo_identity');
     return uins;

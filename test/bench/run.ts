@@ -291,11 +291,28 @@ async function main(): Promise<void> {
       if (identityCases.includes('identity read by UIN')) {
         const atSize = new Map<string, LoadResult>();
         for (const size of sizes.identities) {
+          const seedStarted = Date.now();
           uins.push(...(await seedIdentities(database.url, MASTER_KEY, size - uins.length, uins)));
+          const seedSeconds = (Date.now() - seedStarted) / 1000;
+          const db = new pg.Client({ connectionString: database.url });
+          await db.connect();
+          const bytes = Number(
+            (
+              await db.query<{ bytes: string }>(
+                `SELECT pg_total_relation_size('idrepo_identity') + pg_total_relation_size('idrepo_identity_registration') AS bytes`,
+              )
+            ).rows[0]!.bytes,
+          );
+          await db.end();
+          console.log(
+            `${`identities seeded to ${size.toLocaleString('en')}`.padEnd(44)} ${seedSeconds.toFixed(0).padStart(7)} s        ${(bytes / uins.length).toFixed(0)} bytes on disk per identity (tables and indexes)`,
+          );
+          // At most 100,000 UINs to pick from at random: the load generator takes its paths as one JSON text.
+          const picked = uins.length <= 100_000 ? uins : Array.from({ length: 100_000 }, () => uins[Math.floor(Math.random() * uins.length)]!);
           const spec = {
             url: platformUrl,
             path: '/idrepository/v1/identity/uin/0',
-            paths: uins.map((uin) => `/idrepository/v1/identity/uin/${uin}`),
+            paths: picked.map((uin) => `/idrepository/v1/identity/uin/${uin}`),
             headers: { cookie: ida.cookie },
           };
           await load({ ...spec, connections, seconds: sizes.tableWarmupSeconds });

@@ -15,8 +15,8 @@ export const sizes = {
   tableWarmupSeconds: SHORT ? 1 : 6,
   /** holiday rows searched at first, then after the table grows */
   holidayRows: SHORT ? [100, 1_000] : [1_000, 100_000],
-  /** identities read by UIN at first, then after the table grows */
-  identities: SHORT ? [100, 1_000] : [1_000, 100_000],
+  /** identities read by UIN at first, then after the table grows (BENCH_IDENTITIES, comma-separated: 1000,1000000 for the million) */
+  identities: process.env.BENCH_IDENTITIES ? process.env.BENCH_IDENTITIES.split(',').map(Number) : SHORT ? [100, 1_000] : [1_000, 100_000],
   /** a centre's bookings when its availability is read at first, then after it grows */
   bookings: SHORT ? [10, 200] : [100, 10_000],
   /** packets the simulator sends end to end (BENCH_PACKETS) */
