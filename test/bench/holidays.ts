@@ -3,7 +3,9 @@
 // only the table grows. Ten rows are named "Harvest Festival <n>"; the rest "Day <md5>".
 import pg from 'pg';
 
-const BASE_DATE = '2000-01-01';
+// Long past: 100,000 rows at 10 a day span 27 years, which from 2000 reached the slot benchmark's days (its centre
+// shares the location) and closed them.
+const BASE_DATE = '1950-01-01';
 
 /** Adds holidays numbered from..to (inclusive) at location BENCH, then ANALYZE. */
 export async function seedHolidays(url: string, from: number, to: number): Promise<void> {
@@ -38,7 +40,7 @@ export const holidaySearches = {
     languageCode: 'eng',
   },
   'holiday search: a week, between': {
-    filters: [{ columnName: 'holidayDate', type: 'between', fromValue: '2000-01-20', toValue: '2000-01-26' }],
+    filters: [{ columnName: 'holidayDate', type: 'between', fromValue: '1950-01-20', toValue: '1950-01-26' }],
     sort: [{ sortfield: 'holidayName', sorttype: 'ASC' }],
     pagination: { pageStart: 1, pageFetch: 10 },
     languageCode: 'eng',

@@ -11,7 +11,7 @@ import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type PacketI
 import { sampleResident } from '../../tools/registration/sample-resident.js';
 import { hostileValue } from '../support/hostile.js';
 import { type TestPlatform, useTestPlatform } from '../support/platform.js';
-import { REGPROC, registrationClient, type RegistrationClient } from '../support/regproc.js';
+import { packetInputOf, REGPROC, registrationClient, type RegistrationClient } from '../support/regproc.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261206);
@@ -113,18 +113,7 @@ describe('mutated registration packets', () => {
         const rid = makeRid(PLACE.centre, PLACE.machine, ++sequence, t.clock.now());
         // A new person each time: a packet a mutation left valid is no duplicate of an earlier one.
         const resident = sampleResident(`fuzzed-packet-${sequence}`);
-        const input: PacketInput = {
-          registrationId: rid,
-          registrationType: 'NEW',
-          centerId: PLACE.centre,
-          machineId: PLACE.machine,
-          creationDate: t.clock.now(),
-          officerId: 'sample-officer',
-          supervisorId: 'sample-supervisor',
-          identity: resident.identity,
-          cbeff: resident.cbeff,
-          documents: resident.documents,
-        };
+        const input = packetInputOf(rid, PLACE, resident, t.clock.now());
         const sealed = sealPacket(zipOf(input), certificate);
         const before = await t.snapshot();
         const synced = await t.request('POST', `${REGPROC}/registrationstatus/sync`, {

@@ -44,6 +44,29 @@ export interface RegistrationClient {
 
 let sequence = 0;
 
+/** What a registration client puts in a NEW packet of `resident`, made at `place` by the sample centre's staff; `over` changes any of it. */
+export function packetInputOf(
+  rid: string,
+  place: { centre: string; machine: string },
+  resident: SampleResident,
+  now: Date,
+  over: Partial<PacketInput> = {},
+): PacketInput {
+  return {
+    registrationId: rid,
+    registrationType: 'NEW',
+    centerId: place.centre,
+    machineId: place.machine,
+    creationDate: now,
+    officerId: 'sample-officer',
+    supervisorId: 'sample-supervisor',
+    identity: resident.identity,
+    cbeff: resident.cbeff,
+    documents: resident.documents,
+    ...over,
+  };
+}
+
 /** A client at a centre and machine (10001 and 10001 of the sample country by default), acting with `headers` (the admin's cookie). */
 export async function registrationClient(
   t: TestPlatform,
@@ -63,19 +86,7 @@ export async function registrationClient(
     build(seed, options = {}) {
       const rid = makeRid(place.centre, place.machine, ++sequence % 100_000, t.clock.now());
       const resident = options.resident ?? sampleResident(seed, options);
-      const zip = buildPacketZip({
-        registrationId: rid,
-        registrationType: 'NEW',
-        centerId: place.centre,
-        machineId: place.machine,
-        creationDate: t.clock.now(),
-        officerId: 'sample-officer',
-        supervisorId: 'sample-supervisor',
-        identity: resident.identity,
-        cbeff: resident.cbeff,
-        documents: resident.documents,
-        ...options.packet,
-      });
+      const zip = buildPacketZip(packetInputOf(rid, place, resident, t.clock.now(), options.packet));
       return { rid, sealed: sealPacket(zip, certificate), resident };
     },
     async sync(records) {
