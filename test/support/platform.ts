@@ -125,8 +125,6 @@ export async function startTestPlatform(
   });
   const address = await platform.listen(0);
   const baseUrl = `http://127.0.0.1:${address.port}`;
-  /** the statement that counts every table's rows, made at the first snapshot */
-  let countEveryTable: string | undefined;
 
   const request: TestPlatform['request'] = async (method, urlPath, options = {}) => {
     const hasBody = options.body !== undefined || options.raw !== undefined;
@@ -176,25 +174,18 @@ export async function startTestPlatform(
       // Throttle counters are bookkeeping of attempts, not state a request changes: a refused attempt counts too.
       // The UIN pool fills in the background after a start, whatever the requests: its rows and its refill jobs, like
       // the recurring jobs, come and go by themselves; the jobs a request enqueues are counted.
-      // One statement for every table (the fuzz suite takes a snapshot after each refused request).
-      const statement: string =
-        countEveryTable ??
-        (await database.prisma
-          .$queryRawUnsafe<{ relname: string }[]>(
-            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = 'public' AND c.relname NOT IN ('auth_throttle', 'idrepo_uin_pool') ORDER BY 1",
-          )
-          .then((tables) =>
-            tables
-              .map(({ relname }) => {
-                const where =
-                  relname === 'platform_job'
-                    ? ` WHERE kind <> 'idrepo.uin-pool.refill' AND ("singletonKey" IS NULL OR "singletonKey" NOT LIKE 'recurring:%')`
-                    : '';
-                return `SELECT '${relname}' AS relname, count(*) AS n FROM "${relname}"${where}`;
-              })
-              .join(' UNION ALL '),
-          ));
-      countEveryTable = statement;
+      // Two statements, the tables as they are now (a test may have renamed one) and one count of them all: the fuzz
+      // suite takes a snapshot after each refused request.
+      const tables = await database.prisma.$queryRawUnsafe<{ relname: string }[]>(
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = 'public' AND c.relname NOT IN ('auth_throttle', 'idrepo_uin_pool') ORDER BY 1",
+      );
+      const statement = tables
+        .map(({ relname }) => {
+          const where =
+            relname === 'platform_job' ? ` WHERE kind <> 'idrepo.uin-pool.refill' AND ("singletonKey" IS NULL OR "singletonKey" NOT LIKE 'recurring:%')` : '';
+          return `SELECT '${relname}' AS relname, count(*) AS n FROM "${relname}"${where}`;
+        })
+        .join(' UNION ALL ');
       const rows = await database.prisma.$queryRawUnsafe<{ relname: string; n: bigint | number }[]>(statement);
       return Object.fromEntries(rows.sort((a, b) => a.relname.localeCompare(b.relname)).map(({ relname, n }) => [relname, Number(n)] as const));
     },
