@@ -35,6 +35,7 @@ import { DOCUMENTS, identityOf, newRid } from '../support/identity-data.js';
 import { generateNumber, uinRules } from '../../lib/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
 import type { LoadCase, LoadResult } from './load.js';
+import { load } from './load-process.js';
 import { SHORT, sizes } from './sizes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -72,20 +73,6 @@ async function startProcess(file: string, args: string[], env: Record<string, st
       return child;
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-function load(spec: LoadCase): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/load.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-    child.stdin.end(JSON.stringify(spec));
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as LoadResult) : reject(new Error(`load generator exited ${code}`)),
-    );
-  });
 }
 
 const envelope = (request: unknown) => ({ id: 'bench', version: '1.0', requesttime: new Date().toISOString(), request });
