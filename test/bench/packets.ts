@@ -14,11 +14,10 @@ import { loadOrCreateKeys } from '../../tools/mock-abis/keys.js';
 import { createAbisClient, uploadAbisCertificate } from '../../tools/mock-abis/setup.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
+import { ADMIN_PASSWORD, MASTER_KEY } from './platform.js';
 import { sizes } from './sizes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ADMIN_PASSWORD = 'Bench-admin-password-1';
-const MASTER_KEY = 'bench-master-key';
 
 /** BENCH_PROFILE: a folder for V8 CPU profiles of the platform and the workers (written when they stop) */
 const profileDir = process.env.BENCH_PROFILE;

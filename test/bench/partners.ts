@@ -1,6 +1,8 @@
 // The validatePartnerMisp benchmark's chain, built through the platform's own REST and GraphQL
 // calls: a MISP approved with a license key, a policy of the default group, a partner with an
 // approved API key. Returns the path ID authentication calls on every authentication.
+import { envelope } from './platform.js';
+
 type Call = (
   method: string,
   urlPath: string,
@@ -9,7 +11,6 @@ type Call = (
 ) => Promise<{ json: { response: Record<string, unknown> | null; errors: unknown; data?: Record<string, Record<string, string>> }; setCookie: string }>;
 
 const PASSWORD = 'Bench-user-password-1';
-const envelope = (request: unknown) => ({ id: 'bench', version: '1.0', requesttime: new Date().toISOString(), request });
 
 export async function partnerChain(call: Call, adminCookie: string): Promise<string> {
   const must = async (method: string, urlPath: string, body: unknown, cookie: string) => {

@@ -36,6 +36,7 @@ import { generateNumber, uinRules } from '../../lib/numbers.js';
 import { loadGlobalConfiguration } from '../../lib/global-configuration.js';
 import type { LoadCase, LoadResult } from './load.js';
 import { load } from './load-process.js';
+import { adminLogin, envelope, MASTER_KEY, platformEnv } from './platform.js';
 import { SHORT, sizes } from './sizes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,8 +47,6 @@ const kind = process.env.BENCH_DB ?? 'postgres';
 const only = process.env.BENCH_CASES?.split(',').map((part) => part.trim().toLowerCase());
 /** BENCH_PROFILE: a folder for a V8 CPU profile of the platform (written when it stops) */
 const profileDir = process.env.BENCH_PROFILE;
-const ADMIN_PASSWORD = 'Bench-admin-password-1';
-const MASTER_KEY = 'bench-master-key';
 
 /** Starts a node process running a TypeScript file, resolving once `probe` answers. */
 async function startProcess(file: string, args: string[], env: Record<string, string>, probe: string, nodeOptions: string[] = []): Promise<ChildProcess> {
@@ -75,8 +74,6 @@ async function startProcess(file: string, args: string[], env: Record<string, st
   }
 }
 
-const envelope = (request: unknown) => ({ id: 'bench', version: '1.0', requesttime: new Date().toISOString(), request });
-
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-bench-'));
   const database = kind === 'postgres' ? await createTestDatabase() : undefined;
@@ -88,21 +85,8 @@ async function main(): Promise<void> {
       await startProcess(
         'gateway/main.ts',
         [],
-        {
-          PORT: String(port),
-          PLATFORM_DATA_DIR: dataDir,
-          PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
-          PLATFORM_MASTER_KEY: MASTER_KEY,
-          DATABASE_URL: database?.url ?? '',
-          STOMP_URL: '',
-          LOG_LEVEL: 'warn',
-          // The benchmark logs in thousands of times from one address.
-          PLATFORM_THROTTLE_ACCOUNT: '0',
-          PLATFORM_THROTTLE_ADDRESS: '0',
-          // A small UIN pool: a fresh platform's first fill (200,000 numbers by the shipped configuration) is a one-off start-up cost, not the steady state measured here.
-          PLATFORM_UIN_POOL_SIZE: '1000',
-          PLATFORM_UIN_POOL_THRESHOLD: '100',
-        },
+        // A small UIN pool: a fresh platform's first fill (200,000 numbers by the shipped configuration) is a one-off start-up cost, not the steady state measured here.
+        platformEnv(port, dataDir, database?.url ?? '', { PLATFORM_UIN_POOL_SIZE: '1000', PLATFORM_UIN_POOL_THRESHOLD: '100' }),
         `http://127.0.0.1:${port}/health/live`,
         profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       ),
@@ -119,9 +103,7 @@ async function main(): Promise<void> {
         setCookie: response.headers.get('set-cookie') ?? '',
       };
     };
-    const admin = (
-      await call('POST', '/v1/authmanager/authenticate/internal/useridPwd', envelope({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' }))
-    ).json.response!;
+    const admin = (await call('POST', '/v1/authmanager/authenticate/internal/useridPwd', adminLogin())).json.response!;
     const adminCookie = `Authorization=Platform-Token${admin.token as string}`;
     const client = async (clientId: string, role: string, appId: string) => {
       const created = await call(

@@ -12,48 +12,29 @@ import { freePort } from '../support/wait.js';
 import type { LoadCase } from './load.js';
 import { load } from './load-process.js';
 import { rssOf, start, waitFor } from './packets.js';
+import { adminCookie, adminLogin, platformEnv } from './platform.js';
 
 const minutes = Number(process.env.BENCH_SOAK_MINUTES ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WINDOW_SECONDS = 30;
 const WARM_UP_CYCLES = 2;
-const ADMIN_PASSWORD = 'Bench-admin-password-1';
-const envelope = (request: unknown) => ({ id: 'bench', version: '1.0', requesttime: new Date().toISOString(), request });
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-soak-'));
 const database = await createTestDatabase();
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const platform = start('gateway/main.ts', [], {
-  PORT: String(port),
-  PLATFORM_DATA_DIR: dataDir,
-  PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
-  PLATFORM_MASTER_KEY: 'bench-master-key',
-  DATABASE_URL: database.url,
-  STOMP_URL: '',
-  LOG_LEVEL: 'warn',
-  PLATFORM_THROTTLE_ACCOUNT: '0',
-  PLATFORM_THROTTLE_ADDRESS: '0',
-  PLATFORM_UIN_POOL_SIZE: '1000',
-  PLATFORM_UIN_POOL_THRESHOLD: '100',
-});
+const platform = start('gateway/main.ts', [], platformEnv(port, dataDir, database.url, { PLATFORM_UIN_POOL_SIZE: '1000', PLATFORM_UIN_POOL_THRESHOLD: '100' }));
 let failed = false;
 try {
   await waitFor(`${url}/health/live`, platform);
-  const loginBody = envelope({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' });
-  const login = await fetch(`${url}/v1/authmanager/authenticate/internal/useridPwd`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(loginBody),
-  });
-  const cookie = /Authorization=Platform-Token[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0];
+  const cookie = await adminCookie(url);
   const turns: { name: string; spec: Omit<LoadCase, 'connections' | 'seconds'> }[] = [
     { name: 'validateToken over REST', spec: { url, path: '/v1/authmanager/authorize/admin/validateToken', headers: { cookie } } },
     {
       name: 'validateToken over GraphQL',
       spec: { url, method: 'POST', path: '/graphql', body: { query: '{ validateToken { userId roles } }' }, headers: { cookie } },
     },
-    { name: 'password login', spec: { url, method: 'POST', path: '/v1/authmanager/authenticate/internal/useridPwd', body: loginBody } },
+    { name: 'password login', spec: { url, method: 'POST', path: '/v1/authmanager/authenticate/internal/useridPwd', body: adminLogin() } },
   ];
   console.log(
     `${minutes} minutes of ${WINDOW_SECONDS} s windows, ${connections} connections, Node ${process.version}; platform RSS at rest ${rssOf(platform.pid!).toFixed(0)} MB`,

@@ -11,10 +11,8 @@ import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/wait.js';
 import type { LoadCase, LoadResult } from './load.js';
 import { start, waitFor } from './packets.js';
+import { adminCookie, platformEnv } from './platform.js';
 import { sizes } from './sizes.js';
-
-const ADMIN_PASSWORD = 'Bench-admin-password-1';
-const envelope = (request: unknown) => ({ id: 'bench', version: '1.0', requesttime: new Date().toISOString(), request });
 
 /** CPU seconds the process has used so far (Linux /proc: user + system ticks). */
 function cpuSeconds(pid: number): number {
@@ -28,26 +26,11 @@ export async function benchStartup(options: { load: (spec: LoadCase) => Promise<
   const database = await createTestDatabase();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const platform = start('gateway/main.ts', [], {
-    PORT: String(port),
-    PLATFORM_DATA_DIR: dataDir,
-    PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    PLATFORM_MASTER_KEY: 'bench-master-key',
-    DATABASE_URL: database.url,
-    STOMP_URL: '',
-    LOG_LEVEL: 'warn',
-    PLATFORM_THROTTLE_ACCOUNT: '0',
-    PLATFORM_THROTTLE_ADDRESS: '0',
-  });
+  const platform = start('gateway/main.ts', [], platformEnv(port, dataDir, database.url));
   try {
     await waitFor(`${url}/health/live`, platform);
     const startedAt = Date.now();
-    const login = await fetch(`${url}/v1/authmanager/authenticate/internal/useridPwd`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(envelope({ userName: 'admin', password: ADMIN_PASSWORD, appId: 'admin' })),
-    });
-    const cookie = /Authorization=Platform-Token[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0];
+    const cookie = await adminCookie(url);
     const spec = { url, path: '/v1/authmanager/authorize/admin/validateToken', headers: { cookie }, connections: options.connections };
     const pool = async () =>
       ((await (await fetch(`${url}/health`)).json()) as { components: { uinPool: { details: { unused: number; size: number } } } }).components.uinPool.details;

@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeRid } from '../../lib/packet/format.js';
 import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type PacketInput } from '../../lib/packet/write.js';
-import { sampleResident } from '../../tools/registration/sample-resident.js';
+import { packetInputOf, sampleResident } from '../../tools/registration/sample-resident.js';
 import { hostileValue } from '../support/hostile.js';
 import { type TestPlatform, useTestPlatform } from '../support/platform.js';
-import { packetInputOf, REGPROC, registrationClient, type RegistrationClient } from '../support/regproc.js';
+import { REGPROC, registrationClient, type RegistrationClient } from '../support/regproc.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261206);

@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { makeRid } from '../../lib/packet/format.js';
 import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type PacketInput, type SyncRecord } from '../../lib/packet/write.js';
-import { sampleResident, type SampleResident } from '../../tools/registration/sample-resident.js';
+import { packetInputOf, sampleResident, type SampleResident } from '../../tools/registration/sample-resident.js';
 import { envelopeOf, type TestPlatform } from './platform.js';
 
 export const REGPROC = '/registrationprocessor/v1';
@@ -43,29 +43,6 @@ export interface RegistrationClient {
 }
 
 let sequence = 0;
-
-/** What a registration client puts in a NEW packet of `resident`, made at `place` by the sample centre's staff; `over` changes any of it. */
-export function packetInputOf(
-  rid: string,
-  place: { centre: string; machine: string },
-  resident: SampleResident,
-  now: Date,
-  over: Partial<PacketInput> = {},
-): PacketInput {
-  return {
-    registrationId: rid,
-    registrationType: 'NEW',
-    centerId: place.centre,
-    machineId: place.machine,
-    creationDate: now,
-    officerId: 'sample-officer',
-    supervisorId: 'sample-supervisor',
-    identity: resident.identity,
-    cbeff: resident.cbeff,
-    documents: resident.documents,
-    ...over,
-  };
-}
 
 /** A client at a centre and machine (10001 and 10001 of the sample country by default), acting with `headers` (the admin's cookie). */
 export async function registrationClient(

@@ -6,7 +6,7 @@ import { decodeBase64Any, decryptRegistration, type PrivateKeyLookup } from '../
 import { bdbDigests, parseCbeff } from '../../lib/packet/cbeff.js';
 import { makeRid, packetHash, packetProblems, readPacketZip } from '../../lib/packet/format.js';
 import { buildPacketZip, sealPacket, syncRecordOf, syncRequestBody, type PacketInput } from '../../lib/packet/write.js';
-import { sampleCities, sampleResident } from '../../tools/registration/sample-resident.js';
+import { packetInputOf, sampleCities, sampleResident } from '../../tools/registration/sample-resident.js';
 import { readZip, writeZip } from '../../lib/packet/zip.js';
 
 const LIMITS = { maxUncompressedBytes: 20 * 1024 * 1024 };
@@ -19,18 +19,8 @@ const sha256Hex = (...parts: Buffer[]) =>
     .toUpperCase();
 
 const resident = sampleResident('format-test', { now: NOW });
-const input = (over: Partial<PacketInput> = {}): PacketInput => ({
-  registrationId: makeRid('10001', '10001', 42, NOW),
-  centerId: '10001',
-  machineId: '10001',
-  creationDate: NOW,
-  officerId: 'sample-officer',
-  supervisorId: 'sample-supervisor',
-  identity: resident.identity,
-  cbeff: resident.cbeff,
-  documents: resident.documents,
-  ...over,
-});
+const input = (over: Partial<PacketInput> = {}): PacketInput =>
+  packetInputOf(makeRid('10001', '10001', 42, NOW), { centre: '10001', machine: '10001' }, resident, NOW, over);
 
 /** The zip's entries by name, as a map. */
 const filesOf = async (zip: Buffer) => new Map((await readZip(zip, LIMITS)).map((entry) => [entry.name, entry.data]));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { buildCbeff, FINGER_SUBTYPES, IRIS_SUBTYPES, type BirInput } from '../../lib/packet/cbeff.js';
-import type { PacketDocument } from '../../lib/packet/write.js';
+import type { PacketDocument, PacketInput } from '../../lib/packet/write.js';
 
 /**
  * Sample residents of the sample country (subgraphs/masterdata/sample-country):
@@ -260,5 +260,28 @@ export function sampleResident(seed: string, options: SampleResidentOptions = {}
     biometrics,
     cbeff: buildCbeff(biometrics, now),
     ...(options.duplicateOf ? { duplicateOf: options.duplicateOf.seed } : {}),
+  };
+}
+
+/** What a registration client puts in a NEW packet of `resident`, made at `place` by the sample centre's staff; `over` changes any of it. */
+export function packetInputOf(
+  registrationId: string,
+  place: { centre: string; machine: string },
+  resident: Pick<SampleResident, 'identity' | 'cbeff' | 'documents'>,
+  now: Date,
+  over: Partial<PacketInput> = {},
+): PacketInput {
+  return {
+    registrationId,
+    registrationType: 'NEW',
+    centerId: place.centre,
+    machineId: place.machine,
+    creationDate: now,
+    officerId: 'sample-officer',
+    supervisorId: 'sample-supervisor',
+    identity: resident.identity,
+    cbeff: resident.cbeff,
+    documents: resident.documents,
+    ...over,
   };
 }

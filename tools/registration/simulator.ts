@@ -20,7 +20,7 @@ import {
 } from './client.js';
 import { pool } from './pool.js';
 import { preregisterDay, withConsumed } from './prereg-day.js';
-import { sampleResident } from './sample-resident.js';
+import { packetInputOf, sampleResident } from './sample-resident.js';
 import { ADJUDICATION_STAGE, hasEnded, isFinal, summarise, SYNC_FAILED, UPLOAD_FAILED, type PacketTrack, type SimulationSummary } from './summary.js';
 
 /**
@@ -162,18 +162,15 @@ export async function simulate(baseUrl: string, options: SimulationOptions, fetc
     const packets = indexes.map((index) => {
       const resident = residentOf(index);
       const registrationId = makeRid(options.centreId, options.machineId, (firstSequence + index) % (MAX_COUNT + 1), now);
-      const zip = buildPacketZip({
-        registrationId,
-        centerId: options.centreId,
-        machineId: options.machineId,
-        creationDate: now,
-        officerId: options.officerId ?? 'sample-officer',
-        supervisorId: options.supervisorId ?? 'sample-supervisor',
-        identity: day?.byIndex.get(index)?.identity ?? resident.identity,
-        ...(day?.byIndex.has(index) ? { preRegistrationId: day.byIndex.get(index)!.booked.preRegistrationId } : {}),
-        cbeff: resident.cbeff,
-        documents: day?.byIndex.get(index)?.documents ?? resident.documents,
-      });
+      const booked = day?.byIndex.get(index);
+      const zip = buildPacketZip(
+        packetInputOf(registrationId, { centre: options.centreId, machine: options.machineId }, resident, now, {
+          ...(options.officerId ? { officerId: options.officerId } : {}),
+          ...(options.supervisorId ? { supervisorId: options.supervisorId } : {}),
+          // A pre-registered resident comes with the application's identity and documents, and consumes it.
+          ...(booked ? { identity: booked.identity, documents: booked.documents, preRegistrationId: booked.booked.preRegistrationId } : {}),
+        }),
+      );
       const sealed = sealPacket(zip, certificate);
       const track: PacketTrack = { registrationId, status: 'UPLOAD_PENDING', ...(plan.has(index) ? { duplicate: true } : {}) };
       tracks.push(track);

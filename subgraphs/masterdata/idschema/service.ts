@@ -121,9 +121,13 @@ export class IdSchemaService {
 
   /** The latest published schema in effect, or the published one of an idVersion. */
   async latest(idVersion?: number | null): Promise<IdSchemaRow> {
-    const row = await this.store.published(idVersion ? { idVersion } : { effectiveAt: this.clock.now() });
+    const row = await this.published(idVersion);
     if (!row) throw idSchemaErrors.notFound();
     return row;
+  }
+
+  private published(idVersion?: number | null): Promise<IdSchemaRow | null> {
+    return this.store.published(idVersion ? { idVersion } : { effectiveAt: this.clock.now() });
   }
 
   list(page: PageArgs, filter?: { status?: string | null } | null): Promise<Connection<IdSchemaRow>> {
@@ -143,7 +147,9 @@ export class IdSchemaService {
    */
   async validateIdentity(identity: Record<string, unknown>): Promise<{ schema: IdSchemaRow; problems: IdentityProblem[] }> {
     const version = typeof identity.IDSchemaVersion === 'number' ? identity.IDSchemaVersion : null;
-    const schema = await this.latest(version);
+    const schema = await this.published(version);
+    // A version the identity names that was never published is the identity's fault; none in effect is the operator's.
+    if (!schema) throw version ? idSchemaErrors.versionNotPublished() : idSchemaErrors.notFound();
     return { schema, problems: identityProblems(fieldsOf(schema), identity) };
   }
 }

@@ -147,10 +147,13 @@ export class StageWork {
         throw new StageRejection('REJECTED', `a ${change.label} packet names no UIN`, 'UIN_MISSING');
     } else {
       const schemaProblems = await this.parts.validateIdentity(identity).catch((error: unknown) => {
-        // A version the packet names that was never published is the packet's fault, which no retry mends; no
-        // published schema at all is the platform's (REPROCESS until an admin publishes one).
-        if (error instanceof PlatformError && error.code === 'KER-SCH-007' && typeof identity.IDSchemaVersion === 'number')
-          throw new StageRejection('REJECTED', `the packet names ID schema version ${identity.IDSchemaVersion}, which was never published`, 'ID_SCHEMA');
+        // The packet's own fault, which no retry mends (no published schema at all is the platform's: REPROCESS).
+        if (error instanceof PlatformError && error.field?.[0] === 'IDSchemaVersion')
+          throw new StageRejection(
+            'REJECTED',
+            `the packet names ID schema version ${String(identity.IDSchemaVersion)}, which was never published`,
+            'ID_SCHEMA',
+          );
         throw error;
       });
       if (schemaProblems.length)
